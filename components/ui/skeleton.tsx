@@ -1,0 +1,6 @@
+import * as React from "react";
+import { cn } from "@/lib/utils";
+
+export function Skeleton({ className, ...props }: React.ComponentProps<"div">) {
+  return <div data-slot="skeleton" aria-hidden="true" className={cn("animate-skeleton rounded-md bg-muted", className)} {...props} />;
+}

@@ -1,0 +1,122 @@
+/**
+ * The one error type of the dashboard, shared by server and browser (no server-only
+ * import). The service client throws it, the guard throws it, route handlers serialise it
+ * as `{ error: { message, code, param, correlationId } }`, and browser code parses that
+ * same body back into an AppError with `appErrorFromBody`.
+ */
+export class AppError extends Error {
+  status: number;
+  code: string;
+  param: string | null;
+  correlationId?: string;
+
+  constructor(status: number, code: string, message: string, param: string | null = null, correlationId?: string) {
+    super(message);
+    this.name = "AppError";
+    this.status = status;
+    this.code = code;
+    this.param = param;
+    if (correlationId) this.correlationId = correlationId;
+  }
+
+  toBody(): { error: { message: string; code: string; param: string | null; correlationId?: string } } {
+    return {
+      error: {
+        message: this.message,
+        code: this.code,
+        param: this.param,
+        ...(this.correlationId ? { correlationId: this.correlationId } : {}),
+      },
+    };
+  }
+}
+
+/** Structural check too: an AppError from another bundle (instrumentation, proxy) still counts. */
+export function isAppError(e: unknown): e is AppError {
+  if (e instanceof AppError) return true;
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    (e as { name?: unknown }).name === "AppError" &&
+    typeof (e as { status?: unknown }).status === "number" &&
+    typeof (e as { code?: unknown }).code === "string"
+  );
+}
+
+function str(v: unknown): string | null {
+  return typeof v === "string" && v.length > 0 ? v : null;
+}
+
+/**
+ * Turns any error body into an AppError: `{error:{message,code,param}}`, `{message,code}`,
+ * `{error:"text"}`, plain text or nothing. `fallbackMessage` is used when the body says nothing
+ * useful, so a caller decides what the user reads rather than an unknown upstream.
+ */
+export function appErrorFromBody(status: number, body: unknown, fallbackMessage?: string): AppError {
+  let message: string | null = null;
+  let code: string | null = null;
+  let param: string | null = null;
+  let correlationId: string | null = null;
+  if (typeof body === "object" && body !== null) {
+    const outer = body as Record<string, unknown>;
+    const inner =
+      typeof outer.error === "object" && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
+    message = str(inner.message) ?? str(outer.error) ?? str(outer.message);
+    code = str(inner.code) ?? str(outer.code);
+    param = str(inner.param) ?? str(outer.param);
+    correlationId = str(inner.correlationId) ?? str(outer.correlationId);
+  }
+  return new AppError(
+    status,
+    code ?? defaultCode(status),
+    message ?? fallbackMessage ?? defaultMessage(status),
+    param,
+    correlationId ?? undefined,
+  );
+}
+
+/** For browser code: a failed `fetch` response of our own API into an AppError. */
+export async function appErrorFromResponse(res: Response): Promise<AppError> {
+  let body: unknown = null;
+  try {
+    const text = await res.text();
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  const err = appErrorFromBody(res.status, body);
+  if (!err.correlationId) {
+    const header = res.headers.get("x-correlation-id");
+    if (header) err.correlationId = header;
+  }
+  return err;
+}
+
+export function defaultCode(status: number): string {
+  if (status === 400) return "invalid_request";
+  if (status === 401) return "unauthorized";
+  if (status === 403) return "forbidden";
+  if (status === 404) return "not_found";
+  if (status === 409) return "conflict";
+  if (status === 413) return "payload_too_large";
+  if (status === 422) return "unprocessable";
+  if (status === 429) return "rate_limited";
+  if (status === 502) return "bad_gateway";
+  if (status === 503) return "service_unavailable";
+  if (status === 504) return "service_timeout";
+  return status >= 500 ? "internal_error" : "request_failed";
+}
+
+export function defaultMessage(status: number): string {
+  if (status === 400) return "The request is not valid.";
+  if (status === 401) return "Sign in to continue.";
+  if (status === 403) return "You do not have permission to do this.";
+  if (status === 404) return "Not found.";
+  if (status === 409) return "This conflicts with the current state.";
+  if (status === 429) return "Too many requests. Try again in a moment.";
+  if (status === 502) return "The email service answered unexpectedly. Try again.";
+  if (status === 503) return "The email service cannot be reached right now. Try again shortly.";
+  if (status === 504) return "The email service took too long to answer. Try again.";
+  if (status >= 500) return "Something went wrong on our side. Try again.";
+  return `The request failed (HTTP ${status}).`;
+}

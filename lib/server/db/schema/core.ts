@@ -1,0 +1,86 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+
+/**
+ * The dashboard's own state. Ids are text (crypto.randomUUID) so rows can be created
+ * before insert and compared across PGlite and Postgres without driver differences.
+ */
+const id = () => text("id").primaryKey().$defaultFn(() => crypto.randomUUID());
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const users = pgTable("users", {
+  id: id(),
+  /** Stored lower-cased; sign-in compares lower-cased input. */
+  email: text("email").notNull().unique(),
+  name: text("name"),
+  role: text("role", { enum: ["admin", "support", "marketer"] }).notNull(),
+  active: boolean("active").notNull().default(true),
+  /** When true the user sees every registered project, including future ones. */
+  allProjects: boolean("all_projects").notNull().default(true),
+  /** bcrypt hash; null for users who only sign in through OIDC. */
+  passwordHash: text("password_hash"),
+  createdAt: at("created_at").notNull().defaultNow(),
+  updatedAt: at("updated_at").notNull().defaultNow(),
+  lastSignInAt: at("last_sign_in_at"),
+});
+
+export const projects = pgTable("projects", {
+  id: id(),
+  /** The service's project id, sent as X-Service-Product and used in /p/[project] URLs. */
+  externalId: text("external_id").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: at("created_at").notNull().defaultNow(),
+});
+
+export const userProjects = pgTable(
+  "user_projects",
+  {
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index("user_projects_project_idx").on(t.projectId)],
+);
+
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: id(),
+    at: at("at").notNull().defaultNow(),
+    /** Null for the system (start-up tasks) and for sign-in attempts on unknown accounts. */
+    actorId: text("actor_id"),
+    /** Kept as text so the entry survives the user being renamed. */
+    actorEmail: text("actor_email").notNull(),
+    action: text("action").notNull(),
+    /** External id of the project, when the action concerns one. */
+    project: text("project"),
+    target: text("target"),
+    outcome: text("outcome", { enum: ["success", "failure"] }).notNull(),
+    detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    index("audit_log_action_idx").on(t.action),
+    index("audit_log_actor_idx").on(t.actorId),
+    index("audit_log_project_idx").on(t.project),
+  ],
+);
+
+/** Failed sign-ins, one row each; counted per key inside the throttle window. */
+export const loginAttempts = pgTable(
+  "login_attempts",
+  {
+    id: id(),
+    /** `account:<email>` or `address:<ip>`. */
+    key: text("key").notNull(),
+    at: at("at").notNull().defaultNow(),
+  },
+  (t) => [index("login_attempts_key_at_idx").on(t.key, t.at)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type ProjectRow = typeof projects.$inferSelect;
+export type AuditRow = typeof auditLog.$inferSelect;

@@ -1,0 +1,37 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { closeDb, installDb, openDatabase } from "./index";
+
+/**
+ * A fresh, migrated database for one test file, installed as the `db()` singleton:
+ * PGlite in a temp dir, or a new database on the server at TEST_DATABASE_URL (each file its
+ * own database, so files run in parallel). Call `dispose()` in afterAll.
+ */
+export async function useTestDb(): Promise<{ dispose: () => Promise<void> }> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (serverUrl) {
+    const { default: postgres } = await import("postgres");
+    const name = `dash_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 16)}`;
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(serverUrl);
+    url.pathname = `/${name}`;
+    installDb(await openDatabase({ url: url.toString() }));
+    return {
+      dispose: async () => {
+        await closeDb();
+        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await admin.end({ timeout: 5 });
+      },
+    };
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), "dash-db-"));
+  installDb(await openDatabase({ dataDir: dir }));
+  return {
+    dispose: async () => {
+      await closeDb();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, desc, eq, sql } from "drizzle-orm";
+import { addSuppressionRequest, errorBody, page, pageQuery, suppression } from "../../lib/schemas";
+import type { App } from "../context";
+import { suppressions } from "../db/schema";
+import { requireScope, resolveProject } from "../lib/auth";
+import { decodeCursor, toPage } from "../lib/pagination";
+import { projectHeaders } from "./shared";
+
+type SuppressionRow = typeof suppressions.$inferSelect;
+export const toSuppression = (row: SuppressionRow) => ({
+  email: row.email,
+  reason: row.reason,
+  createdAt: row.createdAt.toISOString(),
+  messageId: row.messageId,
+});
+
+const list = createRoute({
+  method: "get",
+  path: "/v1/suppressions",
+  tags: ["Suppressions"],
+  request: { query: pageQuery, headers: projectHeaders },
+  responses: {
+    200: { description: "A page of suppressions, newest first", content: { "application/json": { schema: page(suppression) } } },
+    400: { description: "Invalid request", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+const add = createRoute({
+  method: "post",
+  path: "/v1/suppressions",
+  tags: ["Suppressions"],
+  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: addSuppressionRequest } } } },
+  responses: {
+    201: { description: "The suppression (an existing one is returned unchanged)", content: { "application/json": { schema: suppression } } },
+    400: { description: "Invalid request", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+export function register(app: App) {
+  app.openapi(list, async (c) => {
+    requireScope(c.get("auth"), "suppressions:read");
+    const project = (await resolveProject(c, { required: true }))!;
+    const { limit, cursor } = c.req.valid("query");
+    // Suppressions have no id: the cursor is (created_at, email) of the last row, in that order.
+    const after = decodeCursor(cursor, (v) => /^\d{4}-.+\|.+@.+$/.test(v));
+    const [afterAt, afterEmail] = after ? [after.slice(0, after.indexOf("|")), after.slice(after.indexOf("|") + 1)] : [];
+    const db = c.get("deps").db;
+    const rows = await db.select().from(suppressions)
+      .where(and(eq(suppressions.projectId, project.id),
+        after ? sql`(${suppressions.createdAt}, ${suppressions.email}) < (${new Date(afterAt!)}, ${afterEmail})` : undefined))
+      .orderBy(desc(suppressions.createdAt), desc(suppressions.email))
+      .limit(limit + 1);
+    const { data, nextCursor } = toPage(rows, limit, (r) => `${r.createdAt.toISOString()}|${r.email}`);
+    return c.json({ data: data.map(toSuppression), nextCursor }, 200);
+  });
+
+  app.openapi(add, async (c) => {
+    requireScope(c.get("auth"), "suppressions:write");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    const email = body.email.toLowerCase();
+    const db = c.get("deps").db;
+    await db.insert(suppressions).values({ projectId: project.id, email, reason: body.reason ?? "manual" }).onConflictDoNothing();
+    const [row] = await db.select().from(suppressions).where(and(eq(suppressions.projectId, project.id), eq(suppressions.email, email)));
+    return c.json(toSuppression(row), 201);
+  });
+}

@@ -1,0 +1,3 @@
+import type { App } from "../context";
+
+export function register(_app: App) {}

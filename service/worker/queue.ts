@@ -1,0 +1,129 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { jobs } from "../db/schema";
+import type { Deps } from "../context";
+
+/** A job's work. Throwing retries it with backoff; returning ends it. */
+export type JobHandler = (deps: Deps, payload: Record<string, unknown>, attempt: number) => Promise<void>;
+export type JobHandlers = Record<string, JobHandler>;
+
+type Tx = Pick<Db, "insert">;
+
+/** Queues work in the same transaction as the change that causes it, when given one. */
+export async function enqueue(db: Tx, kind: string, payload: Record<string, unknown>, runAt: Date = new Date()) {
+  await db.insert(jobs).values({ kind, payload, runAt });
+}
+
+export async function enqueueMany(db: Tx, rows: { kind: string; payload: Record<string, unknown>; runAt?: Date }[]) {
+  if (rows.length) await db.insert(jobs).values(rows.map((r) => ({ ...r, runAt: r.runAt ?? new Date() })));
+}
+
+const LEASE_MS = 60_000;
+const MAX_ATTEMPTS = 8;
+
+type ClaimedJob = { id: number; kind: string; payload: Record<string, unknown>; attempts: number };
+
+/**
+ * Claims due jobs with FOR UPDATE SKIP LOCKED and a lease, so several workers (or a
+ * restarted one) never run the same job twice at once, and a crashed worker's jobs
+ * come back when the lease ends.
+ */
+async function claim(db: Db, limit: number): Promise<ClaimedJob[]> {
+  const result = await db.execute(sql`
+    update jobs set locked_until = now() + (${LEASE_MS} * interval '1 millisecond'), attempts = attempts + 1
+    where id in (
+      select id from jobs
+      where run_at <= now() and (locked_until is null or locked_until < now())
+      order by run_at, id
+      limit ${limit}
+      for update skip locked
+    )
+    returning id, kind, payload, attempts`);
+  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as ClaimedJob[];
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
+}
+
+async function finish(db: Db, id: number) {
+  await db.execute(sql`delete from jobs where id = ${id}`);
+}
+
+async function retry(db: Db, job: ClaimedJob, error: unknown) {
+  const message = error instanceof Error ? error.message : String(error);
+  if (job.attempts >= MAX_ATTEMPTS) {
+    console.error(`[service] job ${job.kind} #${job.id} gave up after ${job.attempts} attempts: ${message}`);
+    await finish(db, job.id);
+    return;
+  }
+  const delay = Math.min(60_000, 250 * 2 ** job.attempts);
+  await db.execute(sql`update jobs set locked_until = null, last_error = ${message},
+    run_at = now() + (${delay} * interval '1 millisecond') where id = ${job.id}`);
+}
+
+export type Worker = { kick: () => void; stop: () => Promise<void>; idle: () => Promise<void> };
+
+export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurrency?: number } = {}): Worker {
+  const concurrency = opts.concurrency ?? 16;
+  let stopped = false;
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+
+  async function runOnce(): Promise<number> {
+    const claimed = await claim(deps.db, concurrency);
+    await Promise.all(
+      claimed.map(async (job) => {
+        const handler = handlers[job.kind];
+        try {
+          if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
+          await handler(deps, job.payload, job.attempts);
+          await finish(deps.db, job.id);
+        } catch (error) {
+          await retry(deps.db, job, error).catch((e) => console.error("[service] retry bookkeeping failed", e));
+        }
+      }),
+    );
+    return claimed.length;
+  }
+
+  async function loop() {
+    do {
+      again = false;
+      try {
+        while (!stopped && (await runOnce()) === concurrency);
+      } catch (error) {
+        if (!stopped) console.error("[service] worker poll failed", error);
+      }
+    } while (again && !stopped);
+  }
+
+  function tick() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = loop().finally(() => {
+      running = null;
+      schedule();
+    });
+  }
+
+  function schedule() {
+    if (stopped) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(tick, deps.config.SERVICE_WORKER_POLL_MS);
+  }
+
+  schedule();
+  return {
+    kick: () => setImmediate(tick),
+    idle: async () => {
+      while (running) await running;
+    },
+    stop: async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (running) await running;
+    },
+  };
+}
