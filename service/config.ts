@@ -18,7 +18,11 @@ const schema = z.object({
   SERVICE_PUBLIC_URL: z.string().url().optional(),
   SERVICE_SMTP_URL: z.string().optional(),
   SERVICE_SMTP_INBOUND_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  SERVICE_DNS_RESOLVER: z.string().optional(),
+  /** "ip" or "ip:port" of the DNS server domain checks ask (Node's resolver takes addresses only). */
+  SERVICE_DNS_RESOLVER: z
+    .string()
+    .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9a-fA-F:]+\])(:\d{1,5})?$/, { error: "must be an IP address with an optional port, e.g. 127.0.0.1:5353" })
+    .optional(),
   SERVICE_DOMAIN_CHECK_INTERVAL_MS: z.coerce.number().int().positive().default(30_000),
   SERVICE_DOMAIN_VERIFY_DEADLINE_MS: z.coerce.number().int().positive().default(72 * 3600_000),
   SERVICE_SANDBOX_STEP_MS: z.coerce.number().int().nonnegative().default(1200),

@@ -1,4 +1,125 @@
+import { createApp } from "./app";
 import type { Deps } from "./context";
+import { accounts, domains } from "./db/schema";
+import { createAccount, createApiKey, createProject } from "./lib/accounts";
+import { receivingRecords, sendingRecords } from "./lib/domain-records";
+import { mergeEnvFile } from "./lib/env-file";
+import { newId } from "./lib/ids";
+import { loadTemplateFiles, syncTemplates } from "./lib/template-files";
 
-/** Seeds the demo account on a new database and writes the dashboard's env file. */
-export async function seedIfNew(_deps: Deps, _url: string): Promise<void> {}
+/** In-process HTTP into the app, so seeded data goes through the real routes and pipeline. */
+export type SeedRequest = (path: string, init: { method: string; project: string; body: unknown }) => Promise<Response>;
+
+export type SeedResult =
+  | { seeded: false; reason: string }
+  | { seeded: true; apiKey: string; projects: string[]; messages: number; env: { path: string; written: string[]; kept: string[] } };
+
+const PROJECTS = [
+  { externalId: "acme-production", name: "Acme (production)", domain: "acme.test" },
+  { externalId: "acme-staging", name: "Acme (staging)", domain: "staging.acme.test" },
+] as const;
+
+const CONTACTS = [
+  { email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", metadata: { plan: "pro" } },
+  { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", metadata: { plan: "team", seats: 12 } },
+  { email: "margaret@example.com", firstName: "Margaret", lastName: "Hamilton" },
+  { email: "linus@example.com", firstName: "Linus", lastName: "Pauling", subscribed: false },
+];
+
+const SUPPRESSIONS = [
+  { email: "old-address@example.com", reason: "bounce" },
+  { email: "spam-reporter@example.com", reason: "complaint" },
+  { email: "do-not-email@example.com", reason: "manual" },
+];
+
+/** Sandbox recipients choose each message's outcome, so the demo shows every kind of timeline. */
+function demoEmails(domain: string) {
+  const from = { email: `hello@${domain}`, name: "Acme" };
+  return [
+    { from, to: [{ email: "opened@example.com", name: "Ada Lovelace" }], templateId: "welcome", tags: [{ name: "category", value: "onboarding" }],
+      data: { firstName: "Ada", product: "Acme", actionUrl: "https://acme.test/start" } },
+    { from, to: [{ email: "clicked@example.com" }], templateId: "receipt",
+      data: { customerName: "Grace Hopper", orderNumber: "A-1042", total: "$42.00",
+        items: [{ name: "Notebook", quantity: 2, price: "$24.00" }, { name: "Pencil set", quantity: 1, price: "$18.00" }] } },
+    { from, to: [{ email: "delivered@example.com" }], templateId: "password-reset",
+      data: { firstName: "Margaret", product: "Acme", resetUrl: "https://acme.test/reset/abc123", expiresInMinutes: 30 } },
+    { from, to: [{ email: "bounce@example.com" }], subject: "Your invoice is ready", html: "<p>Your invoice for May is attached to your account.</p>" },
+    { from, to: [{ email: "complaint@example.com" }], subject: "Weekly digest", text: "Here is what happened this week at Acme." },
+    { from, to: [{ email: "delayed@example.com" }], subject: "Shipping update", text: "Your order A-1042 has shipped." },
+  ];
+}
+
+function inProcess(deps: Deps, apiKey: string): SeedRequest {
+  const app = createApp(deps);
+  return async (path, { method, project, body }) => app.request(path, {
+    method,
+    headers: { Authorization: `Bearer ${apiKey}`, "X-Service-Product": project, "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
+
+/** One seeding call that may fail without stopping the rest (e.g. a route not there yet). */
+async function attempt(request: SeedRequest, path: string, project: string, body: unknown): Promise<boolean> {
+  try {
+    const res = await request(path, { method: "POST", project, body });
+    if (res.ok) return true;
+    console.warn(`[service] seed: POST ${path} (${project}) answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  } catch (error) {
+    console.warn(`[service] seed: POST ${path} (${project}) failed: ${error instanceof Error ? error.message : error}`);
+  }
+  return false;
+}
+
+/**
+ * On a new database (no account yet), seeds the demo account and writes the dashboard's
+ * connection to SERVICE_ENV_FILE. Skipped with SERVICE_SEED=off. The account, projects,
+ * verified sandbox domains, templates and key are one transaction, so a crash leaves
+ * either nothing (and the next start seeds) or all of them.
+ */
+export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?: SeedRequest } = {}): Promise<SeedResult> {
+  const { db, config } = deps;
+  if (config.SERVICE_SEED === "off") return { seeded: false, reason: "SERVICE_SEED=off" };
+  const [existing] = await db.select({ id: accounts.id }).from(accounts).limit(1);
+  if (existing) return { seeded: false, reason: "the database already has an account" };
+
+  const files = loadTemplateFiles();
+  const { secret, projectRows } = await db.transaction(async (tx) => {
+    const account = await createAccount(tx, "Acme Inc. (demo)");
+    const projectRows = [];
+    for (const p of PROJECTS) {
+      const project = await createProject(tx, account.id, p.externalId, p.name);
+      const { records, dkimPrivateKey } = await sendingRecords(p.domain);
+      await tx.insert(domains).values({
+        id: newId("dom"), projectId: project.id, domain: p.domain, status: "verified",
+        records: records.map((r) => ({ ...r, verified: true })),
+        receivingEnabled: true, receivingRecords: receivingRecords(p.domain).map((r) => ({ ...r, verified: true })),
+        dkimPrivateKey, lastCheckedAt: new Date(),
+      });
+      projectRows.push(project);
+    }
+    await syncTemplates(tx, files, projectRows.map((p) => p.id));
+    const { secret } = await createApiKey(tx, { accountId: account.id, projectId: null, name: "Dashboard (demo seed)", scopes: ["full_access"] });
+    return { secret, projectRows };
+  });
+
+  const request = opts.request ?? inProcess(deps, secret);
+  const [production, staging] = PROJECTS;
+  for (const c of CONTACTS) await attempt(request, "/v1/contacts", production.externalId, c);
+  await attempt(request, "/v1/contacts", staging.externalId, { email: "qa@example.com", firstName: "Quinn", lastName: "Tester" });
+  for (const s of SUPPRESSIONS) await attempt(request, "/v1/suppressions", production.externalId, s);
+  let messages = 0;
+  for (const email of demoEmails(production.domain)) if (await attempt(request, "/v1/emails", production.externalId, email)) messages++;
+  const stagingMail = { from: { email: `qa@${staging.domain}`, name: "Acme staging" }, to: [{ email: "delivered@example.com" }], subject: "Staging smoke test", text: "It works." };
+  if (await attempt(request, "/v1/emails", staging.externalId, stagingMail)) messages++;
+
+  const projects = projectRows.map((p) => p.externalId);
+  const env = mergeEnvFile(config.SERVICE_ENV_FILE, { SERVICE_URL: serviceUrl, SERVICE_API_KEY: secret, SERVICE_PROJECTS: projects.join(",") });
+  console.log(`[service] seeded the demo account: projects ${projects.join(", ")}, ${files.length} templates, ${messages} messages`);
+  if (env.written.length) console.log(`[service] wrote ${env.written.join(", ")} to ${env.path}`);
+  if (env.kept.length) {
+    console.log(`[service] kept ${env.kept.join(", ")} already set in ${env.path}; the values of this new database are:`);
+    const fresh: Record<string, string> = { SERVICE_URL: serviceUrl, SERVICE_API_KEY: secret, SERVICE_PROJECTS: projects.join(",") };
+    for (const key of env.kept) console.log(`[service]   ${key}=${fresh[key]}`);
+  }
+  return { seeded: true, apiKey: secret, projects, messages, env };
+}

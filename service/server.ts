@@ -3,21 +3,39 @@ import { createApp } from "./app";
 import { loadConfig } from "./config";
 import type { Deps } from "./context";
 import { openDatabase } from "./db/client";
+import { syncTemplates } from "./lib/template-files";
 import { seedIfNew } from "./seed";
+import { startInboundSmtp } from "./smtp/inbound";
 import { jobHandlers } from "./worker/handlers";
 import { startWorker, type Worker } from "./worker/queue";
 
-/** Entry point of `npm run service`: database, seed, HTTP server, background work. */
+/** Entry point of `npm run service`: database, templates, seed, HTTP server, background work. */
 async function main() {
   const config = loadConfig();
   const database = await openDatabase({ url: config.SERVICE_DATABASE_URL, dataDir: config.SERVICE_DATA_DIR });
   let worker: Worker | null = null;
   const deps: Deps = { db: database.db, config, kick: () => worker?.kick() };
+  // Templates come from service/templates/ (the interface has no create operation): refresh them in every project.
+  await syncTemplates(database.db);
   const app = createApp(deps);
+  const closers: (() => Promise<void> | void)[] = [];
+
+  // ── Inbound SMTP listener (SERVICE_SMTP_INBOUND_PORT) ─────────────────────────────
+  // Started here, once the database is open; push its close function onto `closers`.
+  if (config.SERVICE_SMTP_INBOUND_PORT !== undefined) {
+    const inbound = await startInboundSmtp(deps, config.SERVICE_SMTP_INBOUND_PORT);
+    closers.push(inbound.close);
+    console.log(`[service] receiving mail by SMTP on ${config.SERVICE_HOST}:${inbound.port}`);
+  }
+  // ──────────────────────────────────────────────────────────────────────────────────
 
   const server = serve({ fetch: app.fetch, port: config.SERVICE_PORT, hostname: config.SERVICE_HOST }, async (info) => {
     const url = config.SERVICE_PUBLIC_URL ?? `http://${config.SERVICE_HOST}:${info.port}`;
-    await seedIfNew(deps, url);
+    try {
+      await seedIfNew(deps, url);
+    } catch (error) {
+      console.error("[service] seeding failed; the service runs without the demo data", error);
+    }
     worker = startWorker(deps, jobHandlers);
     console.log(`[service] listening on ${url} (${database.kind === "pglite" ? `PGlite in ${config.SERVICE_DATA_DIR}` : "Postgres"})`);
   });
@@ -27,6 +45,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     server.close();
+    for (const close of closers) await close();
     await worker?.stop();
     await database.close();
     process.exit(0);

@@ -31,5 +31,10 @@ export const createApiKeyResponse = z.object({
   id: z.string(),
   name: z.string(),
   secret: z.string(),
+  /** Local-service extras: the readable start of the secret, the project (null: account-wide), scopes, creation time. */
+  prefix: z.string().optional(),
+  senderId: z.string().nullable().optional(),
+  scopes: z.array(z.string()).optional(),
+  createdAt: z.string().optional(),
 });
 export type CreateApiKeyResponse = z.infer<typeof createApiKeyResponse>;

@@ -8,3 +8,4 @@ export * from "./templates";
 export * from "./suppressions";
 export * from "./webhooks";
 export * from "./api-keys";
+export * from "./batch";

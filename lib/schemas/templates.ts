@@ -9,6 +9,8 @@ export const template = z.object({
   html: z.string().nullable().optional().default(null),
   text: z.string().nullable().optional().default(null),
   createdAt: z.string(),
+  /** Local-service extra: the merge variables the template uses (`items[].name` inside a list section). */
+  variables: z.array(z.string()).optional(),
 });
 export type Template = z.infer<typeof template>;
 

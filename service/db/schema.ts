@@ -78,12 +78,16 @@ export const messages = pgTable("messages", {
   /** RFC 5322 Message-ID, used for In-Reply-To/References on replies. */
   rfcMessageId: text("rfc_message_id").notNull(),
   inReplyTo: text("in_reply_to"),
+  /** RFC 5322 References chain (oldest first), carried into replies. */
+  references: jsonb("references").$type<string[]>().notNull().default([]),
   threadId: text("thread_id").notNull(),
   createdAt: createdAt(),
-  updatedAt: createdAt(),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
 }, (t) => [
   index("messages_project_created").on(t.projectId, t.createdAt),
   index("messages_thread").on(t.threadId),
+  // Inbound mail joins the thread of the message it answers (In-Reply-To).
+  index("messages_project_rfc_id").on(t.projectId, t.rfcMessageId),
 ]);
 
 export type AddressRow = { email: string; name?: string };

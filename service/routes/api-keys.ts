@@ -1,3 +1,56 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { createApiKeyRequest, createApiKeyResponse, errorBody } from "../../lib/schemas";
 import type { App } from "../context";
+import { projects } from "../db/schema";
+import { createApiKey } from "../lib/accounts";
+import { requireScope } from "../lib/auth";
+import { badRequest, forbidden } from "../lib/errors";
 
-export function register(_app: App) {}
+const create = createRoute({
+  method: "post",
+  path: "/v1/api-keys",
+  tags: ["API keys"],
+  request: { body: { required: true, content: { "application/json": { schema: createApiKeyRequest } } } },
+  responses: {
+    201: { description: "The key, with its secret (shown only here)", content: { "application/json": { schema: createApiKeyResponse } } },
+    400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
+    401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
+    403: { description: "The key may not create this key", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+export function register(app: App) {
+  app.openapi(create, async (c) => {
+    const auth = c.get("auth");
+    requireScope(auth, "api_keys:write");
+    const body = c.req.valid("json");
+    const db = c.get("deps").db;
+
+    let project: typeof projects.$inferSelect | null = null;
+    if (body.senderId) {
+      [project] = await db.select().from(projects)
+        .where(and(eq(projects.externalId, body.senderId), eq(projects.accountId, auth.accountId))).limit(1);
+      if (!project) throw badRequest(`senderId: no project '${body.senderId}' in this account`, "senderId", "unknown_project");
+    }
+    // A key never makes a key with more power than itself: not another project, not account-wide...
+    if (auth.keyProjectId && project?.id !== auth.keyProjectId) {
+      throw forbidden(
+        project
+          ? `senderId: this API key belongs to another project and cannot create keys for '${body.senderId}'`
+          : "senderId: a project-scoped API key can only create keys for its own project; name it in senderId",
+        "senderId", "project_forbidden");
+    }
+    // ...and not more scopes. Omitted scopes inherit the creating key's.
+    const full = auth.scopes.includes("full_access");
+    const scopes = body.scopes ? [...new Set(body.scopes)] : full ? ["full_access"] : auth.scopes;
+    const beyond = full ? [] : scopes.filter((s) => !auth.scopes.includes(s));
+    if (beyond.length) throw forbidden(`scopes: this API key cannot grant scopes it lacks (${beyond.join(", ")})`, "scopes", "insufficient_scope");
+
+    const { key, secret } = await createApiKey(db, { accountId: auth.accountId, projectId: project?.id ?? null, name: body.name, scopes });
+    return c.json({
+      id: key.id, name: key.name, secret, prefix: key.prefix,
+      senderId: project?.externalId ?? null, scopes: key.scopes, createdAt: key.createdAt.toISOString(),
+    }, 201);
+  });
+}

@@ -1,3 +1,103 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { contact as contactShape, createContactRequest, errorBody, idParam } from "../../lib/schemas";
 import type { App } from "../context";
+import { contacts, suppressions } from "../db/schema";
+import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { normalizeEmail } from "../lib/contacts";
+import { ServiceError, notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+type ContactRow = typeof contacts.$inferSelect;
+export const toContact = (row: ContactRow) => ({
+  id: row.id,
+  email: row.email,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  subscribed: row.subscribed,
+  unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
+  metadata: row.metadata,
+  createdAt: row.createdAt.toISOString(),
+});
+
+const json = (description: string, schema: typeof errorBody | typeof contactShape) => ({ description, content: { "application/json": { schema } } });
+const errors = {
+  400: json("Invalid request, naming the field", errorBody),
+  401: json("Missing or unknown API key", errorBody),
+  403: json("The key may not do this", errorBody),
+};
+
+const create = createRoute({
+  method: "post",
+  path: "/v1/contacts",
+  tags: ["Contacts"],
+  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: createContactRequest } } } },
+  responses: { 201: json("The contact", contactShape), ...errors, 409: json("The project already has a contact with this address", errorBody) },
+});
+
+const get = createRoute({
+  method: "get",
+  path: "/v1/contacts/{id}",
+  tags: ["Contacts"],
+  request: { params: idParam },
+  responses: { 200: json("The contact", contactShape), ...errors, 404: json("No such contact", errorBody) },
+});
+
+const resubscribe = createRoute({
+  method: "post",
+  path: "/v1/contacts/{id}/resubscribe",
+  tags: ["Contacts"],
+  request: { params: idParam },
+  responses: { 200: json("The contact, now subscribed", contactShape), ...errors, 404: json("No such contact", errorBody) },
+});
+
+const emptyToNull = (v: string | undefined) => (v ? v : null);
+
+export function register(app: App) {
+  app.openapi(create, async (c) => {
+    requireScope(c.get("auth"), "contacts:write");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    const email = normalizeEmail(body.email);
+    const subscribed = body.subscribed ?? true;
+    const db = c.get("deps").db;
+    const [row] = await db.insert(contacts).values({
+      id: newId("contact"), projectId: project.id, email,
+      firstName: emptyToNull(body.firstName), lastName: emptyToNull(body.lastName),
+      subscribed, unsubscribedAt: subscribed ? null : new Date(), metadata: body.metadata ?? {},
+    }).onConflictDoNothing().returning();
+    if (!row) {
+      const [existing] = await db.select({ id: contacts.id }).from(contacts)
+        .where(and(eq(contacts.projectId, project.id), eq(contacts.email, email)));
+      throw new ServiceError(409, "contact_exists", `email: the project already has a contact for ${email} (${existing?.id})`, "email");
+    }
+    return c.json(toContact(row), 201);
+  });
+
+  app.openapi(get, async (c) => {
+    requireScope(c.get("auth"), "contacts:read");
+    const { id } = c.req.valid("param");
+    const [row] = await c.get("deps").db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
+    if (!row) throw notFound("Contact");
+    await assertResourceProject(c, row.projectId, "Contact");
+    return c.json(toContact(row), 200);
+  });
+
+  app.openapi(resubscribe, async (c) => {
+    requireScope(c.get("auth"), "contacts:write");
+    const { id } = c.req.valid("param");
+    const db = c.get("deps").db;
+    const [found] = await db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
+    if (!found) throw notFound("Contact");
+    await assertResourceProject(c, found.projectId, "Contact");
+    const row = await db.transaction(async (tx) => {
+      const [updated] = await tx.update(contacts).set({ subscribed: true, unsubscribedAt: null }).where(eq(contacts.id, id)).returning();
+      // Opting in again lifts the person's own unsubscribe, not a bounce, complaint or manual block.
+      await tx.delete(suppressions).where(and(
+        eq(suppressions.projectId, found.projectId), eq(suppressions.email, found.email), eq(suppressions.reason, "unsubscribe")));
+      return updated;
+    });
+    return c.json(toContact(row), 200);
+  });
+}

@@ -1,3 +1,123 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, desc, eq, lt } from "drizzle-orm";
+import { domainToASCII } from "node:url";
+import { domain as domainShape, domainListQuery, errorBody, hostname, idParam, page, pageQuery, receivingState } from "../../lib/schemas";
 import type { App } from "../context";
+import { domains } from "../db/schema";
+import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { receivingRecords, sendingRecords } from "../lib/domain-records";
+import { ServiceError } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { decodeCursor, toPage } from "../lib/pagination";
+import { scheduleFirstCheck } from "../worker/domains";
+import { projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+type DomainRow = typeof domains.$inferSelect;
+export const toDomain = (row: DomainRow) => ({
+  id: row.id,
+  domain: row.domain,
+  status: row.status,
+  records: row.records,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * The shared `hostname` schema, after turning an internationalized name into its
+ * ASCII (punycode) form: `bücher.de` is stored and published as `xn--bcher-kva.de`.
+ */
+const addDomainBody = z.object({
+  domain: z
+    .string({ error: "is required" })
+    .transform((v) => domainToASCII(v.trim()) || v)
+    .pipe(hostname)
+    .refine((h) => !/^\d+$/.test(h.slice(h.lastIndexOf(".") + 1)), { error: "must be a hostname, not an IP address" }),
+});
+
+const errors = {
+  400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
+  401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
+  403: { description: "The key may not do this", content: { "application/json": { schema: errorBody } } },
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/v1/domains",
+  tags: ["Domains"],
+  request: { query: pageQuery.extend(domainListQuery.shape), headers: projectHeaders },
+  responses: {
+    200: { description: "A page of domains, newest first", content: { "application/json": { schema: page(domainShape) } } },
+    ...errors,
+  },
+});
+
+const add = createRoute({
+  method: "post",
+  path: "/v1/domains",
+  tags: ["Domains"],
+  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: addDomainBody } } } },
+  responses: {
+    201: { description: "The domain, pending, with the DNS records to publish", content: { "application/json": { schema: domainShape } } },
+    ...errors,
+    409: { description: "The project already has this domain", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+const receiving = createRoute({
+  method: "get",
+  path: "/v1/domains/{id}/receiving",
+  tags: ["Domains"],
+  request: { params: idParam },
+  responses: {
+    200: { description: "Whether the domain receives mail, and the MX record(s) to publish", content: { "application/json": { schema: receivingState } } },
+    ...errors,
+    404: { description: "No such domain", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+export function register(app: App) {
+  app.openapi(list, async (c) => {
+    requireScope(c.get("auth"), "domains:read");
+    const project = (await resolveProject(c, { required: true }))!;
+    const { limit, cursor, status } = c.req.valid("query");
+    const after = decodeCursor(cursor);
+    const rows = await c.get("deps").db.select().from(domains)
+      .where(and(eq(domains.projectId, project.id), status ? eq(domains.status, status) : undefined, after ? lt(domains.id, after) : undefined))
+      .orderBy(desc(domains.id))
+      .limit(limit + 1);
+    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    return c.json({ data: data.map(toDomain), nextCursor }, 200);
+  });
+
+  app.openapi(add, async (c) => {
+    requireScope(c.get("auth"), "domains:write");
+    const project = (await resolveProject(c, { required: true }))!;
+    const { domain } = c.req.valid("json");
+    const deps = c.get("deps");
+    const exists = () => new ServiceError(409, "domain_exists", `domain: '${domain}' is already a domain of this project`, "domain");
+    const [taken] = await deps.db.select({ id: domains.id }).from(domains)
+      .where(and(eq(domains.projectId, project.id), eq(domains.domain, domain))).limit(1);
+    if (taken) throw exists();
+
+    const { records, dkimPrivateKey } = await sendingRecords(domain);
+    const row = await deps.db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(domains).values({
+        id: newId("dom"), projectId: project.id, domain, status: "pending",
+        records, receivingRecords: receivingRecords(domain), dkimPrivateKey,
+      }).onConflictDoNothing().returning();
+      if (inserted) await scheduleFirstCheck(deps, tx, inserted.id, domain);
+      return inserted;
+    });
+    if (!row) throw exists(); // added by a concurrent request since the check above
+    deps.kick();
+    return c.json(toDomain(row), 201);
+  });
+
+  app.openapi(receiving, async (c) => {
+    requireScope(c.get("auth"), "domains:read");
+    const { id } = c.req.valid("param");
+    const [row] = await c.get("deps").db.select().from(domains).where(eq(domains.id, id)).limit(1);
+    if (!row) throw new ServiceError(404, "not_found", "Domain not found", "id");
+    await assertResourceProject(c, row.projectId, "Domain");
+    return c.json({ enabled: row.receivingEnabled, records: row.receivingRecords }, 200);
+  });
+}

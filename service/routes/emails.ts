@@ -1,3 +1,208 @@
+import { createRoute } from "@hono/zod-openapi";
+import {
+  batchRequest, batchResponse, errorBody, idParam, message as messageShape, replyRequest, sendEmailRequest, sendEmailResponse,
+  type SendEmail,
+} from "../../lib/schemas";
 import type { App } from "../context";
+import { acceptPrepared, createSendChecks, prepareSend, type Prepared } from "../lib/accept";
+import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { ServiceError, fromZodError, notFound } from "../lib/errors";
+import { idempotent, type Outcome } from "../lib/idempotency";
+import { findMessage, loadMessage } from "../lib/messages";
+import { registerAttachments } from "./email-attachments";
+import { idempotencyHeaders, projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+const json = <T>(schema: T) => ({ "application/json": { schema } });
+const errors = {
+  400: { description: "Invalid request, naming the field", content: json(errorBody) },
+  401: { description: "Missing or unknown API key", content: json(errorBody) },
+  403: { description: "The key may not do this, or the sender's domain is not verified", content: json(errorBody) },
+};
+const idempotencyErrors = {
+  409: { description: "Idempotency-Key reused with another body (`idempotency_conflict`) or still in flight (`idempotency_in_flight`)", content: json(errorBody) },
+};
+const sendHeaders = projectHeaders.extend(idempotencyHeaders.shape);
+
+const send = createRoute({
+  method: "post",
+  path: "/v1/emails",
+  tags: ["Emails"],
+  request: { headers: sendHeaders, body: { required: true, content: json(sendEmailRequest) } },
+  responses: {
+    202: { description: "Accepted and queued", content: json(sendEmailResponse) },
+    ...errors, ...idempotencyErrors,
+  },
+});
+
+const batch = createRoute({
+  method: "post",
+  path: "/v1/emails/batch",
+  tags: ["Emails"],
+  request: { headers: sendHeaders, body: { required: true, content: json(batchRequest) } },
+  responses: {
+    207: { description: "One entry per email, in order: `{id, status}` when queued, `{error}` (param names the item's field) when not", content: json(batchResponse) },
+    ...errors, ...idempotencyErrors,
+    503: { description: "Injected fault (SERVICE_FAULT_BATCH_EVERY), nothing was done; retry", content: json(errorBody) },
+  },
+});
+
+const get = createRoute({
+  method: "get",
+  path: "/v1/emails/{id}",
+  tags: ["Emails"],
+  request: { params: idParam },
+  responses: {
+    200: { description: "The message with its lifecycle events", content: json(messageShape) },
+    ...errors,
+    404: { description: "No such message", content: json(errorBody) },
+  },
+});
+
+const reply = createRoute({
+  method: "post",
+  path: "/v1/emails/{id}/reply",
+  tags: ["Emails"],
+  request: { params: idParam, headers: idempotencyHeaders, body: { required: true, content: json(replyRequest) } },
+  responses: {
+    202: { description: "The reply, accepted and queued in the same thread", content: json(sendEmailResponse) },
+    ...errors, ...idempotencyErrors,
+    404: { description: "No such message", content: json(errorBody) },
+  },
+});
+
+const queuedBody = (p: Prepared) => ({ id: p.message.id, status: "queued" });
+
+export function register(app: App) {
+  let batchRequests = 0;
+
+  app.openapi(send, async (c) => {
+    requireScope(c.get("auth"), "emails:send");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    const deps = c.get("deps");
+    const out = await idempotent(deps.db, {
+      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
+    }, async (save) => {
+      const prepared = await prepareSend(createSendChecks(deps.db, project.id), project.id, body);
+      const outcome: Outcome = { status: 202, body: queuedBody(prepared) };
+      await deps.db.transaction(async (tx) => {
+        await acceptPrepared(tx, [prepared]);
+        await save(tx, outcome);
+      });
+      deps.kick();
+      return outcome;
+    });
+    if (out.replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(out.body as never, out.status as 202);
+  });
+
+  app.openapi(batch, async (c) => {
+    const deps = c.get("deps");
+    // A test aid for the batch benchmark and clients' retry logic: every Nth batch fails before doing anything.
+    const every = deps.config.SERVICE_FAULT_BATCH_EVERY;
+    if (every > 0 && ++batchRequests % every === 0) {
+      throw new ServiceError(503, "fault_injected", `Injected fault: every ${every}th batch request fails (SERVICE_FAULT_BATCH_EVERY); retry`, null, { "Retry-After": "1" });
+    }
+    requireScope(c.get("auth"), "emails:send");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    const out = await idempotent(deps.db, {
+      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
+    }, async (save) => {
+      const checks = createSendChecks(deps.db, project.id);
+      const items = await Promise.all(body.emails.map(async (item, i) => {
+        const parsed = sendEmailRequest.safeParse(item);
+        if (!parsed.success) return { error: fromZodError(parsed.error, ["emails", String(i)]) };
+        try {
+          return { prepared: await prepareSend(checks, project.id, parsed.data, `emails.${i}.`) };
+        } catch (error) {
+          if (error instanceof ServiceError) return { error };
+          throw error;
+        }
+      }));
+      const accepted = items.flatMap((r) => (r.prepared ? [r.prepared] : []));
+      const outcome: Outcome = {
+        status: 207,
+        body: { data: items.map((r) => (r.prepared ? queuedBody(r.prepared) : { error: r.error!.toBody().error })) },
+      };
+      // One transaction and a few multi-row inserts for the whole batch.
+      await deps.db.transaction(async (tx) => {
+        await acceptPrepared(tx, accepted);
+        await save(tx, outcome);
+      });
+      if (accepted.length) deps.kick();
+      return outcome;
+    });
+    if (out.replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(out.body as never, out.status as 207);
+  });
+
+  app.openapi(get, async (c) => {
+    requireScope(c.get("auth"), "emails:read");
+    const { id } = c.req.valid("param");
+    const db = c.get("deps").db;
+    const row = await findMessage(db, id);
+    if (!row) throw notFound("Message");
+    await assertResourceProject(c, row.projectId, "Message");
+    return c.json((await loadMessage(db, id))!, 200);
+  });
+
+  app.openapi(reply, async (c) => {
+    requireScope(c.get("auth"), "emails:send");
+    const { id } = c.req.valid("param");
+    const deps = c.get("deps");
+    const original = await findMessage(deps.db, id);
+    if (!original) throw notFound("Message");
+    const project = await assertResourceProject(c, original.projectId, "Message");
+    const body = c.req.valid("json");
+    const out = await idempotent(deps.db, {
+      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
+    }, async (save) => {
+      const checks = createSendChecks(deps.db, project.id);
+      const inbound = original.direction === "inbound";
+      const input: SendEmail = {
+        from: body.from ?? (inbound ? await ownAddress(checks, original.to) : { email: original.from, name: original.fromName ?? undefined }),
+        // Inbound: back to the sender (its Reply-To when it gave one). Outbound: a follow-up to the same recipients.
+        to: inbound ? (original.replyTo.length ? original.replyTo : [{ email: original.from, name: original.fromName ?? undefined }]) : original.to,
+        subject: body.subject ?? replySubject(original.subject),
+        html: body.html,
+        text: body.text,
+      };
+      const prepared = await prepareSend(checks, project.id, input, "", {
+        threadId: original.threadId,
+        inReplyTo: original.rfcMessageId,
+        references: [...original.references, original.rfcMessageId],
+      });
+      const outcome: Outcome = { status: 202, body: queuedBody(prepared) };
+      await deps.db.transaction(async (tx) => {
+        await acceptPrepared(tx, [prepared]);
+        await save(tx, outcome);
+      });
+      deps.kick();
+      return outcome;
+    });
+    if (out.replayed) c.header("Idempotent-Replayed", "true");
+    return c.json(out.body as never, out.status as 202);
+  });
+
+  registerAttachments(app);
+}
+
+/** `Re: <subject>`, without stacking prefixes on a reply to a reply. */
+export function replySubject(subject: string | null): string {
+  const s = (subject ?? "").trim();
+  return /^re:/i.test(s) ? s : `Re: ${s}`.trimEnd();
+}
+
+/** Of the addresses an inbound message was sent to, the first one the project may send from. */
+async function ownAddress(checks: ReturnType<typeof createSendChecks>, to: { email: string; name?: string }[]) {
+  for (const address of to) {
+    try {
+      await checks.assertFrom(address.email, "from");
+      return address;
+    } catch {
+      // not ours to send from; try the next recipient
+    }
+  }
+  return to[0];
+}

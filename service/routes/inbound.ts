@@ -1,3 +1,43 @@
+import { createRoute } from "@hono/zod-openapi";
+import { errorBody, inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
 import type { App } from "../context";
+import { requireScope, resolveProject } from "../lib/auth";
+import { storeInbound } from "../lib/inbound";
+import { eventsOf, toMessage } from "../lib/messages";
+import { projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+const json = <T>(schema: T) => ({ "application/json": { schema } });
+
+const simulate = createRoute({
+  method: "post",
+  path: "/v1/inbound/simulate",
+  tags: ["Inbound"],
+  request: { headers: projectHeaders, body: { required: true, content: json(inboundSimulateRequest) } },
+  responses: {
+    200: { description: "The stored inbound message (status `received`), as GET /v1/emails/{id} returns it", content: json(messageShape) },
+    400: { description: "Invalid request, naming the field", content: json(errorBody) },
+    401: { description: "Missing or unknown API key", content: json(errorBody) },
+    403: { description: "The key may not do this", content: json(errorBody) },
+  },
+});
+
+export function register(app: App) {
+  app.openapi(simulate, async (c) => {
+    requireScope(c.get("auth"), "inbound:write");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    const db = c.get("deps").db;
+    // A simulation is a test aid: it is stored for the named project whatever the `to` domain.
+    const row = await db.transaction((tx) => storeInbound(tx, {
+      projectId: project.id,
+      from: { email: body.from },
+      to: [{ email: body.to }],
+      subject: body.subject,
+      html: body.html ?? null,
+      text: body.text ?? null,
+      source: "simulate",
+    }));
+    c.get("deps").kick();
+    return c.json(toMessage(row, await eventsOf(db, row.id)), 200);
+  });
+}

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { createApiKey } from "../lib/accounts";
 import { createTestService, type TestService } from "../test/harness";
 
 let svc: TestService;
@@ -74,5 +76,51 @@ describe("suppressions", () => {
     expect(res.status).toBe(401);
     expect((await res.json()).error.code).toBe("missing_api_key");
     expect((await svc.call("GET", "/v1/suppressions", { key: "sk_unknown" })).status).toBe(401);
+  });
+
+  it("returns an existing suppression unchanged instead of adding it twice", async () => {
+    const first = await (await svc.call("POST", "/v1/suppressions", { body: { email: "twice@example.com", reason: "bounce" } })).json();
+    const again = await svc.call("POST", "/v1/suppressions", { body: { email: "TWICE@example.com", reason: "manual" } });
+    expect(again.status).toBe(201);
+    expect(await again.json()).toEqual(first);
+  });
+
+  it("defaults the reason to manual and refuses an unknown reason naming the field", async () => {
+    expect(await (await svc.call("POST", "/v1/suppressions", { body: { email: "m@example.com" } })).json()).toMatchObject({ reason: "manual" });
+    const res = await svc.call("POST", "/v1/suppressions", { body: { email: "r@example.com", reason: "angry" } });
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.param).toBe("reason");
+  });
+
+  it("enforces the suppressions:read and suppressions:write scopes", async () => {
+    const { secret } = await createApiKey(svc.db, { accountId: svc.account.id, projectId: null, name: "ro", scopes: ["suppressions:read"] });
+    expect((await svc.call("GET", "/v1/suppressions", { key: secret })).status).toBe(200);
+    const write = await svc.call("POST", "/v1/suppressions", { key: secret, body: { email: "w@example.com" } });
+    expect(write.status).toBe(403);
+    expect((await write.json()).error.code).toBe("insufficient_scope");
+    const { secret: sendOnly } = await createApiKey(svc.db, { accountId: svc.account.id, projectId: null, name: "s", scopes: ["emails:send"] });
+    expect((await svc.call("GET", "/v1/suppressions", { key: sendOnly })).status).toBe(403);
+  });
+
+  it("pages completely through rows created in the same millisecond or the same microsecond", async () => {
+    const t = await createTestService();
+    try {
+      // 6 rows within one millisecond (microseconds apart), 6 more sharing one timestamp
+      for (let i = 0; i < 12; i++) {
+        const at = i < 6 ? `2026-01-01 00:00:00.1234${50 - i}+00` : "2026-01-01 00:00:00.5+00";
+        await t.db.execute(sql`insert into suppressions (project_id, email, reason, created_at) values (${t.alpha.id}, ${`u${i}@example.com`}, 'manual', ${at}::timestamptz)`);
+      }
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await t.call("GET", `/v1/suppressions?limit=5${cursor ? `&cursor=${cursor}` : ""}`);
+        const body = await res.json();
+        seen.push(...body.data.map((s: { email: string }) => s.email));
+        cursor = body.nextCursor;
+      } while (cursor);
+      expect(seen).toEqual(["u9", "u8", "u7", "u6", "u11", "u10", "u0", "u1", "u2", "u3", "u4", "u5"].map((u) => `${u}@example.com`));
+    } finally {
+      await t.close();
+    }
   });
 });

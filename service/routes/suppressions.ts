@@ -42,16 +42,20 @@ export function register(app: App) {
     requireScope(c.get("auth"), "suppressions:read");
     const project = (await resolveProject(c, { required: true }))!;
     const { limit, cursor } = c.req.valid("query");
-    // Suppressions have no id: the cursor is (created_at, email) of the last row, in that order.
-    const after = decodeCursor(cursor, (v) => /^\d{4}-.+\|.+@.+$/.test(v));
-    const [afterAt, afterEmail] = after ? [after.slice(0, after.indexOf("|")), after.slice(after.indexOf("|") + 1)] : [];
+    // Suppressions have no id: the cursor is (created_at in microseconds, email) of the last row,
+    // the sort key itself. Microseconds, not a JS Date: a millisecond cursor would skip rows
+    // created within the same millisecond.
+    const after = decodeCursor(cursor, (v) => /^\d{1,20}\|.+@.+$/.test(v));
+    const [afterMicros, afterEmail] = after ? [after.slice(0, after.indexOf("|")), after.slice(after.indexOf("|") + 1)] : [];
+    const micros = sql<string>`(extract(epoch from ${suppressions.createdAt}) * 1000000)::bigint::text`;
     const db = c.get("deps").db;
-    const rows = await db.select().from(suppressions)
+    const rows = await db.select({ row: suppressions, micros }).from(suppressions)
       .where(and(eq(suppressions.projectId, project.id),
-        after ? sql`(${suppressions.createdAt}, ${suppressions.email}) < (${new Date(afterAt!)}, ${afterEmail})` : undefined))
+        after ? sql`((extract(epoch from ${suppressions.createdAt}) * 1000000)::bigint, ${suppressions.email}) < (${afterMicros}::bigint, ${afterEmail})` : undefined))
       .orderBy(desc(suppressions.createdAt), desc(suppressions.email))
       .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => `${r.createdAt.toISOString()}|${r.email}`);
+    const { data: page, nextCursor } = toPage(rows, limit, (r) => `${r.micros}|${r.row.email}`);
+    const data = page.map((r) => r.row);
     return c.json({ data: data.map(toSuppression), nextCursor }, 200);
   });
 

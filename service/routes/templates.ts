@@ -1,3 +1,112 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, desc, eq, lt } from "drizzle-orm";
+import { errorBody, idParam, page, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
 import type { App } from "../context";
+import { templates } from "../db/schema";
+import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { ServiceError, badRequest, notFound } from "../lib/errors";
+import { decodeCursor, toPage } from "../lib/pagination";
+import { TemplateSyntaxError, renderTemplate } from "../lib/render";
+import { findTemplate, isTemplateId, type TemplateRow } from "../lib/templates";
+import { projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+export const toTemplate = (row: TemplateRow) => ({
+  id: row.id,
+  slug: row.slug,
+  name: row.name,
+  subject: row.subject,
+  html: row.html,
+  text: row.text,
+  createdAt: row.createdAt.toISOString(),
+  variables: renderTemplate(row, {}).variables,
+});
+
+const errors = {
+  400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
+  401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
+  403: { description: "The key may not do this", content: { "application/json": { schema: errorBody } } },
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/v1/templates",
+  tags: ["Templates"],
+  request: { query: pageQuery, headers: projectHeaders },
+  responses: {
+    200: { description: "A page of templates, newest first", content: { "application/json": { schema: page(templateShape) } } },
+    ...errors,
+  },
+});
+
+const get = createRoute({
+  method: "get",
+  path: "/v1/templates/{id}",
+  tags: ["Templates"],
+  request: { params: idParam },
+  responses: {
+    200: { description: "The template, by id or slug", content: { "application/json": { schema: templateShape } } },
+    ...errors,
+    404: { description: "No such template", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
+const preview = createRoute({
+  method: "post",
+  path: "/v1/templates/preview",
+  tags: ["Templates"],
+  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: previewRequest } } } },
+  responses: {
+    200: { description: "The rendered draft, the variables it uses and those `data` lacks", content: { "application/json": { schema: previewResponse } } },
+    ...errors,
+  },
+});
+
+export function register(app: App) {
+  app.openapi(list, async (c) => {
+    requireScope(c.get("auth"), "templates:read");
+    const project = (await resolveProject(c, { required: true }))!;
+    const { limit, cursor } = c.req.valid("query");
+    const after = decodeCursor(cursor);
+    const rows = await c.get("deps").db.select().from(templates)
+      .where(and(eq(templates.projectId, project.id), after ? lt(templates.id, after) : undefined))
+      .orderBy(desc(templates.id))
+      .limit(limit + 1);
+    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    return c.json({ data: data.map(toTemplate), nextCursor }, 200);
+  });
+
+  app.openapi(get, async (c) => {
+    requireScope(c.get("auth"), "templates:read");
+    const { id } = c.req.valid("param");
+    const db = c.get("deps").db;
+    if (isTemplateId(id)) {
+      const [row] = await db.select().from(templates).where(eq(templates.id, id)).limit(1);
+      if (!row) throw notFound("Template");
+      await assertResourceProject(c, row.projectId, "Template");
+      return c.json(toTemplate(row), 200);
+    }
+    // A slug is unique only within a project, so it needs one: the key's, or the header's.
+    const project = await resolveProject(c, { required: false });
+    if (!project) {
+      throw new ServiceError(400, "project_required",
+        `X-Service-Product: '${id}' is a slug, unique only within a project; name the project in X-Service-Product (or X-Service-Sender), or use the template's id`,
+        "X-Service-Product");
+    }
+    const row = await findTemplate(db, project.id, id);
+    if (!row) throw notFound("Template");
+    return c.json(toTemplate(row), 200);
+  });
+
+  app.openapi(preview, async (c) => {
+    requireScope(c.get("auth"), "templates:read");
+    await resolveProject(c, { required: true });
+    const body = c.req.valid("json");
+    try {
+      const result = renderTemplate({ subject: body.subject ?? null, html: body.html ?? null, text: body.text ?? null }, body.data ?? {});
+      return c.json(result, 200);
+    } catch (error) {
+      if (error instanceof TemplateSyntaxError) throw badRequest(error.message, error.part, "template_syntax_error");
+      throw error;
+    }
+  });
+}

@@ -1,3 +1,115 @@
+import { createRoute } from "@hono/zod-openapi";
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { createWebhookRequest, errorBody, idParam, page, pageQuery, webhook as webhookShape } from "../../lib/schemas";
 import type { App } from "../context";
+import { webhookDeliveries, webhooks } from "../db/schema";
+import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { notFound } from "../lib/errors";
+import { newId } from "../lib/ids";
+import { decodeCursor, toPage } from "../lib/pagination";
+import { projectHeaders } from "./shared";
 
-export function register(_app: App) {}
+type WebhookRow = typeof webhooks.$inferSelect;
+
+/** Lists show only the secret's last four characters, enough to tell secrets apart. */
+export const redactSecret = (secret: string) => `whsec_…${secret.slice(-4)}`;
+
+export const toWebhook = (row: WebhookRow, secret: "full" | "redacted") => ({
+  id: row.id,
+  url: row.url,
+  enabled: row.enabled,
+  eventTypes: row.eventTypes,
+  signingSecret: secret === "full" ? row.secret : redactSecret(row.secret),
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** A Standard Webhooks secret: `whsec_` and base64 of 32 random bytes. */
+const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
+
+const json = <T>(schema: T) => ({ "application/json": { schema } });
+const errors = {
+  400: { description: "Invalid request, naming the field", content: json(errorBody) },
+  401: { description: "Missing or unknown API key", content: json(errorBody) },
+  403: { description: "The key may not do this", content: json(errorBody) },
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/v1/webhooks",
+  tags: ["Webhooks"],
+  request: { query: pageQuery, headers: projectHeaders },
+  responses: {
+    200: { description: "A page of endpoints, newest first, secrets redacted", content: json(page(webhookShape)) },
+    ...errors,
+  },
+});
+
+const create = createRoute({
+  method: "post",
+  path: "/v1/webhooks",
+  tags: ["Webhooks"],
+  request: { headers: projectHeaders, body: { required: true, content: json(createWebhookRequest) } },
+  responses: {
+    201: { description: "The endpoint with its signing secret, shown only here", content: json(webhookShape) },
+    ...errors,
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/v1/webhooks/{id}",
+  tags: ["Webhooks"],
+  request: { params: idParam },
+  responses: {
+    204: { description: "Deleted; pending deliveries are cancelled at once" },
+    ...errors,
+    404: { description: "No such endpoint", content: json(errorBody) },
+  },
+});
+
+export function register(app: App) {
+  app.openapi(list, async (c) => {
+    requireScope(c.get("auth"), "webhooks:read");
+    const project = (await resolveProject(c, { required: true }))!;
+    const { limit, cursor } = c.req.valid("query");
+    const after = decodeCursor(cursor);
+    const rows = await c.get("deps").db.select().from(webhooks)
+      .where(and(eq(webhooks.projectId, project.id), isNull(webhooks.deletedAt), after ? lt(webhooks.id, after) : undefined))
+      .orderBy(desc(webhooks.id))
+      .limit(limit + 1);
+    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    return c.json({ data: data.map((r) => toWebhook(r, "redacted")), nextCursor }, 200);
+  });
+
+  app.openapi(create, async (c) => {
+    requireScope(c.get("auth"), "webhooks:write");
+    const project = (await resolveProject(c, { required: true }))!;
+    const body = c.req.valid("json");
+    // Private and loopback URLs are allowed on purpose: this service runs next to its receivers.
+    const [row] = await c.get("deps").db.insert(webhooks).values({
+      id: newId("wh"),
+      projectId: project.id,
+      url: body.url,
+      eventTypes: [...new Set(body.eventTypes)],
+      secret: newSigningSecret(),
+    }).returning();
+    return c.json(toWebhook(row, "full"), 201);
+  });
+
+  app.openapi(remove, async (c) => {
+    requireScope(c.get("auth"), "webhooks:write");
+    const { id } = c.req.valid("param");
+    const db = c.get("deps").db;
+    const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), isNull(webhooks.deletedAt))).limit(1);
+    if (!row) throw notFound("Webhook");
+    await assertResourceProject(c, row.projectId, "Webhook");
+    // Soft delete keeps the delivery history; cancelling pending deliveries stops retries at once.
+    await db.transaction(async (tx) => {
+      await tx.update(webhooks).set({ deletedAt: new Date(), enabled: false }).where(eq(webhooks.id, id));
+      await tx.update(webhookDeliveries).set({ state: "cancelled" })
+        .where(and(eq(webhookDeliveries.webhookId, id), eq(webhookDeliveries.state, "pending")));
+    });
+    return c.body(null, 204);
+  });
+}

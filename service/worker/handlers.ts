@@ -1,7 +1,14 @@
+import { DOMAIN_CHECK, checkDomain } from "./domains";
+import { messageJobHandlers } from "./messages";
 import type { JobHandlers } from "./queue";
+import { webhookJobHandlers } from "./webhooks";
 
 /**
  * Every kind of queued work, by name. Each area adds its handlers here:
  * message lifecycle and scheduled sends, webhook deliveries, domain checks.
  */
-export const jobHandlers: JobHandlers = {};
+export const jobHandlers: JobHandlers = {
+  [DOMAIN_CHECK]: checkDomain,
+  ...messageJobHandlers,
+  ...webhookJobHandlers,
+};

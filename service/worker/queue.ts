@@ -19,7 +19,7 @@ export async function enqueueMany(db: Tx, rows: { kind: string; payload: Record<
 }
 
 const LEASE_MS = 60_000;
-const MAX_ATTEMPTS = 8;
+export const MAX_ATTEMPTS = 8;
 
 type ClaimedJob = { id: number; kind: string; payload: Record<string, unknown>; attempts: number };
 
@@ -89,7 +89,10 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
     do {
       again = false;
       try {
-        while (!stopped && (await runOnce()) === concurrency);
+        while (!stopped && (await runOnce()) === concurrency) {
+          // In-process PGlite resolves without touching the event loop; yield so HTTP keeps flowing.
+          await new Promise((resolve) => setImmediate(resolve));
+        }
       } catch (error) {
         if (!stopped) console.error("[service] worker poll failed", error);
       }

@@ -104,8 +104,10 @@ CREATE TABLE "messages" (
 	"scheduled_at" timestamp with time zone,
 	"rfc_message_id" text NOT NULL,
 	"in_reply_to" text,
+	"references" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"thread_id" text NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "projects" (
@@ -183,5 +185,6 @@ CREATE INDEX "jobs_due" ON "jobs" USING btree ("run_at") WHERE locked_until is n
 CREATE INDEX "message_events_message" ON "message_events" USING btree ("message_id","id");--> statement-breakpoint
 CREATE INDEX "messages_project_created" ON "messages" USING btree ("project_id","created_at");--> statement-breakpoint
 CREATE INDEX "messages_thread" ON "messages" USING btree ("thread_id");--> statement-breakpoint
+CREATE INDEX "messages_project_rfc_id" ON "messages" USING btree ("project_id","rfc_message_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "templates_project_slug" ON "templates" USING btree ("project_id","slug");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_due" ON "webhook_deliveries" USING btree ("state","next_attempt_at");

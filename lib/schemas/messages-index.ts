@@ -1,0 +1,116 @@
+import { z } from "zod";
+import { emailAddress, isoDateTime, pageQuery, page, tag } from "./common";
+import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
+import { suppression } from "./suppressions";
+
+/**
+ * Shapes of the dashboard's own message index (issue 4): the search the messages screen
+ * sends, the rows it gets back, the message screen's payload, and the reply form.
+ */
+export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+
+export const messageListQuery = pageQuery.extend({
+  /** Recipient or sender address, subject words, or a message id. */
+  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).optional(),
+  status: z.enum(MESSAGE_STATUSES, { error: `must be one of: ${MESSAGE_STATUSES.join(", ")}` }).optional(),
+  direction: z.enum(MESSAGE_DIRECTIONS, { error: "must be inbound or outbound" }).optional(),
+  /** `name` or `name:value`. */
+  tag: z
+    .string()
+    .trim()
+    .max(513)
+    .regex(/^[A-Za-z0-9_-]+(:[A-Za-z0-9_-]*)?$/, { error: "must be a tag name, or name:value" })
+    .optional(),
+  from: isoDateTime.optional(),
+  to: isoDateTime.optional(),
+});
+export type MessageListQuery = z.input<typeof messageListQuery>;
+
+export const indexedMessage = z.object({
+  id: z.string(),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  status: z.string(),
+  from: z.string(),
+  to: z.array(z.string()),
+  cc: z.array(z.string()),
+  subject: z.string().nullable(),
+  tags: z.array(tag),
+  createdAt: z.string(),
+  lastEventAt: z.string().nullable(),
+  source: z.string(),
+  threadId: z.string().nullable(),
+});
+export type IndexedMessage = z.infer<typeof indexedMessage>;
+
+export const messageListPage = page(indexedMessage);
+export type MessageListPage = z.infer<typeof messageListPage>;
+
+/** An attachment as the browser sees it: downloaded through the dashboard, never from the service. */
+export const attachmentView = attachmentMeta.omit({ url: true }).extend({ downloadPath: z.string() });
+export type AttachmentView = z.infer<typeof attachmentView>;
+
+/** Everything the message screen shows; `final` stops the auto-refresh. */
+export const messageDetail = z.object({
+  message: message,
+  final: z.boolean(),
+  /** Where the index learned of it; null when only the service knows it. */
+  source: z.string().nullable(),
+  sentBy: z.string().nullable(),
+  attachments: z.array(attachmentView),
+  /** Could the attachment list be read (the service may not offer it)? */
+  attachmentsError: z.string().nullable(),
+  /** The conversation, oldest first, this message included. */
+  thread: z.array(indexedMessage),
+  /** Suppressions of the recipients, when the outcome depends on them. */
+  suppressions: z.array(suppression),
+});
+export type MessageDetail = z.infer<typeof messageDetail>;
+
+export const replyForm = z
+  .object({
+    text: z.string().trim().min(1, { error: "write the reply" }).max(200_000),
+    html: z.string().max(2_000_000).optional(),
+    subject: z
+      .string()
+      .trim()
+      .max(998)
+      .refine((v) => !/[\r\n]/.test(v), { error: "must not contain line breaks" })
+      .optional(),
+    /** Made once when the form opens, so a double click or retry sends one reply. */
+    idempotencyKey: z.string().trim().min(8, { error: "is required" }).max(200),
+  });
+export type ReplyForm = z.infer<typeof replyForm>;
+
+export const replyResult = z.object({ id: z.string(), status: z.string() });
+
+export const recipientView = z.object({
+  email: z.string(),
+  messages: messageListPage,
+  suppression: suppression.nullable(),
+  /** Null when the suppression list could not be read. */
+  suppressionError: z.string().nullable(),
+  /** From the dashboard's contacts index (what it created, imported or looked up); null when unknown there. */
+  contact: z
+    .object({
+      id: z.string(),
+      email: z.string(),
+      firstName: z.string().nullable(),
+      lastName: z.string().nullable(),
+      subscribed: z.boolean(),
+      unsubscribedAt: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type RecipientView = z.infer<typeof recipientView>;
+
+export const recipientParam = z.object({ email: emailAddress });
+
+export const simulateResult = z.object({ id: z.string().nullable(), message: z.record(z.string(), z.unknown()) });
+export type SimulateResult = z.infer<typeof simulateResult>;
+
+export const eventStreamState = z.object({
+  connected: z.boolean(),
+  url: z.string().nullable(),
+  lastEventAt: z.string().nullable(),
+  createdAt: z.string().nullable(),
+});

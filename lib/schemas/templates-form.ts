@@ -1,0 +1,38 @@
+import { z } from "zod";
+import { jsonObject } from "./common";
+import { previewRequest } from "./templates";
+import { sendEmailResponse } from "./emails";
+
+/** A named set of merge data saved for a template ("long name", "no optional fields"). */
+export const sampleRequest = z.object({
+  name: z.string({ error: "is required" }).trim().min(1, { error: "is required" }).max(100, { error: "must be at most 100 characters" }),
+  data: jsonObject,
+});
+export type SampleRequest = z.infer<typeof sampleRequest>;
+
+export const templateSample = z.object({ id: z.string(), name: z.string(), data: jsonObject, createdBy: z.string(), updatedAt: z.string() });
+export type TemplateSample = z.infer<typeof templateSample>;
+export const sampleList = z.object({ data: z.array(templateSample) });
+
+/** Render a stored template with merge data (compose's review). */
+export const renderRequest = z.object({ data: jsonObject.default({}) });
+
+/**
+ * "Send test to me": the draft as the screen shows it (the preview request's fields) — the
+ * recipient is always the signed-in user, never a field.
+ */
+export const testSendRequest = previewRequest;
+export const testSendResponse = sendEmailResponse;
+
+/** The JSON view of the variables form: an object of merge data, or an error naming the problem. */
+export function parseMergeJson(text: string): { data: Record<string, unknown> } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `data: is not valid JSON (${(e as Error).message})` };
+  }
+  const parsed = jsonObject.safeParse(value);
+  if (!parsed.success || Array.isArray(value)) return { error: "data: must be a JSON object like {\"firstName\": \"Ada\"}" };
+  return { data: parsed.data };
+}

@@ -1,0 +1,86 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { and, asc, eq } from "drizzle-orm";
+import { attachmentList, errorBody, idParam } from "../../lib/schemas";
+import type { App } from "../context";
+import { attachments } from "../db/schema";
+import { assertResourceProject, requireScope } from "../lib/auth";
+import { notFound } from "../lib/errors";
+import { findMessage } from "../lib/messages";
+
+const json = <T>(schema: T) => ({ "application/json": { schema } });
+const errors = {
+  400: { description: "Invalid request, naming the field", content: json(errorBody) },
+  401: { description: "Missing or unknown API key", content: json(errorBody) },
+  403: { description: "The key may not do this", content: json(errorBody) },
+  404: { description: "No such message or attachment", content: json(errorBody) },
+};
+
+const list = createRoute({
+  method: "get",
+  path: "/v1/emails/{id}/attachments",
+  tags: ["Emails"],
+  request: { params: idParam },
+  responses: {
+    200: { description: "The message's attachments; each `url` serves the bytes to an authenticated GET", content: json(attachmentList) },
+    ...errors,
+  },
+});
+
+const download = createRoute({
+  method: "get",
+  path: "/v1/emails/{id}/attachments/{attachmentId}",
+  tags: ["Emails"],
+  request: { params: idParam.extend({ attachmentId: z.string().min(1).max(200) }) },
+  responses: {
+    200: {
+      description: "The attachment's bytes, as a download",
+      content: { "application/octet-stream": { schema: z.string().openapi({ format: "binary" }) } },
+    },
+    ...errors,
+  },
+});
+
+/** Quoted for Content-Disposition, plus the RFC 5987 form for names that are not plain ASCII. */
+function disposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export function registerAttachments(app: App) {
+  app.openapi(list, async (c) => {
+    requireScope(c.get("auth"), "emails:read");
+    const { id } = c.req.valid("param");
+    const deps = c.get("deps");
+    const message = await findMessage(deps.db, id);
+    if (!message) throw notFound("Message");
+    await assertResourceProject(c, message.projectId, "Message");
+    const rows = await deps.db
+      .select({ id: attachments.id, filename: attachments.filename, contentType: attachments.contentType, size: attachments.size })
+      .from(attachments).where(eq(attachments.messageId, id)).orderBy(asc(attachments.id));
+    // Absolute URLs: behind a proxy SERVICE_PUBLIC_URL names the public origin, else the request's own.
+    const base = (deps.config.SERVICE_PUBLIC_URL ?? new URL(c.req.url).origin).replace(/\/+$/, "");
+    const data = rows.map((r) => ({ ...r, url: `${base}/v1/emails/${encodeURIComponent(id)}/attachments/${encodeURIComponent(r.id)}` }));
+    return c.json({ data }, 200);
+  });
+
+  app.openapi(download, async (c) => {
+    requireScope(c.get("auth"), "emails:read");
+    const { id, attachmentId } = c.req.valid("param");
+    const deps = c.get("deps");
+    const message = await findMessage(deps.db, id);
+    if (!message) throw notFound("Message");
+    await assertResourceProject(c, message.projectId, "Message");
+    const [file] = await deps.db.select().from(attachments)
+      .where(and(eq(attachments.id, attachmentId), eq(attachments.messageId, id))).limit(1);
+    if (!file) throw notFound("Attachment", "attachmentId");
+    // Served as a download that browsers must not sniff or render: attachments are untrusted content.
+    return c.body(new Uint8Array(file.content), 200, {
+      "Content-Type": file.contentType,
+      "Content-Length": String(file.size),
+      "Content-Disposition": disposition(file.filename),
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "Cache-Control": "private, no-store",
+    }) as never;
+  });
+}

@@ -1,0 +1,151 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createApp } from "./app";
+import { testConfig } from "./config";
+import type { Deps } from "./context";
+import { openTestDatabase } from "./db/test-db";
+import { accounts, contacts, domains, messages, projects, suppressions, templates } from "./db/schema";
+import { forgetCachedKeys } from "./lib/auth";
+import { seedIfNew } from "./seed";
+import { tempDir } from "./test/harness";
+import { jobHandlers } from "./worker/handlers";
+import { startWorker } from "./worker/queue";
+
+const dir = tempDir("svc-seed-");
+afterAll(() => dir.remove());
+
+async function fresh(overrides: Parameters<typeof testConfig>[0] = {}) {
+  forgetCachedKeys();
+  const database = await openTestDatabase();
+  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", ...overrides }), kick: () => {} };
+  return { deps, database };
+}
+
+const total = async (deps: Deps, table: typeof accounts | typeof projects | typeof domains | typeof templates | typeof contacts | typeof suppressions | typeof messages) =>
+  (await deps.db.select({ n: count() }).from(table))[0].n;
+
+describe("seedIfNew", () => {
+  const envFile = join(dir.dir, "app", ".env.local");
+  let ctx: Awaited<ReturnType<typeof fresh>>;
+  let result: Awaited<ReturnType<typeof seedIfNew>>;
+  beforeAll(async () => {
+    vi.spyOn(console, "log").mockImplementation(() => {});
+    ctx = await fresh({ SERVICE_ENV_FILE: envFile });
+    await import("node:fs").then((fs) => fs.mkdirSync(join(dir.dir, "app")));
+    writeFileSync(envFile, "AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\n");
+    result = await seedIfNew(ctx.deps, "http://127.0.0.1:4010");
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await ctx.database.close();
+  });
+
+  it("creates the demo account, its two projects and a verified sandbox domain each", async () => {
+    expect(result).toMatchObject({ seeded: true, projects: ["acme-production", "acme-staging"] });
+    expect(await total(ctx.deps, accounts)).toBe(1);
+    const rows = await ctx.deps.db.select().from(projects);
+    expect(rows.map((p) => [p.externalId, p.name]).sort()).toEqual([["acme-production", "Acme (production)"], ["acme-staging", "Acme (staging)"]]);
+    const doms = await ctx.deps.db.select().from(domains);
+    expect(doms.map((d) => d.domain).sort()).toEqual(["acme.test", "staging.acme.test"]);
+    for (const d of doms) {
+      expect(d.status).toBe("verified");
+      expect(d.receivingEnabled).toBe(true);
+      expect(d.records.every((r) => r.verified)).toBe(true);
+    }
+  });
+
+  it("loads the templates into both projects, and contacts and suppressions through the routes", async () => {
+    expect(await total(ctx.deps, templates)).toBe(6);
+    const people = await ctx.deps.db.select().from(contacts);
+    expect(people).toHaveLength(5);
+    expect(people.filter((c) => !c.subscribed).map((c) => c.email)).toEqual(["linus@example.com"]);
+    const reasons = (await ctx.deps.db.select().from(suppressions)).map((s) => s.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["bounce", "complaint", "manual"]));
+  });
+
+  it("creates an account-wide full-access key that works for both projects", async () => {
+    if (!result.seeded) throw new Error("not seeded");
+    const app = createApp(ctx.deps);
+    for (const project of result.projects) {
+      const res = await app.request("/v1/templates", { headers: { Authorization: `Bearer ${result.apiKey}`, "X-Service-Product": project } });
+      expect(res.status).toBe(200);
+      expect((await res.json()).data).toHaveLength(3);
+    }
+  });
+
+  it("sends demo messages through the real pipeline, and they reach the end of their timelines", async () => {
+    if (!result.seeded) throw new Error("not seeded");
+    expect(result.messages).toBe(7);
+    expect(await total(ctx.deps, messages)).toBe(7);
+    const worker = startWorker(ctx.deps, jobHandlers);
+    try {
+      const app = createApp(ctx.deps);
+      const rows = await ctx.deps.db.select({ id: messages.id }).from(messages);
+      const deadline = Date.now() + 10_000;
+      let statuses: string[] = [];
+      do {
+        await new Promise((r) => setTimeout(r, 100));
+        statuses = await Promise.all(rows.map(async ({ id }) => {
+          const res = await app.request(`/v1/emails/${id}`, { headers: { Authorization: `Bearer ${result.seeded ? result.apiKey : ""}` } });
+          return (await res.json()).status as string;
+        }));
+      } while (statuses.some((s) => ["queued", "sending", "sent"].includes(s)) && Date.now() < deadline);
+      expect(statuses).toEqual(expect.arrayContaining(["delivered", "bounced", "complained"]));
+      expect(statuses.filter((s) => ["queued", "sending", "sent"].includes(s))).toEqual([]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it("writes the env file without overwriting a value already set, keeping other lines", () => {
+    if (!result.seeded) throw new Error("not seeded");
+    expect(result.env).toMatchObject({ written: ["SERVICE_API_KEY", "SERVICE_PROJECTS"], kept: ["SERVICE_URL"] });
+    expect(readFileSync(envFile, "utf8")).toBe(
+      `AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\nSERVICE_API_KEY=${result.apiKey}\nSERVICE_PROJECTS=acme-production,acme-staging\n`,
+    );
+  });
+
+  it("seeds once: a second run changes nothing", async () => {
+    const before = readFileSync(envFile, "utf8");
+    const again = await seedIfNew(ctx.deps, "http://127.0.0.1:4010");
+    expect(again).toEqual({ seeded: false, reason: "the database already has an account" });
+    expect(await total(ctx.deps, accounts)).toBe(1);
+    expect(await total(ctx.deps, projects)).toBe(2);
+    expect(await total(ctx.deps, messages)).toBe(7);
+    expect(readFileSync(envFile, "utf8")).toBe(before);
+  });
+});
+
+describe("seedIfNew, other cases", () => {
+  it("does nothing with SERVICE_SEED=off", async () => {
+    const { deps, database } = await fresh({ SERVICE_SEED: "off", SERVICE_ENV_FILE: join(dir.dir, "off.env") });
+    try {
+      expect(await seedIfNew(deps, "http://x")).toEqual({ seeded: false, reason: "SERVICE_SEED=off" });
+      expect(await total(deps, accounts)).toBe(0);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it("completes when the routes it calls fail, and creates the env file", async () => {
+    const envFile = join(dir.dir, "new", ".env.local");
+    const { deps, database } = await fresh({ SERVICE_ENV_FILE: envFile });
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const failing = async () => new Response(JSON.stringify({ error: { message: "No route", code: "not_found", param: null } }), { status: 404 });
+      const result = await seedIfNew(deps, "http://127.0.0.1:4010", { request: failing });
+      expect(result).toMatchObject({ seeded: true, messages: 0 });
+      expect(warn).toHaveBeenCalled();
+      expect(await total(deps, templates)).toBe(6);
+      expect(readFileSync(envFile, "utf8")).toMatch(/^SERVICE_URL=http:\/\/127\.0\.0\.1:4010\nSERVICE_API_KEY=sk_\S+\nSERVICE_PROJECTS=acme-production,acme-staging\n$/);
+      expect(log.mock.calls.flat().join("\n")).toContain(`wrote SERVICE_URL, SERVICE_API_KEY, SERVICE_PROJECTS to ${envFile}`);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+      await database.close();
+    }
+  });
+});

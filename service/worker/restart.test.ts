@@ -1,0 +1,65 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, expect, it } from "vitest";
+import { createApp } from "../app";
+import { testConfig } from "../config";
+import type { Deps } from "../context";
+import { openTestDatabase } from "../db/test-db";
+import { createAccount, createApiKey, createProject } from "../lib/accounts";
+import { forgetCachedKeys } from "../lib/auth";
+import { eventsOf } from "../lib/messages";
+import { tempDir } from "../test/harness";
+import { addVerifiedDomain, waitFor } from "../test/sending-fixtures";
+import { jobHandlers } from "./handlers";
+import { startWorker } from "./queue";
+
+const data = tempDir("svc-restart-");
+afterAll(() => data.remove());
+
+/** One process life of the service on the same data directory (or the same Postgres database). */
+async function open(name: string, withWorker: boolean) {
+  forgetCachedKeys();
+  const database = await openTestDatabase({ dataDir: data.dir, name });
+  let worker: ReturnType<typeof startWorker> | null = null;
+  const deps: Deps = { db: database.db, config: testConfig(), kick: () => worker?.kick() };
+  if (withWorker) worker = startWorker(deps, jobHandlers);
+  return { deps, app: createApp(deps), close: async () => { await worker?.stop(); await database.close(); } };
+}
+
+it("sends a scheduled message exactly once after a restart", async () => {
+  const name = `svc_restart_${randomBytes(4).toString("hex")}`;
+  const first = await open(name, true);
+  const account = await createAccount(first.deps.db, "Restart");
+  const project = await createProject(first.deps.db, account.id, "restart");
+  const { secret } = await createApiKey(first.deps.db, { accountId: account.id, projectId: project.id, name: "k" });
+  await addVerifiedDomain(first.deps.db, project.id, "restart.test");
+
+  const res = await first.app.request("/v1/emails", {
+    method: "POST",
+    headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" },
+    body: JSON.stringify({
+      from: { email: "a@restart.test" }, to: [{ email: "someone@example.com" }], subject: "Later", text: "x",
+      scheduledAt: new Date(Date.now() + 2500).toISOString(),
+    }),
+  });
+  expect(res.status).toBe(202);
+  const { id } = await res.json();
+  // The first life ends before the message is due.
+  await first.close();
+
+  const second = await open(name, true);
+  try {
+    expect((await eventsOf(second.deps.db, id)).map((e) => e.type)).toEqual(["accepted", "queued"]);
+    const events = await waitFor(async () => {
+      const list = await eventsOf(second.deps.db, id);
+      return list.some((e) => e.type === "delivery") ? list : null;
+    }, "the scheduled message to be delivered");
+    // Give a duplicate run a chance to show itself.
+    await new Promise((r) => setTimeout(r, 300));
+    const final = await eventsOf(second.deps.db, id);
+    expect(final.filter((e) => e.type === "sent")).toHaveLength(1);
+    expect(final.filter((e) => e.type === "sending")).toHaveLength(1);
+    expect(events.find((e) => e.type === "sending")!.createdAt.getTime()).toBeGreaterThanOrEqual(Date.parse(String(events[1].data.scheduledAt)));
+  } finally {
+    await second.close();
+  }
+});
