@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "./lib/server/security-headers";
 
 const config: NextConfig = {
   // A separate build folder lets tests and a developer's own build coexist.
@@ -7,6 +8,15 @@ const config: NextConfig = {
   poweredByHeader: false,
   productionBrowserSourceMaps: false,
   typedRoutes: false,
+  // forbidden() in guardPage() renders the 403 page.
+  experimental: { authInterrupts: true },
+  async headers() {
+    return [
+      { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
+      // Pages get a CSP with a nonce from proxy.ts; API answers are data and need no scripts.
+      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+    ];
+  },
 };
 
 export default config;

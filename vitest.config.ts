@@ -9,6 +9,8 @@ export default defineConfig({
     include: ["**/*.test.ts", "**/*.test.tsx"],
     exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
     environment: "node",
+    // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
+    server: { deps: { inline: ["next-auth"] } },
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // PGlite instances are heavy; files run in separate forks, a few at a time.

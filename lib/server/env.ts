@@ -18,8 +18,8 @@ const positiveInt = (fallback: number) =>
     .string()
     .trim()
     .optional()
-    .transform((v) => (v ? v : String(fallback)))
-    .pipe(z.coerce.number().int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }));
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }));
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL like http://127.0.0.1:4010" });
 
@@ -49,6 +49,10 @@ const schema = z
     OIDC_CLIENT_SECRET: optionalText,
     LOGIN_THROTTLE_MAX: positiveInt(5),
     LOGIN_THROTTLE_WINDOW_S: positiveInt(900),
+    /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
+    REAUTH_MAX_AGE_S: positiveInt(600),
+    /** DNS server(s) for the domain screen's live check, "ip[:port]" comma-separated; the system resolver when unset. */
+    DNS_RESOLVER: optionalText,
     NODE_ENV: optionalText,
   })
   .superRefine((v, ctx) => {

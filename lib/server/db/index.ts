@@ -65,7 +65,7 @@ export function db(): Promise<Db> {
   return holder[KEY].then((h) => h.db);
 }
 
-/** Installs an already-open database as the singleton (tests), returning the previous one. */
+/** Installs an already-open database as the singleton (tests); null forgets it. */
 export function installDb(handle: Handle | null): void {
   const holder = globalThis as Holder;
   if (handle) holder[KEY] = Promise.resolve(handle);

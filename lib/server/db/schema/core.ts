@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * The dashboard's own state. Ids are text (crypto.randomUUID) so rows can be created
@@ -22,6 +22,8 @@ export const users = pgTable("users", {
   createdAt: at("created_at").notNull().defaultNow(),
   updatedAt: at("updated_at").notNull().defaultNow(),
   lastSignInAt: at("last_sign_in_at"),
+  /** Sessions that signed in before this moment are void (set when a password is reset). */
+  sessionsValidFrom: at("sessions_valid_from"),
 });
 
 export const projects = pgTable("projects", {
@@ -49,6 +51,8 @@ export const auditLog = pgTable(
   "audit_log",
   {
     id: id(),
+    /** Insertion order: entries of the same millisecond still list in the order they happened. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
     at: at("at").notNull().defaultNow(),
     /** Null for the system (start-up tasks) and for sign-in attempts on unknown accounts. */
     actorId: text("actor_id"),
@@ -62,7 +66,8 @@ export const auditLog = pgTable(
     detail: jsonb("detail").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
   },
   (t) => [
-    index("audit_log_at_idx").on(t.at.desc(), t.id.desc()),
+    uniqueIndex("audit_log_seq_idx").on(t.seq),
+    index("audit_log_at_idx").on(t.at),
     index("audit_log_action_idx").on(t.action),
     index("audit_log_actor_idx").on(t.actorId),
     index("audit_log_project_idx").on(t.project),

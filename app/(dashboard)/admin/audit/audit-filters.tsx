@@ -1,0 +1,105 @@
+"use client";
+
+import * as React from "react";
+import { CORE_AUDIT_ACTIONS } from "@/lib/schemas/audit";
+import type { ParamPatch } from "@/components/hooks/search-params";
+import { SearchInput } from "@/components/common/search-input";
+import { dayToIso, isoToDay } from "@/components/common/date-range";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import type { AuditFilters } from "./audit-params";
+
+export type UserOption = { id: string; label: string };
+export type ProjectOption = { externalId: string; name: string };
+
+const ANY = "__any";
+
+function FilterSelect({ label, value, onChange, options, anyLabel, className }: { label: string; value: string | undefined; onChange: (v: string | null) => void; options: { value: string; label: string }[]; anyLabel: string; className?: string }) {
+  return (
+    <Select value={value ?? ANY} onValueChange={(v) => onChange(v === ANY ? null : v)}>
+      <SelectTrigger className={className} aria-label={label}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectContent>
+        <SelectItem value={ANY}>{anyLabel}</SelectItem>
+        {options.map((o) => (
+          <SelectItem key={o.value} value={o.value}>
+            {o.label}
+          </SelectItem>
+        ))}
+      </SelectContent>
+    </Select>
+  );
+}
+
+/** Text, action, user, project, outcome and a date range; each change is a new URL. */
+export function AuditFiltersBar({
+  filters,
+  users,
+  projects,
+  knownActions,
+  set,
+}: {
+  filters: AuditFilters;
+  users: UserOption[];
+  projects: ProjectOption[];
+  knownActions: string[];
+  set: (patch: ParamPatch) => void;
+}) {
+  const actions = React.useMemo(() => {
+    const all = new Set<string>([...CORE_AUDIT_ACTIONS, ...knownActions, ...(filters.action ? [filters.action] : [])]);
+    return [...all].sort().map((a) => ({ value: a, label: a }));
+  }, [knownActions, filters.action]);
+
+  return (
+    <div className="flex flex-wrap items-end gap-2">
+      <SearchInput placeholder="Search actor, target, detail…" label="Search the audit log" className="max-w-xs" />
+      <FilterSelect label="Action" value={filters.action} onChange={(v) => set({ action: v })} options={actions} anyLabel="Any action" className="w-44" />
+      <FilterSelect label="User" value={filters.user} onChange={(v) => set({ user: v })} options={users.map((u) => ({ value: u.id, label: u.label }))} anyLabel="Any user" className="w-44" />
+      <FilterSelect
+        label="Project"
+        value={filters.project}
+        onChange={(v) => set({ project: v })}
+        options={projects.map((p) => ({ value: p.externalId, label: p.name }))}
+        anyLabel="Any project"
+        className="w-40"
+      />
+      <FilterSelect
+        label="Outcome"
+        value={filters.outcome}
+        onChange={(v) => set({ outcome: v })}
+        options={[
+          { value: "success", label: "Success" },
+          { value: "failure", label: "Failure" },
+        ]}
+        anyLabel="Any outcome"
+        className="w-36"
+      />
+      <div className="flex items-center gap-1.5">
+        <Label htmlFor="audit-from" className="text-xs text-muted-foreground">
+          From
+        </Label>
+        <Input
+          id="audit-from"
+          type="date"
+          className="w-40"
+          value={isoToDay(filters.from)}
+          max={isoToDay(filters.to) || undefined}
+          onChange={(e) => set({ from: e.target.value ? dayToIso(e.target.value, "start") : null })}
+        />
+        <Label htmlFor="audit-to" className="text-xs text-muted-foreground">
+          to
+        </Label>
+        <Input
+          id="audit-to"
+          type="date"
+          className="w-40"
+          value={isoToDay(filters.to)}
+          min={isoToDay(filters.from) || undefined}
+          onChange={(e) => set({ to: e.target.value ? dayToIso(e.target.value, "end") : null })}
+        />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+"use client";
+
+import { InfoIcon } from "lucide-react";
+import type { AuditEntry } from "@/lib/schemas/audit";
+import { Button } from "@/components/ui/button";
+import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { RelativeTime } from "@/components/common/relative-time";
+import { StatusBadge } from "@/components/common/status-badge";
+
+function Detail({ entry }: { entry: AuditEntry }) {
+  if (Object.keys(entry.detail).length === 0) return null;
+  return (
+    <Popover>
+      <PopoverTrigger asChild>
+        <Button variant="ghost" size="icon-sm" aria-label={`Details of ${entry.action} at ${entry.at}`}>
+          <InfoIcon aria-hidden="true" />
+        </Button>
+      </PopoverTrigger>
+      <PopoverContent align="end" className="w-96">
+        <p className="mb-2 text-xs font-medium text-muted-foreground">Details</p>
+        <pre className="max-h-72 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap">{JSON.stringify(entry.detail, null, 2)}</pre>
+      </PopoverContent>
+    </Popover>
+  );
+}
+
+export function AuditTable({ rows }: { rows: AuditEntry[] }) {
+  return (
+    <Table label="Audit log entries">
+      <TableHeader>
+        <TableRow>
+          <TableHead>When</TableHead>
+          <TableHead>Outcome</TableHead>
+          <TableHead>Who</TableHead>
+          <TableHead>Action</TableHead>
+          <TableHead>Project</TableHead>
+          <TableHead>Target</TableHead>
+          <TableHead className="w-10">
+            <span className="sr-only">Details</span>
+          </TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((r) => (
+          <TableRow key={r.id}>
+            <TableCell>
+              <RelativeTime value={r.at} />
+            </TableCell>
+            <TableCell>
+              <StatusBadge status={r.outcome} />
+            </TableCell>
+            <TableCell className="max-w-44 truncate" title={r.actorEmail}>
+              {r.actorEmail}
+            </TableCell>
+            <TableCell>
+              <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{r.action}</code>
+            </TableCell>
+            <TableCell className="max-w-28 truncate font-mono text-xs" title={r.project ?? undefined}>{r.project ?? <span className="text-muted-foreground">—</span>}</TableCell>
+            <TableCell className="max-w-44 truncate" title={r.target ?? undefined}>
+              {r.target ?? <span className="text-muted-foreground">—</span>}
+            </TableCell>
+            <TableCell className="text-right">
+              <Detail entry={r} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

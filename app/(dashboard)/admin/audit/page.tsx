@@ -1,0 +1,35 @@
+import type { Metadata } from "next";
+import { isAppError } from "@/lib/errors";
+import { guardPage } from "@/lib/server/guard";
+import { listAudit } from "@/lib/server/audit";
+import { listUsers } from "@/lib/server/users";
+import { listAllProjects } from "@/lib/server/projects";
+import { AuditScreen, type AuditLoadError } from "./audit-screen";
+import { parseAuditParams } from "./audit-params";
+
+export const metadata: Metadata = { title: "Audit log" };
+
+/** Every filter and the page cursor come from the URL, so a pasted link shows the same rows. */
+export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await guardPage("audit:read");
+  const { filters, query, invalid } = parseAuditParams(await searchParams);
+  const [users, projects] = await Promise.all([listUsers(), listAllProjects()]);
+  let page: Awaited<ReturnType<typeof listAudit>> | null = null;
+  let error: AuditLoadError | null = null;
+  try {
+    page = await listAudit(query);
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    error = { name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param, correlationId: e.correlationId };
+  }
+  return (
+    <AuditScreen
+      page={page}
+      error={error}
+      filters={filters}
+      invalid={invalid}
+      users={users.map((u) => ({ id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }))}
+      projects={projects.map((p) => ({ externalId: p.externalId, name: p.name }))}
+    />
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import * as React from "react";
+import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { toast } from "sonner";
+import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
+import { projectKeys, projectMutations } from "@/lib/queries/projects";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Form, FormControl, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { useServerFormError } from "@/components/hooks/use-server-form-error";
+
+export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const form = useForm<UpdateProjectRequest>({ resolver: zodResolver(updateProjectRequest), defaultValues: { name: project.name }, mode: "onTouched" });
+  const { onError, clear, formError } = useServerFormError(form, ["name"]);
+
+  React.useEffect(() => {
+    if (open) form.reset({ name: project.name });
+  }, [open, project.name, form]);
+
+  const mutation = useMutation({
+    mutationFn: (values: UpdateProjectRequest) => projectMutations.rename(project.id, values),
+    onSuccess: async (_d, values) => {
+      toast.success("Project renamed", { description: `Now called ${values.name.trim()}.` });
+      onOpenChange(false);
+      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
+      router.refresh();
+    },
+    onMutate: clear,
+    onError,
+  });
+
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(o) => {
+        if (mutation.isPending) return;
+        if (!o) {
+          mutation.reset();
+          clear();
+        }
+        onOpenChange(o);
+      }}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Rename “{project.name}”</DialogTitle>
+          <DialogDescription>
+            Only the display name changes; the service project id <span className="font-mono">{project.externalId}</span> and its links stay the same.
+          </DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Display name</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormError message={formError?.message} correlationId={formError?.correlationId} />
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={mutation.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" pending={mutation.isPending}>
+                Save name
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

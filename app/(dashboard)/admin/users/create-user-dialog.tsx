@@ -1,0 +1,172 @@
+"use client";
+
+import * as React from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { UserPlusIcon } from "lucide-react";
+import { toast } from "sonner";
+import { ROLE_LABELS, ROLES } from "@/lib/permissions";
+import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
+import { userKeys, userMutations } from "@/lib/queries/users";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
+import { ROLE_SUMMARIES } from "./role-summaries";
+import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
+
+const FIELDS = ["email", "name", "role"] as const;
+
+/**
+ * New account: email, name, role. The server generates the password and it is shown once;
+ * from there the admin goes straight on to granting projects, which a new user has none of.
+ */
+export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
+  const [open, setOpen] = React.useState(false);
+  const [created, setCreated] = React.useState<{ user: UserView; password: string } | null>(null);
+  const [grantFor, setGrantFor] = React.useState<UserView | null>(null);
+  const queryClient = useQueryClient();
+  const form = useForm<CreateUserRequest>({
+    resolver: zodResolver(createUserRequest),
+    defaultValues: { email: "", name: "", role: "support" },
+    mode: "onTouched",
+  });
+  const { onError, clear, formError } = useServerFormError(form, FIELDS);
+
+  const mutation = useMutation({
+    mutationFn: (values: CreateUserRequest) => userMutations.create({ email: values.email, name: values.name || null, role: values.role }),
+    onSuccess: async (result) => {
+      setOpen(false);
+      form.reset();
+      toast.success("User created", { description: `${result.user.email} can sign in as ${ROLE_LABELS[result.user.role]}.` });
+      if (result.password) setCreated({ user: result.user, password: result.password });
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
+    onMutate: clear,
+    onError,
+  });
+
+  return (
+    <>
+      <Dialog
+        open={open}
+        onOpenChange={(o) => {
+          if (mutation.isPending) return;
+          setOpen(o);
+          if (!o) {
+            mutation.reset();
+            clear();
+          }
+        }}
+      >
+        <DialogTrigger asChild>
+          <Button>
+            <UserPlusIcon aria-hidden="true" />
+            Create user
+          </Button>
+        </DialogTrigger>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Create a user</DialogTitle>
+            <DialogDescription>A password is generated and shown to you once, for you to pass on.</DialogDescription>
+          </DialogHeader>
+          <Form {...form}>
+            <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
+              <FormField
+                control={form.control}
+                name="email"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Email</FormLabel>
+                    <FormControl>
+                      <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="name"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Name</FormLabel>
+                    <FormControl>
+                      <Input autoComplete="off" placeholder="Ada Lovelace" {...field} value={field.value ?? ""} />
+                    </FormControl>
+                    <FormDescription>Optional.</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="role"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Role</FormLabel>
+                    <Select value={field.value} onValueChange={field.onChange}>
+                      <FormControl>
+                        <SelectTrigger className="w-full">
+                          <SelectValue />
+                        </SelectTrigger>
+                      </FormControl>
+                      <SelectContent>
+                        {ROLES.map((r) => (
+                          <SelectItem key={r} value={r}>
+                            {ROLE_LABELS[r]}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                    <FormDescription>{ROLE_SUMMARIES[field.value]}</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormError message={formError?.message} correlationId={formError?.correlationId} />
+              <DialogFooter>
+                <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
+                  Cancel
+                </Button>
+                <Button type="submit" pending={mutation.isPending}>
+                  Create user
+                </Button>
+              </DialogFooter>
+            </form>
+          </Form>
+        </DialogContent>
+      </Dialog>
+      <OneTimeSecretDialog
+        secret={created?.password ?? null}
+        label="password"
+        title={`Password for ${created?.user.email ?? ""}`}
+        description="Give this password to the new user. They should change it after signing in."
+        onClose={() => setCreated(null)}
+      >
+        {({ copied }) =>
+          created &&
+          projects.length > 0 && (
+          <Button
+            type="button"
+            variant="outline"
+            disabled={!copied}
+            title={copied ? undefined : "Copy the password first"}
+            onClick={() => {
+              setGrantFor(created.user);
+              setCreated(null);
+            }}
+          >
+            Set project access
+          </Button>
+          )
+        }
+      </OneTimeSecretDialog>
+      {grantFor && <UserProjectsDialog user={grantFor} projects={projects} open onOpenChange={(o) => !o && setGrantFor(null)} />}
+    </>
+  );
+}

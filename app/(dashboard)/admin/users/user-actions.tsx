@@ -1,0 +1,153 @@
+"use client";
+
+import * as React from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { FolderKeyIcon, KeyRoundIcon, MoreHorizontalIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "lucide-react";
+import { toast } from "sonner";
+import { ROLE_LABELS, ROLES, type Role } from "@/lib/permissions";
+import type { UpdateUserRequest, UserView } from "@/lib/schemas/users";
+import { userKeys, userMutations } from "@/lib/queries/users";
+import { Button } from "@/components/ui/button";
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuRadioGroup,
+  DropdownMenuRadioItem,
+  DropdownMenuSeparator,
+  DropdownMenuSub,
+  DropdownMenuSubContent,
+  DropdownMenuSubTrigger,
+  DropdownMenuTrigger,
+} from "@/components/ui/dropdown-menu";
+import { ConfirmDialog } from "@/components/common/confirm-dialog";
+import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
+import { describeError } from "@/components/common/error-advice";
+import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
+
+type Dialog = "projects" | "reset" | "disable" | null;
+
+/**
+ * Per-user actions. Role changes and enabling act at once with a toast; disabling and
+ * resetting a password confirm first. Your own role and account cannot be changed here,
+ * so an admin cannot lock themselves out.
+ */
+export function UserActions({ user, projects, isSelf }: { user: UserView; projects: ProjectOption[]; isSelf: boolean }) {
+  const [dialog, setDialog] = React.useState<Dialog>(null);
+  const [newPassword, setNewPassword] = React.useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const who = user.name ?? user.email;
+
+  const update = useMutation({
+    mutationFn: (body: UpdateUserRequest) => userMutations.update(user.id, body),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+
+  function changeRole(role: Role) {
+    if (role === user.role) return;
+    update.mutate(
+      { role },
+      {
+        onSuccess: () => toast.success("Role changed", { description: `${who} is now ${ROLE_LABELS[role]}. It applies at their next request.` }),
+        onError: (e) => toast.error("The role was not changed", { description: describeError(e).message }),
+      },
+    );
+  }
+
+  function enable() {
+    update.mutate(
+      { active: true },
+      {
+        onSuccess: () => toast.success("User enabled", { description: `${who} can sign in again.` }),
+        onError: (e) => toast.error("The user was not enabled", { description: describeError(e).message }),
+      },
+    );
+  }
+
+  const selfReason = "You cannot change your own account here";
+
+  return (
+    <>
+      <DropdownMenu>
+        <DropdownMenuTrigger asChild>
+          <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${who}`} disabled={update.isPending}>
+            <MoreHorizontalIcon aria-hidden="true" />
+          </Button>
+        </DropdownMenuTrigger>
+        <DropdownMenuContent align="end" className="w-56">
+          <DropdownMenuLabel className="truncate text-xs font-normal text-muted-foreground">{user.email}</DropdownMenuLabel>
+          <DropdownMenuSub>
+            <DropdownMenuSubTrigger disabled={isSelf} title={isSelf ? selfReason : undefined}>
+              <ShieldIcon aria-hidden="true" />
+              Change role
+            </DropdownMenuSubTrigger>
+            <DropdownMenuSubContent>
+              <DropdownMenuRadioGroup value={user.role} onValueChange={(v) => changeRole(v as Role)}>
+                {ROLES.map((r) => (
+                  <DropdownMenuRadioItem key={r} value={r}>
+                    {ROLE_LABELS[r]}
+                  </DropdownMenuRadioItem>
+                ))}
+              </DropdownMenuRadioGroup>
+            </DropdownMenuSubContent>
+          </DropdownMenuSub>
+          <DropdownMenuItem onSelect={() => setDialog("projects")}>
+            <FolderKeyIcon aria-hidden="true" />
+            Project access…
+          </DropdownMenuItem>
+          <DropdownMenuItem onSelect={() => setDialog("reset")}>
+            <KeyRoundIcon aria-hidden="true" />
+            Reset password…
+          </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          {user.active ? (
+            <DropdownMenuItem variant="destructive" disabled={isSelf} onSelect={() => setDialog("disable")}>
+              <UserXIcon aria-hidden="true" />
+              {isSelf ? "Disable (not your own)" : "Disable…"}
+            </DropdownMenuItem>
+          ) : (
+            <DropdownMenuItem onSelect={enable}>
+              <UserCheckIcon aria-hidden="true" />
+              Enable
+            </DropdownMenuItem>
+          )}
+        </DropdownMenuContent>
+      </DropdownMenu>
+
+      <UserProjectsDialog user={user} projects={projects} open={dialog === "projects"} onOpenChange={(o) => setDialog(o ? "projects" : null)} />
+
+      <ConfirmDialog
+        open={dialog === "disable"}
+        onOpenChange={(o) => setDialog(o ? "disable" : null)}
+        title={`Disable ${who}?`}
+        description={`${user.email} is cut off at their next request and cannot sign in until an admin enables the account again. Nothing they did is removed.`}
+        confirmLabel="Disable user"
+        onConfirm={async () => {
+          await update.mutateAsync({ active: false });
+          toast.success("User disabled", { description: `${who} can no longer sign in.` });
+        }}
+      />
+
+      <ConfirmDialog
+        open={dialog === "reset"}
+        onOpenChange={(o) => setDialog(o ? "reset" : null)}
+        title={`Reset the password of ${who}?`}
+        description={`The current password stops working at once and ${user.email} is signed out everywhere. You will see the new password once, to pass on.`}
+        confirmLabel="Reset password"
+        onConfirm={async () => {
+          const { password } = await userMutations.resetPassword(user.id);
+          setNewPassword(password);
+        }}
+      />
+
+      <OneTimeSecretDialog
+        secret={newPassword}
+        label="password"
+        title={`New password for ${user.email}`}
+        description="Give this password to the user. The old one no longer works."
+        onClose={() => setNewPassword(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,199 @@
+"use client";
+
+import * as React from "react";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useForm, useWatch, get, type FieldErrors } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import type { z } from "zod";
+import { FileSpreadsheetIcon } from "lucide-react";
+import { composeForm, recipientCount, toSendRequest, type ComposeForm } from "@/lib/schemas/compose";
+import type { SendEmail } from "@/lib/schemas/emails";
+import type { ComposeOptions, ComposePrefill } from "@/lib/server/compose/data";
+import { PageHeader } from "@/components/common/page-header";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { Form, FormError } from "@/components/ui/form";
+import { AddressChips } from "@/components/compose/address-chips";
+import { NameValueRows } from "@/components/compose/name-value-rows";
+import { AttachmentsDrop } from "@/components/compose/attachments-drop";
+import { SchedulePicker } from "@/components/compose/schedule-picker";
+import { FromField } from "@/components/compose/from-field";
+import { fieldMessageText } from "@/components/ui/field-message";
+import { TemplateFields } from "./template-fields";
+import { ReviewDialog } from "./review-dialog";
+
+function msg(errors: FieldErrors<ComposeForm>, path: string): string | undefined {
+  const direct = get(errors, path) as { message?: string } | undefined;
+  if (direct?.message) return fieldMessageText(direct.message);
+  // An array of addresses: the first bad item names itself.
+  const list = get(errors, path) as ({ email?: { message?: string } } | undefined)[] | undefined;
+  if (Array.isArray(list)) {
+    const i = list.findIndex((e) => e?.email?.message);
+    if (i >= 0) return `Recipient ${i + 1}: ${list[i]!.email!.message}`;
+  }
+  return undefined;
+}
+
+function rowErrors(errors: FieldErrors<ComposeForm>, path: "tags" | "headers") {
+  const list = get(errors, path) as ({ name?: { message?: string }; value?: { message?: string } } | undefined)[] | undefined;
+  if (!Array.isArray(list)) return undefined;
+  return Array.from(list, (e) => ({ name: e?.name?.message, value: e?.value?.message }));
+}
+
+/**
+ * One message: recipients as chips, content or a template with its variables, tags, headers,
+ * attachments, now or later. Submitting validates and opens the review (preview + the
+ * recipient count); only the review's button sends.
+ */
+export function ComposeScreen({
+  project,
+  options,
+  prefill,
+  prefillMissing,
+  canBatch,
+}: {
+  project: string;
+  options: ComposeOptions;
+  prefill: ComposePrefill | null;
+  prefillMissing: boolean;
+  canBatch: boolean;
+}) {
+  const router = useRouter();
+  const [review, setReview] = React.useState<SendEmail | null>(null);
+  const form = useForm<z.input<typeof composeForm>, unknown, ComposeForm>({
+    resolver: zodResolver(composeForm),
+    mode: "onTouched",
+    defaultValues: {
+      mode: prefill?.templateId ? "template" : "content",
+      from: prefill?.from ?? { email: options.domains[0] ? `hello@${options.domains[0]}` : "", name: "" },
+      to: prefill?.to ?? [],
+      cc: prefill?.cc ?? [],
+      bcc: prefill?.bcc ?? [],
+      replyTo: prefill?.replyTo ?? [],
+      subject: prefill?.subject ?? "",
+      html: prefill?.html ?? "",
+      text: prefill?.text ?? "",
+      templateId: prefill?.templateId,
+      data: {},
+      tags: prefill?.tags ?? [],
+      headers: prefill?.headers ?? [],
+      attachments: [],
+      sendAt: "now",
+      scheduledLocal: "",
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
+    },
+  });
+  const { errors } = form.formState;
+  const values = useWatch({ control: form.control }) as ComposeForm;
+  const count = recipientCount(values);
+  const watchOpts = { shouldValidate: form.formState.isSubmitted, shouldDirty: true };
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <PageHeader
+        title="Compose"
+        description="Send one message now or at a time you choose. You review it, with the number of recipients, before it goes."
+        actions={
+          canBatch ? (
+            <Button variant="outline" asChild>
+              <Link href={`/p/${encodeURIComponent(project)}/compose/batch`}>
+                <FileSpreadsheetIcon aria-hidden="true" />
+                Batch from a file
+              </Link>
+            </Button>
+          ) : null
+        }
+      />
+      {prefill && <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm">Filled in from message <code className="font-mono">{prefill.sourceId}</code>. Attachments are not copied.</p>}
+      {prefillMissing && <p role="status" className="rounded-md border px-3 py-2 text-sm">The earlier message could not be read, so the form starts empty.</p>}
+      {options.warnings.map((w) => (
+        <p key={w} role="status" className="rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-sm">
+          {w}
+        </p>
+      ))}
+      <Form {...form}>
+        <form noValidate onSubmit={form.handleSubmit((v) => setReview(toSendRequest(v)))} className="space-y-6">
+          <FromField domains={options.domains} value={values.from} onChange={(v) => form.setValue("from", v, watchOpts)} error={msg(errors, "from.email") ?? msg(errors, "from.name")} />
+          <AddressChips id="to" label="To" value={values.to ?? []} onChange={(v) => form.setValue("to", v, watchOpts)} error={msg(errors, "to")} />
+          <div className="grid gap-4 md:grid-cols-2">
+            <AddressChips id="cc" label="Cc" value={values.cc ?? []} onChange={(v) => form.setValue("cc", v, watchOpts)} error={msg(errors, "cc")} placeholder="Optional" />
+            <AddressChips id="bcc" label="Bcc" value={values.bcc ?? []} onChange={(v) => form.setValue("bcc", v, watchOpts)} error={msg(errors, "bcc")} placeholder="Optional" />
+          </div>
+          <AddressChips id="replyTo" label="Reply-To" value={values.replyTo ?? []} onChange={(v) => form.setValue("replyTo", v, watchOpts)} error={msg(errors, "replyTo")} placeholder="Optional" />
+
+          <div role="radiogroup" aria-label="Content" className="inline-flex gap-1 rounded-lg bg-muted p-1 text-sm">
+            {(["content", "template"] as const).map((m) => (
+              <label key={m} className="cursor-pointer rounded-md px-3 py-1.5 has-[:checked]:bg-background has-[:checked]:shadow-xs has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+                <input type="radio" name="compose-mode" value={m} className="sr-only" checked={values.mode === m} onChange={() => form.setValue("mode", m, watchOpts)} />
+                {m === "content" ? "Write content" : "Use a template"}
+              </label>
+            ))}
+          </div>
+          {values.mode === "template" && (
+            <TemplateFields
+              project={project}
+              templates={options.templates}
+              templateId={values.templateId}
+              data={values.data ?? {}}
+              onTemplate={(id) => form.setValue("templateId", id, watchOpts)}
+              onData={(d) => form.setValue("data", d, watchOpts)}
+              error={msg(errors, "templateId")}
+            />
+          )}
+          <div className="space-y-1.5">
+            <label htmlFor="subject" className="text-sm font-medium">
+              Subject{values.mode === "template" ? " (optional: the template's subject is used when empty)" : ""}
+            </label>
+            <Input id="subject" {...form.register("subject")} aria-invalid={errors.subject ? true : undefined} aria-describedby={errors.subject ? "subject-error" : undefined} />
+            {errors.subject && <p id="subject-error" role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "subject")}</p>}
+          </div>
+          {values.mode === "content" && (
+            <div className="grid gap-4 md:grid-cols-2">
+              <div className="space-y-1.5">
+                <label htmlFor="html" className="text-sm font-medium">HTML</label>
+                <Textarea id="html" rows={10} className="font-mono text-xs" {...form.register("html")} aria-invalid={errors.html ? true : undefined} />
+                {errors.html && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "html")}</p>}
+              </div>
+              <div className="space-y-1.5">
+                <label htmlFor="text" className="text-sm font-medium">Plain text</label>
+                <Textarea id="text" rows={10} {...form.register("text")} />
+              </div>
+            </div>
+          )}
+          <div className="grid gap-6 md:grid-cols-2">
+            <NameValueRows id="tags" legend="Tags" rows={values.tags ?? []} onChange={(v) => form.setValue("tags", v, watchOpts)} errors={rowErrors(errors, "tags")} addLabel="Add tag" namePlaceholder="campaign" valuePlaceholder="spring_sale" />
+            <NameValueRows id="headers" legend="Custom headers" rows={values.headers ?? []} onChange={(v) => form.setValue("headers", v, watchOpts)} errors={rowErrors(errors, "headers")} addLabel="Add header" namePlaceholder="X-Campaign" valuePlaceholder="Value (one line)" />
+          </div>
+          <AttachmentsDrop value={values.attachments ?? []} onChange={(v) => form.setValue("attachments", v, watchOpts)} error={msg(errors, "attachments")} />
+          <SchedulePicker
+            sendAt={values.sendAt}
+            local={values.scheduledLocal}
+            timeZone={values.timeZone}
+            onChange={(patch) => {
+              for (const [k, v] of Object.entries(patch)) form.setValue(k as "sendAt" | "scheduledLocal" | "timeZone", v as never, watchOpts);
+            }}
+            error={msg(errors, "scheduledLocal") ?? msg(errors, "timeZone")}
+          />
+          <FormError message={Object.keys(errors).length ? "Some fields need attention: see the messages above." : null} />
+          <div className="flex justify-end">
+            <Button type="submit">
+              Review and send to {count} {count === 1 ? "recipient" : "recipients"}
+            </Button>
+          </div>
+        </form>
+      </Form>
+      <ReviewDialog
+        project={project}
+        request={review}
+        onClose={() => setReview(null)}
+        onSent={(id) => router.push(`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(id)}`)}
+        onFieldError={(param, message) => {
+          setReview(null);
+          form.setError(param as never, { type: "server", message }, { shouldFocus: true });
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,70 @@
+"use client";
+
+import * as React from "react";
+import { useQuery } from "@tanstack/react-query";
+import { templateQuery } from "@/lib/queries/templates";
+import type { ComposeOptions } from "@/lib/server/compose/data";
+import { Input } from "@/components/ui/input";
+
+/** A stored template chosen by name, and a field per merge variable it uses. */
+export function TemplateFields({
+  project,
+  templates,
+  templateId,
+  data,
+  onTemplate,
+  onData,
+  error,
+}: {
+  project: string;
+  templates: ComposeOptions["templates"];
+  templateId: string | undefined;
+  data: Record<string, string>;
+  onTemplate: (id: string | undefined) => void;
+  onData: (d: Record<string, string>) => void;
+  error?: string;
+}) {
+  const listed = templates.find((t) => t.id === templateId || t.slug === templateId);
+  // The local service lists a template's variables; another service may not, so the template is read.
+  const { data: full } = useQuery({ ...templateQuery(project, templateId ?? ""), enabled: Boolean(templateId) && !listed?.variables });
+  const variables = listed?.variables ?? full?.variables ?? [];
+  return (
+    <div className="space-y-4 rounded-md border p-4">
+      <div className="space-y-1.5">
+        <label htmlFor="templateId" className="text-sm font-medium">
+          Template
+        </label>
+        <select
+          id="templateId"
+          value={templateId ?? ""}
+          onChange={(e) => onTemplate(e.target.value || undefined)}
+          aria-invalid={error ? true : undefined}
+          className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <option value="">Choose a template…</option>
+          {templates.map((t) => (
+            <option key={t.id} value={t.id}>
+              {t.name}
+              {t.slug ? ` (${t.slug})` : ""}
+            </option>
+          ))}
+        </select>
+        {error && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{error}</p>}
+      </div>
+      {templateId && variables.length > 0 && (
+        <fieldset className="grid gap-3 md:grid-cols-2">
+          <legend className="mb-2 text-sm font-medium">Merge variables</legend>
+          {variables.map((v) => (
+            <div key={v} className="space-y-1">
+              <label htmlFor={`var-${v}`} className="font-mono text-xs">
+                {v}
+              </label>
+              <Input id={`var-${v}`} value={data[v] ?? ""} onChange={(e) => onData({ ...data, [v]: e.target.value })} />
+            </div>
+          ))}
+        </fieldset>
+      )}
+      {templateId && variables.length === 0 && <p className="text-sm text-muted-foreground">This template uses no merge variables.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,110 @@
+"use client";
+
+import * as React from "react";
+import { useRouter } from "next/navigation";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { PlusIcon } from "lucide-react";
+import { toast } from "sonner";
+import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
+import { domainKeys, domainMutations } from "@/lib/queries/domains";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useShell } from "@/components/shell/shell-context";
+import { projectHref } from "@/components/shell/nav";
+
+const FIELDS = ["domain"] as const;
+
+/** Add a sending domain: checked as typed, internationalised names shown as they will be sent. */
+export function AddDomainDialog({ project }: { project: string }) {
+  const { can } = useShell();
+  const [open, setOpen] = React.useState(false);
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const form = useForm<DomainInput, unknown, { domain: string }>({ resolver: zodResolver(domainInput), defaultValues: { domain: "" }, mode: "onChange" });
+  const { onError, clear, formError } = useServerFormError(form, FIELDS);
+  const typed = form.watch("domain");
+  const normalized = typed ? normalizeHostname(typed) : null;
+
+  const mutation = useMutation({
+    mutationFn: (v: { domain: string }) => domainMutations.add(project, v.domain),
+    onMutate: clear,
+    onError,
+    onSuccess: async (d) => {
+      toast.success("Domain added", { description: `Publish the records for ${d.domain} in your DNS panel.` });
+      setOpen(false);
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: domainKeys.all(project) });
+      router.push(`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`);
+    },
+  });
+
+  if (!can("domains:write")) {
+    return (
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <span tabIndex={0}>
+            <Button disabled>
+              <PlusIcon aria-hidden="true" />
+              Add domain
+            </Button>
+          </span>
+        </TooltipTrigger>
+        <TooltipContent>Only admins can add domains.</TooltipContent>
+      </Tooltip>
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
+      <DialogTrigger asChild>
+        <Button>
+          <PlusIcon aria-hidden="true" />
+          Add domain
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add a domain</DialogTitle>
+          <DialogDescription>The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+            <FormField
+              control={form.control}
+              name="domain"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Domain</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" spellCheck={false} placeholder="mail.example.com" {...field} />
+                  </FormControl>
+                  {normalized?.ok && normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
+                    <FormDescription>
+                      Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
+                    </FormDescription>
+                  )}
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormError message={formError?.message} correlationId={formError?.correlationId} />
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" pending={mutation.isPending}>
+                Add domain
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

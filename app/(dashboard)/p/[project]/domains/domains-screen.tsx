@@ -1,0 +1,113 @@
+"use client";
+
+import Link from "next/link";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { GlobeIcon } from "lucide-react";
+import { DOMAIN_STATUSES, type Domain, type DomainStatus, type Page } from "@/lib/schemas";
+import { domainsQuery } from "@/lib/queries/domains";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
+import { StatusBadge } from "@/components/common/status-badge";
+import { TableSkeleton } from "@/components/common/table-skeleton";
+import { Button } from "@/components/ui/button";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { projectHref } from "@/components/shell/nav";
+import { AddDomainDialog } from "./add-domain-dialog";
+
+const ALL = "all";
+
+/** The project's sending domains; status filter and cursor live in the URL. */
+export function DomainsScreen({ project, initial }: { project: string; initial?: Page<Domain> }) {
+  const { get, set } = useUrlState();
+  const status = (DOMAIN_STATUSES as readonly string[]).includes(get("status") ?? "") ? (get("status") as DomainStatus) : null;
+  const cursor = get("cursor");
+  const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const rows = query.data?.data ?? [];
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Domains"
+        description="Domains this project sends from, and the DNS records each one needs before mail from it is accepted."
+        actions={<AddDomainDialog project={project} />}
+      />
+      <div className="flex flex-wrap items-center gap-2">
+        <Select value={status ?? ALL} onValueChange={(v) => set({ status: v === ALL ? null : v })}>
+          <SelectTrigger className="w-44" aria-label="Filter by status">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            <SelectItem value={ALL}>Any status</SelectItem>
+            {DOMAIN_STATUSES.map((s) => (
+              <SelectItem key={s} value={s}>
+                {s[0].toUpperCase() + s.slice(1)}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+      {query.error && !query.data ? (
+        <ErrorState title="The domains could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
+      ) : !query.data ? (
+        <TableSkeleton columns={["w-48", "w-20", "w-24", "w-24"]} rows={4} />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          icon={GlobeIcon}
+          title={status ? `No ${status} domains` : cursor ? "No more domains" : "No domains yet"}
+          description={status ? "Change the filter to see the other domains." : "Add the domain you send from; the records to publish appear right after."}
+          action={status || cursor ? <Button variant="outline" onClick={() => set({ status: null, cursor: null })}>Show all domains</Button> : <AddDomainDialog project={project} />}
+        />
+      ) : (
+        <>
+          {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
+          <Table label="Domains">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Domain</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead>Records verified</TableHead>
+                <TableHead>Added</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((d) => (
+                <TableRow key={d.id}>
+                  <TableCell>
+                    <Link className="font-medium underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
+                      {d.domain}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={d.status ?? "pending"} />
+                  </TableCell>
+                  <TableCell className="text-sm text-muted-foreground">
+                    {d.records.filter((r) => r.verified).length} of {d.records.length}
+                  </TableCell>
+                  <TableCell>
+                    <RelativeTime value={d.createdAt} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {(cursor || query.data.nextCursor) && (
+          <nav aria-label="Pages" className="flex items-center justify-end gap-2">
+            {cursor && (
+              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
+                First page
+              </Button>
+            )}
+            <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor }, { keepCursor: true })}>
+              Next page
+            </Button>
+          </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

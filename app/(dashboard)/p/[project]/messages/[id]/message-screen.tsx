@@ -1,0 +1,118 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { RefreshCwIcon, SendIcon } from "lucide-react";
+import type { MessageDetail } from "@/lib/schemas/messages-index";
+import { messageDetailQuery } from "@/lib/queries/messages";
+import { PageHeader } from "@/components/common/page-header";
+import { ErrorState } from "@/components/common/error-state";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { AttachmentsList } from "@/components/messages/attachments-list";
+import { Conversation } from "@/components/messages/conversation";
+import { MessageBody } from "@/components/messages/message-body";
+import { MessageFields } from "@/components/messages/message-fields";
+import { OutcomeCard } from "@/components/messages/outcome-card";
+import { Timeline } from "@/components/messages/timeline";
+import { ReplyFormCard } from "./reply-form";
+
+/** The timeline is the centre; it refreshes by itself until the message reaches a final state. */
+export function MessageScreen({ project, id, initial, canReply, canSend }: { project: string; id: string; initial: MessageDetail; canReply: boolean; canSend: boolean }) {
+  const query = useQuery(messageDetailQuery(project, id, initial));
+  const detail = query.data ?? initial;
+  const m = detail.message;
+  const back = `/p/${encodeURIComponent(project)}/messages`;
+  const replyTo = m.direction === "inbound" ? m.from : m.to.join(", ");
+
+  return (
+    <div className="space-y-5">
+      <PageHeader
+        eyebrow={
+          <Link href={back} className="underline-offset-4 hover:underline">
+            Messages
+          </Link>
+        }
+        title={m.subject || "(no subject)"}
+        actions={
+          <>
+            {!detail.final && (
+              <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" role="status">
+                <RefreshCwIcon className="size-3.5 motion-safe:animate-spin" aria-hidden="true" />
+                Updating live
+              </span>
+            )}
+            {canSend && m.direction === "outbound" && (
+              <Button variant="outline" asChild>
+                <Link href={`/p/${encodeURIComponent(project)}/compose?from=${encodeURIComponent(m.id)}`}>
+                  <SendIcon aria-hidden="true" />
+                  Send again
+                </Link>
+              </Button>
+            )}
+          </>
+        }
+      />
+      {query.isError && <ErrorState compact title="Could not refresh this message" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
+      <OutcomeCard message={m} suppressions={detail.suppressions} />
+      <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
+        <Card>
+          <CardHeader>
+            <CardTitle>Timeline</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <Timeline events={m.events} />
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <CardTitle>Details</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <MessageFields project={project} message={m} />
+          </CardContent>
+        </Card>
+      </div>
+      {detail.thread.length > 0 && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Conversation</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <Conversation project={project} thread={detail.thread} currentId={m.id} />
+          </CardContent>
+        </Card>
+      )}
+      <Card>
+        <CardHeader>
+          <CardTitle>Body</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <MessageBody message={m} />
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Attachments</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <AttachmentsList attachments={detail.attachments} error={detail.attachmentsError} />
+        </CardContent>
+      </Card>
+      {m.direction === "inbound" && (
+        <Card>
+          <CardHeader>
+            <CardTitle>Reply</CardTitle>
+          </CardHeader>
+          <CardContent>
+            {canReply ? (
+              <ReplyFormCard project={project} id={m.id} subject={m.subject} to={replyTo} />
+            ) : (
+              <p className="text-sm text-muted-foreground">Replying is for support staff and admins; your role can read messages only.</p>
+            )}
+          </CardContent>
+        </Card>
+      )}
+    </div>
+  );
+}

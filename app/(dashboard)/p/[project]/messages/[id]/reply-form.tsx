@@ -1,0 +1,125 @@
+"use client";
+
+import * as React from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { ReplyIcon } from "lucide-react";
+import { toast } from "sonner";
+import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
+import { messageKeys, messageMutations } from "@/lib/queries/messages";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Textarea } from "@/components/ui/textarea";
+import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { useServerFormError } from "@/components/hooks/use-server-form-error";
+
+const FIELDS = ["text", "html", "subject"] as const;
+
+export function replySubject(subject: string | null): string {
+  const s = subject?.trim() ?? "";
+  return /^re:/i.test(s) ? s : `Re: ${s}`.trim();
+}
+
+/**
+ * Reply in the thread. The Idempotency-Key is made when the form opens and kept until a reply
+ * succeeds, so a double click, or a retry after a timeout, sends one reply.
+ */
+export function ReplyFormCard({ project, id, subject, to }: { project: string; id: string; subject: string | null; to: string }) {
+  const queryClient = useQueryClient();
+  const [key, setKey] = React.useState(() => crypto.randomUUID());
+  const [showHtml, setShowHtml] = React.useState(false);
+  // Synchronous guard: two clicks in one frame both pass validation before `isPending` re-renders.
+  const inFlight = React.useRef(false);
+  const defaults = React.useMemo(() => ({ text: "", html: "", subject: replySubject(subject), idempotencyKey: key }), [subject, key]);
+  const form = useForm<ReplyForm>({ resolver: zodResolver(replyForm), defaultValues: defaults, mode: "onTouched" });
+  const { onError, clear, formError } = useServerFormError(form, FIELDS);
+
+  const mutation = useMutation({
+    mutationFn: (values: ReplyForm) => messageMutations.reply(project, id, { ...values, html: values.html || undefined, idempotencyKey: key }),
+    onMutate: clear,
+    onError,
+    onSuccess: async (sent) => {
+      toast.success("Reply sent", { id: `reply-${key}`, description: `To ${to}. It appears in the conversation.` });
+      const next = crypto.randomUUID();
+      setKey(next);
+      form.reset({ ...defaults, idempotencyKey: next });
+      setShowHtml(false);
+      await queryClient.invalidateQueries({ queryKey: messageKeys.detail(project, id) });
+      void sent;
+    },
+  });
+
+  return (
+    <Form {...form}>
+      <form
+        noValidate
+        aria-label="Reply"
+        onSubmit={form.handleSubmit((v) => {
+          // A second click while the first is in flight does nothing (and would carry the same key anyway).
+          if (inFlight.current) return;
+          inFlight.current = true;
+          mutation.mutate(v, { onSettled: () => (inFlight.current = false) });
+        })}
+        className="grid gap-3"
+      >
+        <p className="text-sm text-muted-foreground">
+          To <span className="font-medium text-foreground">{to}</span>, in the same thread.
+        </p>
+        <FormField
+          control={form.control}
+          name="subject"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Subject</FormLabel>
+              <FormControl>
+                <Input {...field} value={field.value ?? ""} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="text"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Message</FormLabel>
+              <FormControl>
+                <Textarea rows={6} placeholder="Write your reply…" {...field} />
+              </FormControl>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        {showHtml ? (
+          <FormField
+            control={form.control}
+            name="html"
+            render={({ field }) => (
+              <FormItem>
+                <FormLabel>HTML version</FormLabel>
+                <FormControl>
+                  <Textarea rows={5} className="font-mono text-xs" placeholder="<p>Optional HTML version of the reply</p>" {...field} value={field.value ?? ""} />
+                </FormControl>
+                <FormDescription>Optional. Mail clients that show HTML use it; the text above is the fallback.</FormDescription>
+                <FormMessage />
+              </FormItem>
+            )}
+          />
+        ) : (
+          <Button type="button" variant="link" className="w-fit px-0" onClick={() => setShowHtml(true)}>
+            Add an HTML version
+          </Button>
+        )}
+        <FormError message={formError?.message} correlationId={formError?.correlationId} />
+        <div>
+          <Button type="submit" pending={mutation.isPending}>
+            <ReplyIcon aria-hidden="true" />
+            Send reply
+          </Button>
+        </div>
+      </form>
+    </Form>
+  );
+}

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { parseMessageParams } from "./messages-params";
+
+describe("parseMessageParams", () => {
+  it("keeps valid filters", () => {
+    const r = parseMessageParams({ q: "ada@example.com", status: "bounced", direction: "outbound", tag: "kind:welcome", from: "2026-01-01T00:00:00.000Z" });
+    expect(r.invalid).toEqual([]);
+    expect(r.query).toMatchObject({ q: "ada@example.com", status: "bounced", direction: "outbound", tag: "kind:welcome" });
+  });
+
+  it("drops a bad value with its reason and keeps the rest", () => {
+    const r = parseMessageParams({ q: "x", status: "lost", from: "yesterday" });
+    expect(r.filters).toEqual({ q: "x" });
+    expect(r.invalid.map((i) => i.param).sort()).toEqual(["from", "status"]);
+  });
+
+  it("drops an end before the start", () => {
+    const r = parseMessageParams({ from: "2026-02-01T00:00:00Z", to: "2026-01-01T00:00:00Z" });
+    expect(r.filters.to).toBeUndefined();
+    expect(r.invalid[0]).toMatchObject({ param: "to" });
+  });
+});

@@ -1,0 +1,114 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { ArrowLeftToLineIcon, ChevronRightIcon, InboxIcon, MailSearchIcon } from "lucide-react";
+import type { MessageListPage } from "@/lib/schemas/messages-index";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { ErrorState } from "@/components/common/error-state";
+import { Button } from "@/components/ui/button";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { MessagesTable } from "@/components/messages/messages-table";
+import { cn } from "@/lib/utils";
+import { EventStreamNotice } from "./event-stream-notice";
+import { MessagesFilters } from "./messages-filters";
+import type { MessageFilters } from "./messages-params";
+
+export type LoadError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
+
+export function MessagesScreen({
+  project,
+  page,
+  error,
+  filters,
+  invalid,
+  stream,
+  canConnect,
+  canSimulate,
+}: {
+  project: string;
+  page: MessageListPage | null;
+  error: LoadError | null;
+  filters: MessageFilters;
+  invalid: { param: string; message: string }[];
+  stream: { connected: boolean };
+  canConnect: boolean;
+  canSimulate: boolean;
+}) {
+  const router = useRouter();
+  const { set, isPending } = useUrlState();
+  const filtered = Object.entries(filters).some(([k, v]) => k !== "cursor" && v);
+  const rows = page?.data ?? [];
+  const simulateHref = `/p/${encodeURIComponent(project)}/inbound/simulate`;
+
+  return (
+    <div className="space-y-5">
+      <PageHeader
+        title="Messages"
+        description="Everything this project sent through the dashboard and every message its event stream reported, newest first. Paste a message id to open it."
+        actions={
+          canSimulate ? (
+            <Button variant="outline" asChild>
+              <Link href={simulateHref}>
+                <InboxIcon aria-hidden="true" />
+                Simulate inbound
+              </Link>
+            </Button>
+          ) : undefined
+        }
+      />
+      {!stream.connected && <EventStreamNotice project={project} canConnect={canConnect} />}
+      <MessagesFilters filters={filters} set={set} />
+      {invalid.length > 0 && (
+        <p role="status" className="rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
+          Ignored in the link: {invalid.map((i) => `${i.param} ${i.message}`).join("; ")}.
+        </p>
+      )}
+      <div className={cn("space-y-3 transition-opacity", isPending && "opacity-60")} aria-busy={isPending || undefined}>
+        {error ? (
+          <ErrorState title="The messages could not be loaded" error={error} onRetry={() => (error.param === "cursor" ? set({ cursor: null }) : router.refresh())} />
+        ) : rows.length === 0 ? (
+          <EmptyState
+            icon={MailSearchIcon}
+            title={filtered ? "No message matches this search" : "No messages yet"}
+            description={
+              filtered
+                ? "Check the address, widen the date range or clear a filter. A message id the service knows opens directly."
+                : "Messages sent from the dashboard and the ones the event stream reports appear here."
+            }
+            action={
+              filtered ? (
+                <Button variant="outline" onClick={() => set({ q: null, status: null, direction: null, tag: null, from: null, to: null })}>
+                  Clear search and filters
+                </Button>
+              ) : (
+                <Button variant="outline" asChild>
+                  <Link href={`/p/${encodeURIComponent(project)}/compose`}>Compose a message</Link>
+                </Button>
+              )
+            }
+          />
+        ) : (
+          <MessagesTable project={project} rows={rows} />
+        )}
+        <nav aria-label="Message pages" className="flex items-center justify-between gap-2">
+          <div>
+            {filters.cursor && (
+              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
+                <ArrowLeftToLineIcon aria-hidden="true" />
+                Back to newest
+              </Button>
+            )}
+          </div>
+          {page?.nextCursor && (
+            <Button variant="outline" size="sm" onClick={() => set({ cursor: page.nextCursor })} pending={isPending}>
+              Older messages
+              <ChevronRightIcon aria-hidden="true" />
+            </Button>
+          )}
+        </nav>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { isAppError } from "@/lib/errors";
+import { can } from "@/lib/permissions";
+import { guardPage } from "@/lib/server/guard";
+import { getEventStream } from "@/lib/server/event-stream/connect";
+import { listMessages } from "@/lib/server/messages/list";
+import { decodeParam } from "@/components/shell/nav";
+import { messageHref } from "@/components/messages/hrefs";
+import { MessagesScreen, type LoadError } from "./messages-screen";
+import { parseMessageParams } from "./messages-params";
+
+export const metadata: Metadata = { title: "Messages" };
+
+/** Search, filters and cursor come from the URL, so a pasted link shows the same rows. */
+export default async function MessagesPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ project: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { project: raw } = await params;
+  const { user, project } = await guardPage("messages:read", decodeParam(raw));
+  const { filters, query, invalid } = parseMessageParams(await searchParams);
+  let page: Awaited<ReturnType<typeof listMessages>> | null = null;
+  let error: LoadError | null = null;
+  try {
+    page = await listMessages(project!, query);
+  } catch (e) {
+    if (!isAppError(e)) throw e;
+    error = { name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param, correlationId: e.correlationId };
+  }
+  // A pasted id of a message the index never saw: the service knew it, so open it.
+  if (page?.openId) redirect(messageHref(project!.externalId, page.openId));
+  const stream = await getEventStream(project!.id);
+  return (
+    <MessagesScreen
+      project={project!.externalId}
+      page={page && { data: page.data, nextCursor: page.nextCursor }}
+      error={error}
+      filters={filters}
+      invalid={invalid}
+      stream={stream}
+      canConnect={can(user.role, "webhooks:write")}
+      canSimulate={can(user.role, "inbound:simulate")}
+    />
+  );
+}

@@ -1,0 +1,151 @@
+"use client";
+
+import Link from "next/link";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/server/overview/types";
+import { overviewQuery } from "@/lib/queries/overview";
+import { PageHeader } from "@/components/common/page-header";
+import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
+import { StatusBadge } from "@/components/common/status-badge";
+import { CopyableText } from "@/components/common/copy-button";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { projectHref } from "@/components/shell/nav";
+import { OverviewChart } from "./overview-chart";
+import { OverviewNumbers } from "./overview-numbers";
+
+function Panel({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <section className="space-y-2 rounded-lg border bg-card p-4" aria-label={title}>
+      <h2 className="text-sm font-semibold">{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** "Is our mail healthy?": volumes and rates from the message index, plus what needs attention. */
+export function OverviewScreen({ project, projectName, initial }: { project: string; projectName: string; initial?: OverviewData }) {
+  const { get, set } = useUrlState();
+  const range = (OVERVIEW_RANGES as readonly string[]).includes(get("range") ?? "") ? (get("range") as OverviewRange) : "7d";
+  const query = useQuery({ ...overviewQuery(project, range), initialData: initial?.range === range ? initial : undefined, placeholderData: keepPreviousData });
+  const data = query.data;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        eyebrow="Project"
+        title={projectName}
+        description={
+          <span className="inline-flex flex-wrap items-center gap-1">
+            How this project&apos;s mail is doing, from the messages the dashboard has seen. Project id <CopyableText value={project} label="project id" />
+          </span>
+        }
+        actions={
+          <div role="group" aria-label="Period" className="inline-flex rounded-md border p-0.5">
+            {OVERVIEW_RANGES.map((r) => (
+              <Button key={r} size="sm" variant={r === range ? "secondary" : "ghost"} aria-pressed={r === range} onClick={() => set({ range: r === "7d" ? null : r })}>
+                {RANGE_LABELS[r]}
+              </Button>
+            ))}
+          </div>
+        }
+      />
+      {query.error && !data ? (
+        <ErrorState title="The overview could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
+      ) : !data ? (
+        <div className="h-96 animate-pulse rounded-lg bg-muted" aria-busy="true" aria-label="Loading the overview" />
+      ) : (
+        <>
+          <OverviewNumbers counts={data.counts[range]} />
+          <OverviewChart series={data.series} range={data.range} />
+          <Table label="Volumes by period">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Period</TableHead>
+                <TableHead className="text-right">Sent</TableHead>
+                <TableHead className="text-right">Delivered</TableHead>
+                <TableHead className="text-right">Bounced</TableHead>
+                <TableHead className="text-right">Complained</TableHead>
+                <TableHead className="text-right">Rejected</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {OVERVIEW_RANGES.map((r) => {
+                const c = data.counts[r];
+                return (
+                  <TableRow key={r} data-period={r}>
+                    <TableCell>{RANGE_LABELS[r]}</TableCell>
+                    {(["sent", "delivered", "bounced", "complained", "rejected"] as const).map((k) => (
+                      <TableCell key={k} className="text-right tabular-nums" data-metric={k}>
+                        {c[k].toLocaleString()}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                );
+              })}
+            </TableBody>
+          </Table>
+          <div className="grid gap-4 lg:grid-cols-3">
+            <Panel title="Domains not verified">
+              {data.domainsError ? (
+                <p className="text-sm text-destructive dark:text-red-300">{data.domainsError}</p>
+              ) : data.unverifiedDomains.length === 0 ? (
+                <p className="text-sm text-muted-foreground">Every domain is verified.</p>
+              ) : (
+                <ul className="space-y-1.5">
+                  {data.unverifiedDomains.map((d) => (
+                    <li key={d.id} className="flex items-center justify-between gap-2 text-sm">
+                      <Link className="truncate underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
+                        {d.domain}
+                      </Link>
+                      <StatusBadge status={d.status ?? "pending"} />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Panel>
+            <Panel title="Scheduled sends coming up">
+              {data.scheduled.length === 0 ? (
+                <p className="text-sm text-muted-foreground">Nothing is scheduled.</p>
+              ) : (
+                <ul className="space-y-1.5">
+                  {data.scheduled.map((m) => (
+                    <li key={m.id} className="text-sm">
+                      <Link className="block truncate underline-offset-4 hover:underline" href={`${projectHref(project, "messages")}/${encodeURIComponent(m.id)}`}>
+                        {m.subject ?? "(no subject)"}
+                      </Link>
+                      <span className="text-xs text-muted-foreground">
+                        to {m.to[0] ?? "—"}
+                        {m.to.length > 1 ? ` and ${m.to.length - 1} more` : ""} · <RelativeTime value={m.scheduledAt} />
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Panel>
+            <Panel title="Recent activity">
+              {data.activity.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No changes recorded for this project yet.</p>
+              ) : (
+                <ul className="space-y-1.5">
+                  {data.activity.map((a) => (
+                    <li key={a.id} className="text-sm">
+                      <span className="font-mono text-xs">{a.action}</span>
+                      {a.target && <span className="ml-1 break-all">{a.target}</span>}
+                      {a.outcome === "failure" && <span className="ml-1 text-xs text-destructive dark:text-red-300">(failed)</span>}
+                      <span className="block text-xs text-muted-foreground">
+                        {a.actorEmail} · <RelativeTime value={a.at} />
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </Panel>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+"use client";
+
+import Link from "next/link";
+import { BanIcon, ChevronRightIcon, CircleCheckIcon, MailSearchIcon } from "lucide-react";
+import type { RecipientView } from "@/lib/schemas/messages-index";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { CopyButton } from "@/components/common/copy-button";
+import { RelativeTime } from "@/components/common/relative-time";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { MessagesTable, messageHref } from "@/components/messages/messages-table";
+
+const REASONS: Record<string, string> = {
+  bounce: "a message to it bounced (the receiving server said the address does not work)",
+  complaint: "the person marked a message as spam",
+  unsubscribe: "the person unsubscribed",
+  manual: "someone added it by hand",
+};
+
+export function RecipientScreen({ project, view, cursor }: { project: string; view: RecipientView; cursor: string | null }) {
+  const { set } = useUrlState();
+  const s = view.suppression;
+  return (
+    <div className="space-y-5">
+      <PageHeader
+        eyebrow={
+          <Link href={`/p/${encodeURIComponent(project)}/messages`} className="underline-offset-4 hover:underline">
+            Messages
+          </Link>
+        }
+        title={
+          <span className="inline-flex items-center gap-1">
+            {view.email}
+            <CopyButton value={view.email} label="address" size="icon-sm" />
+          </span>
+        }
+        description="Every message to or from this address that the dashboard knows, and whether the service will deliver to it."
+      />
+      <Card>
+        <CardHeader>
+          <CardTitle>Deliverability</CardTitle>
+        </CardHeader>
+        <CardContent className="space-y-2 text-sm" data-testid="suppression-state">
+          {view.suppressionError ? (
+            <p className="text-muted-foreground">The suppression list could not be read: {view.suppressionError}</p>
+          ) : s ? (
+            <div className="flex gap-2">
+              <BanIcon className="mt-0.5 size-4 shrink-0 text-red-600 dark:text-red-400" aria-hidden="true" />
+              <div>
+                <p className="font-medium">Suppressed: messages to this address are rejected without being sent.</p>
+                <p>
+                  Why: {REASONS[s.reason] ?? s.reason}. Since <RelativeTime value={s.createdAt} />.
+                  {s.messageId && (
+                    <>
+                      {" "}
+                      <Link href={messageHref(project, s.messageId)} className="underline underline-offset-4">
+                        See the message behind it
+                      </Link>
+                      .
+                    </>
+                  )}
+                </p>
+              </div>
+            </div>
+          ) : (
+            <p className="flex items-center gap-2">
+              <CircleCheckIcon className="size-4 text-emerald-600 dark:text-emerald-400" aria-hidden="true" />
+              Not suppressed: the service delivers to this address.
+            </p>
+          )}
+          <ContactLine contact={view.contact} />
+        </CardContent>
+      </Card>
+      <section className="space-y-3" aria-label="Messages of this address">
+        <h2 className="text-lg font-semibold">Messages</h2>
+        {view.messages.data.length === 0 ? (
+          <EmptyState icon={MailSearchIcon} title="No message to or from this address" description="Only messages the dashboard sent, looked up, or heard about from the event stream are listed." />
+        ) : (
+          <MessagesTable project={project} rows={view.messages.data} label={`Messages of ${view.email}`} />
+        )}
+        <nav aria-label="Message pages" className="flex justify-between">
+          <div>{cursor && <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>Back to newest</Button>}</div>
+          {view.messages.nextCursor && (
+            <Button variant="outline" size="sm" onClick={() => set({ cursor: view.messages.nextCursor })}>
+              Older messages
+              <ChevronRightIcon aria-hidden="true" />
+            </Button>
+          )}
+        </nav>
+      </section>
+    </div>
+  );
+}
+
+function ContactLine({ contact }: { contact: RecipientView["contact"] }) {
+  if (!contact) return <p className="text-muted-foreground">No contact record for this address in the dashboard&apos;s contacts.</p>;
+  const name = [contact.firstName, contact.lastName].filter(Boolean).join(" ");
+  return (
+    <p data-testid="contact-state">
+      Contact:{" "}
+      <span className="font-medium">{name || contact.email}</span> <span className="font-mono text-xs text-muted-foreground">({contact.id})</span>{" "}
+      — {contact.subscribed ? "subscribed" : "unsubscribed"}
+      {!contact.subscribed && contact.unsubscribedAt && (
+        <>
+          {" "}
+          since <RelativeTime value={contact.unsubscribedAt} />
+        </>
+      )}
+      .
+    </p>
+  );
+}

@@ -1,0 +1,117 @@
+"use client";
+
+import Link from "next/link";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { BanIcon, DownloadIcon } from "lucide-react";
+import type { Page } from "@/lib/schemas";
+import { suppressionsBase, suppressionsQuery, type SuppressionRow } from "@/lib/queries/suppressions";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
+import { TableSkeleton } from "@/components/common/table-skeleton";
+import { CopyableText } from "@/components/common/copy-button";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { projectHref } from "@/components/shell/nav";
+import { AddSuppressionDialog } from "@/components/suppressions/add-suppression-dialog";
+
+const REASONS: Record<string, string> = {
+  bounce: "Hard bounce: the address does not exist or refuses mail",
+  complaint: "The recipient marked a message as spam",
+  unsubscribe: "The recipient unsubscribed",
+  manual: "Added by hand",
+};
+
+export function SuppressionsScreen({ project, initial }: { project: string; initial?: Page<SuppressionRow> }) {
+  const { get, set } = useUrlState();
+  const cursor = get("cursor");
+  const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const rows = query.data?.data ?? [];
+  const add = <AddSuppressionDialog project={project} />;
+
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Suppressions"
+        description="Addresses the service will not send to, and why. Sends to them are rejected."
+        actions={
+          <>
+            <Button variant="outline" asChild>
+              <a href={`${suppressionsBase(project)}/export`} download>
+                <DownloadIcon aria-hidden="true" />
+                Export CSV
+              </a>
+            </Button>
+            {add}
+          </>
+        }
+      />
+      {query.error && !query.data ? (
+        <ErrorState title="The suppressions could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
+      ) : !query.data ? (
+        <TableSkeleton columns={["w-56", "w-24", "w-24", "w-20"]} rows={5} />
+      ) : rows.length === 0 ? (
+        <EmptyState
+          icon={BanIcon}
+          title={cursor ? "No more suppressions" : "No suppressed addresses"}
+          description="Addresses that bounce hard or complain are added by themselves; you can add one by hand."
+          action={cursor ? <Button variant="outline" onClick={() => set({ cursor: null })}>First page</Button> : add}
+        />
+      ) : (
+        <>
+          <Table label="Suppressions">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Address</TableHead>
+                <TableHead>Reason</TableHead>
+                <TableHead>Behind it</TableHead>
+                <TableHead>Since</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((s) => (
+                <TableRow key={`${s.email}-${s.createdAt}`}>
+                  <TableCell className="max-w-72">
+                    <CopyableText value={s.email} label="address" />
+                  </TableCell>
+                  <TableCell>
+                    <Badge variant="outline" title={REASONS[s.reason]}>
+                      {s.reason}
+                    </Badge>
+                  </TableCell>
+                  <TableCell className="text-sm">
+                    {s.linkedMessageId ? (
+                      <Link className="underline underline-offset-4" href={`${projectHref(project, "messages")}/${encodeURIComponent(s.linkedMessageId)}`}>
+                        The {s.reason === "complaint" ? "complaint" : "bounce"} message
+                      </Link>
+                    ) : (
+                      <span className="text-muted-foreground">{REASONS[s.reason] ?? "—"}</span>
+                    )}
+                  </TableCell>
+                  <TableCell>
+                    <RelativeTime value={s.createdAt} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {(cursor || query.data.nextCursor) && (
+          <nav aria-label="Pages" className="flex justify-end gap-2">
+            {cursor && (
+              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
+                First page
+              </Button>
+            )}
+            <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor })}>
+              Next page
+            </Button>
+          </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

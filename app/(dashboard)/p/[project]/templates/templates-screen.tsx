@@ -1,0 +1,76 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { FileTextIcon } from "lucide-react";
+import type { Page, Template } from "@/lib/schemas";
+import { templatesQuery } from "@/lib/queries/templates";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
+import { TableSkeleton } from "@/components/common/table-skeleton";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+/** The project's templates, a page at a time (the cursor lives in the URL). */
+export function TemplatesScreen({ project, initial }: { project: string; initial: Page<Template> | null }) {
+  const { get, set } = useUrlState();
+  const cursor = get("cursor");
+  const { data, error, refetch, isLoading, isRefetching } = useQuery({ ...templatesQuery(project, cursor), initialData: initial ?? undefined });
+  return (
+    <div className="space-y-6">
+      <PageHeader
+        title="Templates"
+        description="Stored templates of this project. Open one to fill its variables, see it on desktop and mobile, and send yourself a test. Templates are created and changed in the service, not here."
+      />
+      {error ? (
+        <ErrorState error={error} onRetry={() => refetch()} retrying={isRefetching} />
+      ) : isLoading || !data ? (
+        <TableSkeleton columns={["Name", "Slug", "Subject", "Created"]} />
+      ) : data.data.length === 0 ? (
+        <EmptyState icon={FileTextIcon} title="No templates in this project" description="Templates are created through the service's own tools; they appear here once they exist." />
+      ) : (
+        <Table label="Templates">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Name</TableHead>
+              <TableHead>Slug</TableHead>
+              <TableHead>Subject</TableHead>
+              <TableHead>Created</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {data.data.map((t) => (
+              <TableRow key={t.id}>
+                <TableCell>
+                  <Link href={`/p/${encodeURIComponent(project)}/templates/${encodeURIComponent(t.id)}`} className="font-medium underline-offset-4 hover:underline">
+                    {t.name}
+                  </Link>
+                </TableCell>
+                <TableCell className="font-mono text-xs">{t.slug ?? "—"}</TableCell>
+                <TableCell className="max-w-md truncate">{t.subject}</TableCell>
+                <TableCell>
+                  <RelativeTime value={t.createdAt} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+      <div className="flex gap-2">
+        {cursor && (
+          <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
+            First page
+          </Button>
+        )}
+        {data?.nextCursor && (
+          <Button variant="outline" size="sm" onClick={() => set({ cursor: data.nextCursor })}>
+            Next page
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

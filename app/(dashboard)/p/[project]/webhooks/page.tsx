@@ -1,0 +1,15 @@
+import type { Metadata } from "next";
+import { guardPage } from "@/lib/server/guard";
+import { listWebhooks } from "@/lib/server/webhooks";
+import { decodeParam } from "@/components/shell/nav";
+import { WebhooksScreen } from "./webhooks-screen";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [{ project: raw }, sp] = await Promise.all([params, searchParams]);
+  const { project } = await guardPage("webhooks:read", decodeParam(raw));
+  const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
+  const initial = await listWebhooks(project!, { cursor }).catch(() => undefined);
+  return <WebhooksScreen project={project!.externalId} initial={initial} />;
+}

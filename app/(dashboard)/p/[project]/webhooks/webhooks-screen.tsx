@@ -1,0 +1,132 @@
+"use client";
+
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
+import { toast } from "sonner";
+import type { Page } from "@/lib/schemas";
+import type { WebhookListItem } from "@/lib/schemas/webhooks-form";
+import { webhookKeys, webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";
+import { PageHeader } from "@/components/common/page-header";
+import { EmptyState } from "@/components/common/empty-state";
+import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
+import { ConfirmDialog } from "@/components/common/confirm-dialog";
+import { TableSkeleton } from "@/components/common/table-skeleton";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { useShell } from "@/components/shell/shell-context";
+import { CreateWebhookDialog } from "@/components/webhooks/create-webhook-dialog";
+
+export function WebhooksScreen({ project, initial }: { project: string; initial?: Page<WebhookListItem> }) {
+  const { get, set } = useUrlState();
+  const { can } = useShell();
+  const cursor = get("cursor");
+  const queryClient = useQueryClient();
+  const query = useQuery({ ...webhooksQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const rows = query.data?.data ?? [];
+  const create = <CreateWebhookDialog project={project} />;
+
+  async function remove(w: WebhookListItem, confirmUrl?: string) {
+    await webhookMutations.remove(project, w.id, confirmUrl);
+    toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
+    await queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) });
+  }
+
+  return (
+    <div className="space-y-6">
+      <PageHeader title="Webhooks" description="Endpoints the service notifies about delivery and inbound events. Signing secrets are shown once, when the endpoint is created." actions={create} />
+      {query.error && !query.data ? (
+        <ErrorState title="The webhooks could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
+      ) : !query.data ? (
+        <TableSkeleton columns={["w-64", "w-40", "w-16", "w-20", "w-8"]} rows={3} />
+      ) : rows.length === 0 ? (
+        <EmptyState icon={WebhookIcon} title="No webhooks yet" description="Add an endpoint to be told when mail is delivered, bounces or arrives." action={create} />
+      ) : (
+        <>
+          <Table label="Webhooks">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Endpoint</TableHead>
+                <TableHead>Events</TableHead>
+                <TableHead>Signing secret</TableHead>
+                <TableHead>Created</TableHead>
+                <TableHead className="w-12">
+                  <span className="sr-only">Actions</span>
+                </TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {rows.map((w) => (
+                <TableRow key={w.id} data-webhook-id={w.id}>
+                  <TableCell className="max-w-96">
+                    <p className="truncate font-mono text-xs" title={w.url}>
+                      {w.url}
+                    </p>
+                    <div className="mt-1 flex flex-wrap gap-1">
+                      {w.isEventStream && (
+                        <Badge variant="outline" className="gap-1 border-sky-300 bg-sky-50 text-sky-900 dark:border-sky-700 dark:bg-sky-950 dark:text-sky-200">
+                          <RadioTowerIcon className="size-3" aria-hidden="true" /> Dashboard event stream
+                        </Badge>
+                      )}
+                      {!w.enabled && <Badge variant="outline">Disabled</Badge>}
+                    </div>
+                  </TableCell>
+                  <TableCell className="max-w-72 text-xs text-muted-foreground">
+                    {w.eventTypes.length > 4 ? `${w.eventTypes.slice(0, 4).join(", ")} and ${w.eventTypes.length - 4} more` : w.eventTypes.join(", ")}
+                  </TableCell>
+                  <TableCell className="font-mono text-xs text-muted-foreground" aria-label="Signing secret hidden">
+                    ••••••••
+                  </TableCell>
+                  <TableCell>
+                    <RelativeTime value={w.createdAt} />
+                  </TableCell>
+                  <TableCell className="text-right">
+                    {can("webhooks:write") && (
+                      <ConfirmDialog
+                        title={w.isEventStream ? "Delete the dashboard's event stream?" : `Delete the webhook to ${w.url}?`}
+                        description={
+                          w.isEventStream ? (
+                            <>
+                              This endpoint feeds the dashboard&apos;s message index. Without it, new messages and their events stop appearing in Messages and the
+                              overview. <span className="break-all font-mono">{w.url}</span>
+                            </>
+                          ) : (
+                            <>
+                              <span className="break-all font-mono">{w.url}</span> will stop receiving events at once. Deliveries already queued are dropped.
+                            </>
+                          )
+                        }
+                        confirmLabel="Delete webhook"
+                        typeToConfirm={w.isEventStream ? w.url : undefined}
+                        onConfirm={() => remove(w, w.isEventStream ? w.url : undefined)}
+                        trigger={
+                          <Button variant="ghost" size="icon-sm" aria-label={`Delete webhook ${w.url}`}>
+                            <Trash2Icon aria-hidden="true" />
+                          </Button>
+                        }
+                      />
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+          {(cursor || query.data.nextCursor) && (
+            <nav aria-label="Pages" className="flex justify-end gap-2">
+              {cursor && (
+                <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
+                  First page
+                </Button>
+              )}
+              <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor })}>
+                Next page
+              </Button>
+            </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
+import { createUser } from "@/lib/server/users";
+import { GET as AUDIT } from "../audit/route";
+import { POST as RESET } from "./[id]/password/route";
+import { PUT as PROJECTS } from "./[id]/projects/route";
+import { PATCH } from "./[id]/route";
+import { GET, POST } from "./route";
+
+let dispose: () => Promise<void>;
+let adminId: string;
+let admin: string;
+let marketer: string;
+
+beforeAll(async () => {
+  setTestEnv();
+  ({ dispose } = await useTestDb());
+  adminId = (await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id;
+  admin = await sessionCookie(adminId);
+  marketer = await sessionCookie((await createUser({ email: "mk@example.com", role: "marketer", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+});
+afterAll(() => dispose());
+
+describe("/api/admin/users", () => {
+  it("is for admins only", async () => {
+    expect((await GET(await apiRequest("/api/admin/users", { cookie: marketer }), params({}))).status).toBe(403);
+    expect((await AUDIT(await apiRequest("/api/admin/audit", { cookie: marketer }), params({}))).status).toBe(403);
+    const list = await GET(await apiRequest("/api/admin/users", { cookie: admin }), params({}));
+    const { data } = await list.json();
+    expect(data.map((u: { email: string }) => u.email)).toEqual(["admin@example.com", "mk@example.com"]);
+    expect(JSON.stringify(data)).not.toContain("passwordHash");
+  });
+
+  it("creates a user, answering a generated password once", async () => {
+    const res = await POST(await apiRequest("/api/admin/users", { method: "POST", cookie: admin, body: { email: "new@example.com", role: "support" } }), params({}));
+    expect(res.status).toBe(201);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = await res.json();
+    expect(body.user.email).toBe("new@example.com");
+    expect(typeof body.password).toBe("string");
+  });
+
+  it("names the field of a bad update, and protects the last admin", async () => {
+    const bad = await PATCH(await apiRequest(`/api/admin/users/${adminId}`, { method: "PATCH", cookie: admin, body: { role: "owner" } }), params({ id: adminId }));
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toMatchObject({ param: "role", code: "validation_error" });
+    const empty = await PATCH(await apiRequest(`/api/admin/users/${adminId}`, { method: "PATCH", cookie: admin, body: {} }), params({ id: adminId }));
+    expect(empty.status).toBe(400);
+    const self = await PATCH(await apiRequest(`/api/admin/users/${adminId}`, { method: "PATCH", cookie: admin, body: { active: false } }), params({ id: adminId }));
+    expect(self.status).toBe(409);
+  });
+
+  it("resets a password with a same-origin POST only", async () => {
+    const { user } = await createUser({ email: "r@example.com", role: "support" }, SYSTEM_ACTOR);
+    const cross = await RESET(await apiRequest(`/api/admin/users/${user.id}/password`, { method: "POST", cookie: admin, origin: "http://localhost:3000.evil.example" }), params({ id: user.id }));
+    expect(cross.status).toBe(403);
+    const res = await RESET(await apiRequest(`/api/admin/users/${user.id}/password`, { method: "POST", cookie: admin }), params({ id: user.id }));
+    expect(res.status).toBe(200);
+    expect((await res.json()).password).toMatch(/^[\w-]{24}$/);
+  });
+
+  it("sets project access, naming a bad entry", async () => {
+    const { user } = await createUser({ email: "p@example.com", role: "support" }, SYSTEM_ACTOR);
+    const res = await PROJECTS(
+      await apiRequest(`/api/admin/users/${user.id}/projects`, { method: "PUT", cookie: admin, body: { allProjects: false, projectIds: ["nope"] } }),
+      params({ id: user.id }),
+    );
+    expect(res.status).toBe(400);
+    expect((await res.json()).error.param).toBe("projectIds.0");
+    const bad = await PROJECTS(
+      await apiRequest(`/api/admin/users/${user.id}/projects`, { method: "PUT", cookie: admin, body: { allProjects: "yes" } }),
+      params({ id: user.id }),
+    );
+    expect((await bad.json()).error.param).toBe("allProjects");
+  });
+
+  it("lists the audit log with filters and validates them", async () => {
+    const res = await AUDIT(await apiRequest("/api/admin/audit?action=user.create&limit=2", { cookie: admin }), params({}));
+    const page = await res.json();
+    expect(page.data).toHaveLength(2);
+    expect(page.nextCursor).toEqual(expect.any(String));
+    const bad = await AUDIT(await apiRequest("/api/admin/audit?limit=500", { cookie: admin }), params({}));
+    expect((await bad.json()).error).toMatchObject({ param: "limit", message: "limit: must be a whole number from 1 to 100" });
+  });
+});

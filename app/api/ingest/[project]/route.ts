@@ -1,0 +1,19 @@
+import { ingestDelivery } from "@/lib/server/event-stream/ingest";
+import { errorResponse } from "@/lib/server/route";
+
+/**
+ * The service's signed deliveries for one project. Not behind `route()`: the caller is the
+ * service, not a signed-in browser — the Standard Webhooks signature is the authentication.
+ */
+export async function POST(req: Request, ctx: { params: Promise<{ project: string }> }): Promise<Response> {
+  try {
+    const { project } = await ctx.params;
+    const result = await ingestDelivery(project, await req.text(), req.headers);
+    return new Response(result.body ? JSON.stringify(result.body) : null, {
+      status: result.status,
+      headers: { "Cache-Control": "no-store", ...(result.body ? { "Content-Type": "application/json" } : {}) },
+    });
+  } catch (e) {
+    return errorResponse(e, crypto.randomUUID(), req);
+  }
+}

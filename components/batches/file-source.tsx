@@ -1,0 +1,71 @@
+"use client";
+
+import * as React from "react";
+import { UploadIcon } from "lucide-react";
+import { parseCsv, type ParsedCsv } from "@/lib/batch/csv";
+import { Textarea } from "@/components/ui/textarea";
+import { cn } from "@/lib/utils";
+
+export type LoadedFile = { text: string; fileName: string | null; parsed: ParsedCsv };
+
+/** A CSV by upload (or drop), or rows pasted from a spreadsheet; parsed at once to show what was read. */
+export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | null) => void; loaded: LoadedFile | null }) {
+  const [over, setOver] = React.useState(false);
+  const [pasted, setPasted] = React.useState("");
+  const inputId = React.useId();
+
+  async function fromFile(file: File | undefined) {
+    if (!file) return;
+    const text = await file.text();
+    setPasted("");
+    onLoaded({ text, fileName: file.name, parsed: parseCsv(text) });
+  }
+
+  return (
+    <div className="grid gap-4 md:grid-cols-2">
+      <div
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          void fromFile(e.dataTransfer.files[0]);
+        }}
+        className={cn("flex flex-col items-center justify-center gap-2 rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground", over && "border-primary bg-primary/5")}
+      >
+        <UploadIcon className="size-5" aria-hidden="true" />
+        <span>Drop a CSV file here, or</span>
+        <label htmlFor={inputId} className="cursor-pointer font-medium text-primary underline-offset-4 hover:underline">
+          choose a file
+        </label>
+        <input id={inputId} type="file" accept=".csv,text/csv,text/plain" className="sr-only" aria-label="CSV file" onChange={(e) => void fromFile(e.target.files?.[0])} />
+        {loaded?.fileName && <span className="text-foreground">{loaded.fileName}</span>}
+      </div>
+      <div className="space-y-1.5">
+        <label htmlFor={`${inputId}-paste`} className="text-sm font-medium">
+          Or paste rows
+        </label>
+        <Textarea
+          id={`${inputId}-paste`}
+          rows={6}
+          className="font-mono text-xs"
+          placeholder={"email,first_name,plan\nada@example.com,Ada,pro"}
+          value={pasted}
+          onChange={(e) => {
+            setPasted(e.target.value);
+            onLoaded(e.target.value.trim() ? { text: e.target.value, fileName: null, parsed: parseCsv(e.target.value) } : null);
+          }}
+        />
+      </div>
+      {loaded && (
+        <p className="text-sm md:col-span-2" role="status">
+          Read {loaded.parsed.rows.length.toLocaleString()} rows and {loaded.parsed.headers.length} columns
+          {loaded.parsed.hasHeader ? " (the first line names the columns)" : " (no header line: columns are numbered)"}.
+        </p>
+      )}
+    </div>
+  );
+}

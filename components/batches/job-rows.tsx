@@ -1,0 +1,103 @@
+"use client";
+
+import Link from "next/link";
+import { useQuery } from "@tanstack/react-query";
+import { BATCH_ROW_STATUSES } from "@/lib/schemas/batch";
+import { jobRowsQuery } from "@/lib/queries/batches";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { StatusBadge } from "@/components/common/status-badge";
+import { ErrorState } from "@/components/common/error-state";
+import { TableSkeleton } from "@/components/common/table-skeleton";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+/** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
+export function JobRows({ project, kind, jobId, running, linkMessages }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean }) {
+  const { get, set } = useUrlState();
+  const status = BATCH_ROW_STATUSES.includes(get("status") as never) ? get("status") : null;
+  const after = Number(get("after")) || null;
+  const { data, error, refetch, isLoading } = useQuery(jobRowsQuery(project, jobId, status, after, running, kind));
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap items-center gap-2">
+        <label htmlFor="row-status" className="text-sm font-medium">
+          Show
+        </label>
+        <select
+          id="row-status"
+          value={status ?? ""}
+          onChange={(e) => set({ status: e.target.value || null, after: null })}
+          className="h-9 rounded-md border bg-background px-2 text-sm"
+        >
+          <option value="">All rows</option>
+          {BATCH_ROW_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      {error ? (
+        <ErrorState compact error={error} onRetry={() => refetch()} />
+      ) : isLoading || !data ? (
+        <TableSkeleton columns={["Row", "Email", "Outcome", "Detail"]} />
+      ) : (
+        <Table label="Rows of the job">
+          <TableHeader>
+            <TableRow>
+              <TableHead className="w-16">Row</TableHead>
+              <TableHead>Email</TableHead>
+              <TableHead>Outcome</TableHead>
+              <TableHead>Message or reason</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {data.data.map((r) => (
+              <TableRow key={r.row} data-testid="job-row">
+                <TableCell className="tabular-nums">{r.row}</TableCell>
+                <TableCell className="max-w-xs truncate">{r.email || "—"}</TableCell>
+                <TableCell>
+                  <StatusBadge status={r.status} />
+                </TableCell>
+                <TableCell className="text-xs">
+                  {r.messageId ? (
+                    linkMessages ? (
+                      <Link className="font-mono underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(r.messageId)}`}>
+                        {r.messageId}
+                      </Link>
+                    ) : (
+                      <span className="font-mono">{r.messageId}</span>
+                    )
+                  ) : r.error ? (
+                    <span className="text-destructive dark:text-red-300">{r.error.message}</span>
+                  ) : (
+                    "—"
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+            {data.data.length === 0 && (
+              <TableRow>
+                <TableCell colSpan={4} className="py-6 text-center text-muted-foreground">
+                  No rows with this outcome.
+                </TableCell>
+              </TableRow>
+            )}
+          </TableBody>
+        </Table>
+      )}
+      <div className="flex gap-2">
+        {after !== null && (
+          <Button variant="outline" size="sm" onClick={() => set({ after: null })}>
+            First page
+          </Button>
+        )}
+        {data?.nextAfter != null && (
+          <Button variant="outline" size="sm" onClick={() => set({ after: String(data.nextAfter) })}>
+            Next rows
+          </Button>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import Link from "next/link";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { DownloadIcon, RotateCcwIcon } from "lucide-react";
+import { toast } from "sonner";
+import { batchKeys, batchMutations, jobQuery, resultsHref, type JobView } from "@/lib/queries/batches";
+import { JobProgress } from "@/components/batches/job-progress";
+import { JobRows } from "@/components/batches/job-rows";
+import { PageHeader } from "@/components/common/page-header";
+import { RelativeTime } from "@/components/common/relative-time";
+import { ErrorState } from "@/components/common/error-state";
+import { Button } from "@/components/ui/button";
+
+/** A job as it runs: progress polled every second (which also resumes it after a restart), rows, retry, download. */
+export function JobScreen({ project, initial }: { project: string; initial: JobView }) {
+  const queryClient = useQueryClient();
+  const { data: job = initial, error, refetch } = useQuery({ ...jobQuery(project, initial.id, initial.kind), initialData: initial });
+  const retry = useMutation({
+    mutationFn: () => batchMutations.retry(project, job.id, job.kind),
+    onSuccess: async (r) => {
+      toast.success(r.retried ? `Retrying ${r.retried} failed rows` : "No failed rows to retry");
+      await queryClient.invalidateQueries({ queryKey: batchKeys.all(project) });
+    },
+    onError: (e) => toast.error("Retry failed", { description: e.message }),
+  });
+  const contacts = job.kind === "contacts";
+  const back = contacts ? `/p/${encodeURIComponent(project)}/contacts` : `/p/${encodeURIComponent(project)}/compose/batch`;
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <PageHeader
+        eyebrow={<Link href={back} className="underline-offset-4 hover:underline">{contacts ? "Contacts" : "Batch from a file"}</Link>}
+        title={job.fileName ?? "Pasted rows"}
+        description={
+          <>
+            {contacts ? "Contact import" : "Batch send"} of {job.totalRows.toLocaleString()} rows started by {job.createdByEmail} <RelativeTime value={job.createdAt} />.
+            {job.status === "running" ? " You can leave this page: the job continues on the server." : ""}
+          </>
+        }
+        actions={
+          <>
+            <Button variant="outline" disabled={job.status === "running" || job.counts.failed === 0} pending={retry.isPending} onClick={() => retry.mutate()}>
+              <RotateCcwIcon aria-hidden="true" />
+              Retry {job.counts.failed} failed rows
+            </Button>
+            <Button variant="outline" asChild>
+              <a href={resultsHref(project, job.id, job.kind)} download>
+                <DownloadIcon aria-hidden="true" />
+                Results CSV
+              </a>
+            </Button>
+          </>
+        }
+      />
+      {error && <ErrorState compact title="Progress could not be refreshed" error={error} onRetry={() => refetch()} />}
+      <JobProgress job={job} noun={contacts ? "contacts" : "messages"} />
+      <JobRows project={project} kind={job.kind} jobId={job.id} running={job.status === "running"} linkMessages={!contacts} />
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+import * as React from "react";
+import { cn } from "@/lib/utils";
+
+/** The title row of every screen: what this is, one line on what it is for, and its actions. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+  eyebrow,
+  className,
+}: {
+  title: React.ReactNode;
+  description?: React.ReactNode;
+  actions?: React.ReactNode;
+  eyebrow?: React.ReactNode;
+  className?: string;
+}) {
+  return (
+    <div data-slot="page-header" className={cn("flex flex-wrap items-start justify-between gap-4", className)}>
+      <div className="min-w-0 space-y-1">
+        {eyebrow && <div className="text-xs font-medium text-muted-foreground">{eyebrow}</div>}
+        <h1 className="truncate text-2xl font-semibold tracking-tight">{title}</h1>
+        {description && <p className="max-w-2xl text-sm text-muted-foreground">{description}</p>}
+      </div>
+      {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import {
+  BanIcon,
+  BadgeCheckIcon,
+  CircleCheckIcon,
+  CircleHelpIcon,
+  CircleXIcon,
+  ClockIcon,
+  FlagIcon,
+  HourglassIcon,
+  InboxIcon,
+  LoaderIcon,
+  SendIcon,
+  TimerIcon,
+  Undo2Icon,
+  type LucideIcon,
+} from "lucide-react";
+
+/**
+ * One colour and one icon per state, used on every screen, so "bounced" looks the same in
+ * the message list, the timeline and the suppression that came from it. Text/background pairs
+ * keep a contrast above 4.5:1 in both themes.
+ */
+export type StatusTone = "neutral" | "info" | "progress" | "success" | "warning" | "danger" | "attention" | "inbound";
+
+export type StatusStyle = { label: string; tone: StatusTone; icon: LucideIcon; description: string };
+
+export const STATUS_STYLES: Record<string, StatusStyle> = {
+  queued: { label: "Queued", tone: "neutral", icon: ClockIcon, description: "Accepted and waiting to be sent" },
+  scheduled: { label: "Scheduled", tone: "info", icon: TimerIcon, description: "Will be sent at the scheduled time" },
+  sending: { label: "Sending", tone: "progress", icon: LoaderIcon, description: "Being handed to the receiving server" },
+  sent: { label: "Sent", tone: "info", icon: SendIcon, description: "Handed to the receiving server" },
+  delivered: { label: "Delivered", tone: "success", icon: CircleCheckIcon, description: "The receiving server accepted it" },
+  delayed: { label: "Delayed", tone: "warning", icon: HourglassIcon, description: "Delivery is delayed; it will be retried" },
+  bounced: { label: "Bounced", tone: "danger", icon: Undo2Icon, description: "The receiving server refused it" },
+  complained: { label: "Complained", tone: "attention", icon: FlagIcon, description: "The recipient marked it as spam" },
+  rejected: { label: "Rejected", tone: "danger", icon: BanIcon, description: "Not sent: refused before sending" },
+  failed: { label: "Failed", tone: "danger", icon: CircleXIcon, description: "It could not be processed" },
+  received: { label: "Received", tone: "inbound", icon: InboxIcon, description: "Inbound mail received" },
+  pending: { label: "Pending", tone: "warning", icon: HourglassIcon, description: "Waiting for verification" },
+  verified: { label: "Verified", tone: "success", icon: BadgeCheckIcon, description: "Verified" },
+  canceled: { label: "Canceled", tone: "neutral", icon: BanIcon, description: "Canceled before sending" },
+  // Outcomes of dashboard actions (audit log, batch items).
+  success: { label: "Success", tone: "success", icon: CircleCheckIcon, description: "It was done" },
+};
+
+/** Event types from the service map onto the same states, so the timeline and the list agree. */
+const ALIASES: Record<string, string> = {
+  accepted: "queued",
+  delivery: "delivered",
+  bounce: "bounced",
+  complaint: "complained",
+  delivery_delayed: "delayed",
+  rendering_failure: "failed",
+  inbound_received: "received",
+  inbound_rejected: "rejected",
+  cancelled: "canceled",
+  failure: "failed",
+};
+
+export const TONE_CLASSES: Record<StatusTone, string> = {
+  neutral: "border-slate-300 bg-slate-100 text-slate-700 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-200",
+  info: "border-sky-200 bg-sky-50 text-sky-800 dark:border-sky-800 dark:bg-sky-950 dark:text-sky-200",
+  progress: "border-blue-200 bg-blue-50 text-blue-800 dark:border-blue-800 dark:bg-blue-950 dark:text-blue-200",
+  success: "border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200",
+  warning: "border-amber-200 bg-amber-50 text-amber-800 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-200",
+  danger: "border-red-200 bg-red-50 text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200",
+  attention: "border-fuchsia-200 bg-fuchsia-50 text-fuchsia-800 dark:border-fuchsia-800 dark:bg-fuchsia-950 dark:text-fuchsia-200",
+  inbound: "border-teal-200 bg-teal-50 text-teal-800 dark:border-teal-800 dark:bg-teal-950 dark:text-teal-200",
+};
+
+function titleCase(value: string): string {
+  const words = value.replace(/[_-]+/g, " ").trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : "Unknown";
+}
+
+/** Known states get their style; anything else (a newer service, a typo) renders neutrally with its own name. */
+export function statusStyle(status: string | null | undefined): StatusStyle & { key: string; known: boolean } {
+  const key = (status ?? "").trim().toLowerCase();
+  const canonical = ALIASES[key] ?? key;
+  const style = STATUS_STYLES[canonical];
+  if (style) return { ...style, key: canonical, known: true };
+  return { label: titleCase(key), tone: "neutral", icon: CircleHelpIcon, description: "A state this dashboard does not know", key: key || "unknown", known: false };
+}

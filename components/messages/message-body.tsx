@@ -1,0 +1,80 @@
+"use client";
+
+import * as React from "react";
+import { ImageIcon } from "lucide-react";
+import type { Message } from "@/lib/schemas/emails";
+import { Button } from "@/components/ui/button";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { useUrlState } from "@/components/hooks/use-url-state";
+import { EmailFrame } from "./email-frame";
+import { countRemoteImages } from "./email-srcdoc";
+
+const TABS = ["html", "text", "headers"] as const;
+type Tab = (typeof TABS)[number];
+
+/** HTML (sandboxed, remote images off until allowed), text and headers; the tab lives in the URL. */
+export function MessageBody({ message }: { message: Message }) {
+  const { get, set } = useUrlState();
+  const [allowImages, setAllowImages] = React.useState(false);
+  const html = message.html ?? null;
+  const text = message.text ?? null;
+  const headers = Object.entries(message.headers ?? {});
+  const fallback: Tab = html ? "html" : text ? "text" : "headers";
+  const requested = get("tab") as Tab | null;
+  const tab: Tab = requested && TABS.includes(requested) ? requested : fallback;
+  const remote = html ? countRemoteImages(html) : 0;
+
+  if (!html && !text && headers.length === 0) {
+    return <p className="text-sm text-muted-foreground">The body of this message is not known: the service did not return it and the dashboard did not send it.</p>;
+  }
+  return (
+    <Tabs value={tab} onValueChange={(v) => set({ tab: v === fallback ? null : v }, { replace: true, keepCursor: true })}>
+      <TabsList aria-label="Message body">
+        <TabsTrigger value="html" disabled={!html}>
+          HTML
+        </TabsTrigger>
+        <TabsTrigger value="text" disabled={!text}>
+          Text
+        </TabsTrigger>
+        <TabsTrigger value="headers">Headers</TabsTrigger>
+      </TabsList>
+      <TabsContent value="html" className="space-y-2">
+        {html && remote > 0 && (
+          <div className="flex flex-wrap items-center gap-2 rounded-md border bg-muted/50 px-3 py-2 text-sm">
+            <ImageIcon className="size-4" aria-hidden="true" />
+            {allowImages ? (
+              <span>Remote images are shown.</span>
+            ) : (
+              <>
+                <span>
+                  {remote} remote image{remote === 1 ? " is" : "s are"} blocked, so the sender cannot tell it was opened.
+                </span>
+                <Button size="sm" variant="outline" onClick={() => setAllowImages(true)}>
+                  Show remote images
+                </Button>
+              </>
+            )}
+          </div>
+        )}
+        {html && <EmailFrame html={html} allowRemoteImages={allowImages} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
+      </TabsContent>
+      <TabsContent value="text">
+        <pre className="max-h-[32rem] overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-sm whitespace-pre-wrap">{text}</pre>
+      </TabsContent>
+      <TabsContent value="headers">
+        {headers.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No headers recorded.</p>
+        ) : (
+          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-md border p-3 font-mono text-xs">
+            {headers.map(([k, v]) => (
+              <div key={k} className="contents">
+                <dt className="text-muted-foreground">{k}</dt>
+                <dd className="break-all">{v}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </TabsContent>
+    </Tabs>
+  );
+}

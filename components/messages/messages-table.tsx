@@ -1,0 +1,66 @@
+"use client";
+
+import Link from "next/link";
+import { ArrowDownLeftIcon, ArrowUpRightIcon } from "lucide-react";
+import type { IndexedMessage } from "@/lib/schemas/messages-index";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { RelativeTime } from "@/components/common/relative-time";
+import { StatusBadge } from "@/components/common/status-badge";
+import { messageHref } from "./hrefs";
+
+export { messageHref, recipientHref } from "./hrefs";
+
+export function DirectionLabel({ direction }: { direction: "inbound" | "outbound" }) {
+  const Icon = direction === "inbound" ? ArrowDownLeftIcon : ArrowUpRightIcon;
+  return (
+    <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
+      <Icon className="size-3.5" aria-hidden="true" />
+      {direction === "inbound" ? "Inbound" : "Outbound"}
+    </span>
+  );
+}
+
+/** Indexed messages, newest first. The subject links to the message; the row is not a button. */
+export function MessagesTable({ project, rows, label = "Messages" }: { project: string; rows: IndexedMessage[]; label?: string }) {
+  return (
+    <Table label={label}>
+      <TableHeader>
+        <TableRow>
+          <TableHead className="w-28">Status</TableHead>
+          <TableHead className="w-28">Direction</TableHead>
+          <TableHead>From</TableHead>
+          <TableHead>To</TableHead>
+          <TableHead>Subject</TableHead>
+          <TableHead className="w-32">Time</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {rows.map((m) => (
+          <TableRow key={m.id} data-message-id={m.id}>
+            <TableCell>
+              <StatusBadge status={m.status} />
+            </TableCell>
+            <TableCell>
+              <DirectionLabel direction={m.direction} />
+            </TableCell>
+            <TableCell className="max-w-48 truncate" title={m.from}>
+              {m.from}
+            </TableCell>
+            <TableCell className="max-w-48 truncate" title={m.to.join(", ")}>
+              {m.to[0] ?? "—"}
+              {m.to.length > 1 && <span className="text-muted-foreground"> +{m.to.length - 1}</span>}
+            </TableCell>
+            <TableCell className="max-w-80 truncate">
+              <Link href={messageHref(project, m.id)} className="font-medium underline-offset-4 hover:underline focus-visible:underline">
+                {m.subject || <span className="text-muted-foreground italic">(no subject)</span>}
+              </Link>
+            </TableCell>
+            <TableCell>
+              <RelativeTime value={m.createdAt} />
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}

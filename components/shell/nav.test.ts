@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { isActive, looksLikeMessageId, projectFromPath, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
+
+describe("switchProjectPath", () => {
+  it("keeps the screen and drops the record under it", () => {
+    expect(switchProjectPath("/p/acme/messages/msg_123", "globex")).toBe("/p/globex/messages");
+    expect(switchProjectPath("/p/acme/domains", "globex")).toBe("/p/globex/domains");
+    expect(switchProjectPath("/p/acme", "globex")).toBe("/p/globex");
+    expect(switchProjectPath("/p/acme/", "globex")).toBe("/p/globex");
+  });
+
+  it("goes to the overview from anywhere else", () => {
+    expect(switchProjectPath("/admin/users", "globex")).toBe("/p/globex");
+    expect(switchProjectPath("/p/acme/unknown-thing", "globex")).toBe("/p/globex");
+  });
+
+  it("encodes the project", () => {
+    expect(projectHref("a b", "messages")).toBe("/p/a%20b/messages");
+    expect(projectFromPath("/p/a%20b/messages")).toBe("a b");
+    expect(projectFromPath("/admin/users")).toBeNull();
+  });
+});
+
+describe("role-aware screens", () => {
+  it("shows support no keys, webhooks or admin screens", () => {
+    const keys = visibleProjectScreens("support").map((s) => s.key);
+    expect(keys).toContain("messages");
+    expect(keys).toContain("compose");
+    expect(keys).not.toContain("api-keys");
+    expect(keys).not.toContain("webhooks");
+    expect(visibleAdminScreens("support")).toEqual([]);
+  });
+
+  it("shows admins everything", () => {
+    expect(visibleProjectScreens("admin")).toHaveLength(10);
+    expect(visibleAdminScreens("admin").map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
+  });
+});
+
+describe("helpers", () => {
+  it("marks the current link", () => {
+    expect(isActive("/p/acme/messages/m1", "/p/acme/messages")).toBe(true);
+    expect(isActive("/p/acme/messages-old", "/p/acme/messages")).toBe(false);
+    expect(isActive("/p/acme/messages", "/p/acme", true)).toBe(false);
+  });
+
+  it("recognises pasted message ids but not screen names", () => {
+    expect(looksLikeMessageId("4f9a2c1e-8b7d-4e2a-9c3f-1a2b3c4d5e6f")).toBe(true);
+    expect(looksLikeMessageId(" msg_01HZX3K9 ")).toBe(true);
+    expect(looksLikeMessageId("messages")).toBe(false);
+    expect(looksLikeMessageId("two words 123")).toBe(false);
+  });
+});

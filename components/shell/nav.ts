@@ -1,0 +1,113 @@
+import {
+  BanIcon,
+  CalendarClockIcon,
+  ContactIcon,
+  FileTextIcon,
+  GlobeIcon,
+  KeyRoundIcon,
+  LayoutDashboardIcon,
+  MailIcon,
+  PenSquareIcon,
+  ScrollTextIcon,
+  FolderKanbanIcon,
+  UsersIcon,
+  WebhookIcon,
+  type LucideIcon,
+} from "lucide-react";
+import { can, type Permission, type Role } from "@/lib/permissions";
+
+/**
+ * Every screen of the dashboard in one list: the sidebar, the command palette and the project
+ * switcher all read it, so a new screen appears everywhere once added here. `segment` is the
+ * folder under /p/[project]/ (empty for the overview); `permission` is what a role needs to
+ * see the link at all.
+ */
+export type ProjectScreen = {
+  key: string;
+  label: string;
+  segment: string;
+  icon: LucideIcon;
+  permission: Permission;
+  keywords?: string[];
+};
+
+export type AdminScreen = { key: string; label: string; href: string; icon: LucideIcon; permission: Permission; keywords?: string[] };
+
+export const PROJECT_SCREENS: ProjectScreen[] = [
+  { key: "overview", label: "Overview", segment: "", icon: LayoutDashboardIcon, permission: "overview:read", keywords: ["home", "health", "stats"] },
+  { key: "messages", label: "Messages", segment: "messages", icon: MailIcon, permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
+  { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write", "batch"] },
+  { key: "scheduled", label: "Scheduled", segment: "scheduled", icon: CalendarClockIcon, permission: "messages:read", keywords: ["later", "queue"] },
+  { key: "templates", label: "Templates", segment: "templates", icon: FileTextIcon, permission: "templates:read", keywords: ["preview", "variables"] },
+  { key: "contacts", label: "Contacts", segment: "contacts", icon: ContactIcon, permission: "contacts:read", keywords: ["audience", "people", "import"] },
+  { key: "suppressions", label: "Suppressions", segment: "suppressions", icon: BanIcon, permission: "suppressions:read", keywords: ["blocked", "bounces", "unsubscribe"] },
+  { key: "domains", label: "Domains", segment: "domains", icon: GlobeIcon, permission: "domains:read", keywords: ["dns", "dkim", "spf", "verify"] },
+  { key: "api-keys", label: "API keys", segment: "api-keys", icon: KeyRoundIcon, permission: "api_keys:write", keywords: ["tokens", "secrets"] },
+  { key: "webhooks", label: "Webhooks", segment: "webhooks", icon: WebhookIcon, permission: "webhooks:read", keywords: ["events", "endpoints"] },
+];
+
+export const ADMIN_SCREENS: AdminScreen[] = [
+  { key: "users", label: "Users", href: "/admin/users", icon: UsersIcon, permission: "users:manage", keywords: ["people", "roles", "accounts"] },
+  { key: "projects", label: "Projects", href: "/admin/projects", icon: FolderKanbanIcon, permission: "projects:manage", keywords: ["register", "products"] },
+  { key: "audit", label: "Audit log", href: "/admin/audit", icon: ScrollTextIcon, permission: "audit:read", keywords: ["history", "who", "changes"] },
+];
+
+export function projectHref(project: string, segment = ""): string {
+  const base = `/p/${encodeURIComponent(project)}`;
+  return segment ? `${base}/${segment}` : base;
+}
+
+export function visibleProjectScreens(role: Role): ProjectScreen[] {
+  return PROJECT_SCREENS.filter((s) => can(role, s.permission));
+}
+
+export function visibleAdminScreens(role: Role): AdminScreen[] {
+  return ADMIN_SCREENS.filter((s) => can(role, s.permission));
+}
+
+/** The project in a /p/[project]/... path, decoded; null elsewhere. */
+export function projectFromPath(pathname: string): string | null {
+  const match = /^\/p\/([^/]+)/.exec(pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Where to go when switching to `project` from `pathname`: the same screen in the other
+ * project. Only the screen is kept, not the record under it (a message id in one project
+ * means nothing in another), and not the filters.
+ */
+export function switchProjectPath(pathname: string, project: string): string {
+  const rest = /^\/p\/[^/]+\/?([^/?#]*)/.exec(pathname);
+  const segment = rest?.[1] ?? "";
+  const known = PROJECT_SCREENS.some((s) => s.segment === segment);
+  return projectHref(project, known ? segment : "");
+}
+
+/** Which screen a path belongs to, for marking the current link. */
+export function isActive(pathname: string, href: string, exact = false): boolean {
+  if (exact) return pathname === href || pathname === `${href}/`;
+  return pathname === href || pathname.startsWith(`${href}/`);
+}
+
+/**
+ * Whether text pasted into the palette could be a message id. Ids are opaque, so the test is
+ * loose: one token of URL-safe characters, long enough not to be a screen name being typed.
+ */
+export function looksLikeMessageId(text: string): boolean {
+  const t = text.trim();
+  return t.length >= 8 && t.length <= 200 && /^[A-Za-z0-9._:-]+$/.test(t) && /\d/.test(t);
+}
+
+/** A route param, decoded once; malformed escapes are kept as they are (the guard then answers 404). */
+export function decodeParam(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}

@@ -1,0 +1,124 @@
+"use client";
+
+import * as React from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { PlusIcon } from "lucide-react";
+import { toast } from "sonner";
+import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
+import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useShell } from "@/components/shell/shell-context";
+
+const FIELDS = ["email", "reason"] as const;
+
+/** Block an address by hand; the reason goes to the service and to the audit log. */
+export function AddSuppressionDialog({ project }: { project: string }) {
+  const { can } = useShell();
+  const [open, setOpen] = React.useState(false);
+  const queryClient = useQueryClient();
+  const form = useForm<AddSuppressionRequest>({ resolver: zodResolver(addSuppressionRequest), defaultValues: { email: "", reason: "manual" }, mode: "onTouched" });
+  const { onError, clear, formError } = useServerFormError(form, FIELDS);
+  const mutation = useMutation({
+    mutationFn: (v: AddSuppressionRequest) => suppressionMutations.add(project, v),
+    onMutate: clear,
+    onError,
+    onSuccess: async (s) => {
+      toast.success("Address suppressed", { description: `Sends to ${s.email} are now rejected.` });
+      setOpen(false);
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: suppressionKeys.all(project) });
+    },
+  });
+
+  if (!can("suppressions:write")) {
+    return (
+      <Tooltip>
+        <TooltipTrigger asChild>
+          <span tabIndex={0}>
+            <Button disabled>
+              <PlusIcon aria-hidden="true" />
+              Add suppression
+            </Button>
+          </span>
+        </TooltipTrigger>
+        <TooltipContent>Only support staff and admins can add suppressions.</TooltipContent>
+      </Tooltip>
+    );
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
+      <DialogTrigger asChild>
+        <Button>
+          <PlusIcon aria-hidden="true" />
+          Add suppression
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Suppress an address</DialogTitle>
+          <DialogDescription>Every send to it is rejected until the suppression is removed at the service.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Email address</FormLabel>
+                  <FormControl>
+                    <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="reason"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Reason</FormLabel>
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <FormControl>
+                      <SelectTrigger className="w-full">
+                        <SelectValue />
+                      </SelectTrigger>
+                    </FormControl>
+                    <SelectContent>
+                      {SUPPRESSION_REASONS.map((r) => (
+                        <SelectItem key={r} value={r}>
+                          {r}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                  <FormDescription>Recorded with the suppression and in the audit log.</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormError message={formError?.message} correlationId={formError?.correlationId} />
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" pending={mutation.isPending}>
+                Suppress address
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,108 @@
+"use client";
+
+import * as React from "react";
+import { Slot as SlotPrimitive } from "radix-ui";
+import {
+  Controller,
+  FormProvider,
+  useFormContext,
+  useFormState,
+  type ControllerProps,
+  type FieldPath,
+  type FieldValues,
+} from "react-hook-form";
+import { cn } from "@/lib/utils";
+import { Label } from "@/components/ui/label";
+import { fieldMessageText } from "@/components/ui/field-message";
+
+/**
+ * react-hook-form wiring in shadcn's shape: each field gets a label, an optional description
+ * and its error message right under it, with aria-invalid and aria-describedby set so a
+ * screen reader announces the error with the control.
+ */
+export const Form = FormProvider;
+
+type FieldContextValue = { name: string };
+const FormFieldContext = React.createContext<FieldContextValue | null>(null);
+const FormItemContext = React.createContext<{ id: string } | null>(null);
+
+export function FormField<TFieldValues extends FieldValues = FieldValues, TName extends FieldPath<TFieldValues> = FieldPath<TFieldValues>>(
+  props: ControllerProps<TFieldValues, TName>,
+) {
+  return (
+    <FormFieldContext.Provider value={{ name: props.name }}>
+      <Controller {...props} />
+    </FormFieldContext.Provider>
+  );
+}
+
+export function useFormField() {
+  const field = React.useContext(FormFieldContext);
+  const item = React.useContext(FormItemContext);
+  const { getFieldState } = useFormContext();
+  const formState = useFormState({ name: field?.name });
+  if (!field || !item) throw new Error("useFormField must be used inside <FormField> and <FormItem>");
+  const fieldState = getFieldState(field.name, formState);
+  return {
+    id: item.id,
+    name: field.name,
+    formItemId: `${item.id}-control`,
+    formDescriptionId: `${item.id}-description`,
+    formMessageId: `${item.id}-message`,
+    ...fieldState,
+  };
+}
+
+export function FormItem({ className, ...props }: React.ComponentProps<"div">) {
+  const id = React.useId();
+  return (
+    <FormItemContext.Provider value={{ id }}>
+      <div data-slot="form-item" className={cn("grid gap-2", className)} {...props} />
+    </FormItemContext.Provider>
+  );
+}
+
+export function FormLabel({ className, ...props }: React.ComponentProps<typeof Label>) {
+  const { error, formItemId } = useFormField();
+  return <Label data-slot="form-label" data-error={!!error} className={cn("data-[error=true]:text-destructive dark:data-[error=true]:text-red-300", className)} htmlFor={formItemId} {...props} />;
+}
+
+export function FormControl(props: React.ComponentProps<typeof SlotPrimitive.Slot>) {
+  const { error, formItemId, formDescriptionId, formMessageId } = useFormField();
+  return (
+    <SlotPrimitive.Slot
+      data-slot="form-control"
+      id={formItemId}
+      aria-describedby={error ? `${formDescriptionId} ${formMessageId}` : formDescriptionId}
+      aria-invalid={!!error}
+      {...props}
+    />
+  );
+}
+
+export function FormDescription({ className, ...props }: React.ComponentProps<"p">) {
+  const { formDescriptionId } = useFormField();
+  return <p data-slot="form-description" id={formDescriptionId} className={cn("text-xs text-muted-foreground", className)} {...props} />;
+}
+
+export function FormMessage({ className, children, ...props }: React.ComponentProps<"p">) {
+  const { error, formMessageId } = useFormField();
+  const body = error ? fieldMessageText(String(error.message ?? "")) : children;
+  if (!body) return null;
+  return (
+    <p data-slot="form-message" id={formMessageId} role="alert" className={cn("text-xs font-medium text-destructive dark:text-red-300", className)} {...props}>
+      {body}
+    </p>
+  );
+}
+
+/** A form-level error (the server refused for a reason no single field owns). */
+export function FormError({ message, correlationId, className }: { message?: string | null; correlationId?: string | null; className?: string }) {
+  if (!message) return null;
+  return (
+    <div role="alert" className={cn("rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive dark:text-red-300", className)}>
+      {message}
+      {correlationId && <span className="mt-1 block font-mono text-xs">Reference: {correlationId}</span>}
+    </div>
+  );
+}

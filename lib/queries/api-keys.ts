@@ -1,0 +1,19 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { apiKeyList, createdApiKey, type ApiKeyListItem, type CreateApiKeyForm, type CreatedApiKey } from "@/lib/schemas/api-keys-form";
+
+const base = (project: string) => `/api/p/${encodeURIComponent(project)}/api-keys`;
+
+export const apiKeyKeys = { all: (project: string) => ["api-keys", project] as const };
+
+/** The list never holds a secret; the created key's secret lives only in a mutation that is reset on close. */
+export function apiKeysQuery(project: string) {
+  return queryOptions({
+    queryKey: apiKeyKeys.all(project),
+    queryFn: async ({ signal }) => (await api.get<{ data: ApiKeyListItem[] }>(base(project), { signal, schema: apiKeyList })).data,
+  });
+}
+
+export const apiKeyMutations = {
+  create: (project: string, body: CreateApiKeyForm) => api.post<CreatedApiKey>(base(project), body, { schema: createdApiKey }),
+};

@@ -1,0 +1,17 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { healthResponse, type ServiceHealthView } from "@/lib/schemas/health";
+
+export const healthKeys = { all: ["health"] as const };
+
+/** Polled by the banner: slowly while the service is up, faster while it is not, to clear the banner soon after recovery. */
+export function healthQuery() {
+  return queryOptions({
+    queryKey: healthKeys.all,
+    queryFn: ({ signal }) => api.get<ServiceHealthView>("/api/health", { signal, schema: healthResponse }),
+    refetchInterval: (query) => (query.state.data?.state === "up" ? 30_000 : 10_000),
+    refetchIntervalInBackground: false,
+    retry: false,
+    staleTime: 5_000,
+  });
+}

@@ -1,0 +1,58 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { page, previewResponse, template, type PreviewRequest } from "@/lib/schemas";
+import { sampleList, testSendResponse, type SampleRequest } from "@/lib/schemas/templates-form";
+
+const base = (project: string) => `/api/p/${encodeURIComponent(project)}/templates`;
+
+export const templateKeys = {
+  all: (project: string) => ["templates", project] as const,
+  list: (project: string, cursor: string | null) => [...templateKeys.all(project), "list", cursor] as const,
+  one: (project: string, id: string) => [...templateKeys.all(project), "one", id] as const,
+  samples: (project: string, id: string) => [...templateKeys.all(project), "samples", id] as const,
+  preview: (project: string, body: unknown) => [...templateKeys.all(project), "preview", body] as const,
+  render: (project: string, id: string, data: unknown) => [...templateKeys.all(project), "render", id, data] as const,
+};
+
+export function templatesQuery(project: string, cursor: string | null) {
+  return queryOptions({
+    queryKey: templateKeys.list(project, cursor),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { cursor, limit: 20 }, schema: page(template) }) as Promise<{ data: import("@/lib/schemas").Template[]; nextCursor: string | null }>,
+  });
+}
+
+export function templateQuery(project: string, id: string) {
+  return queryOptions({
+    queryKey: templateKeys.one(project, id),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: template }) as Promise<import("@/lib/schemas").Template>,
+  });
+}
+
+export function previewQuery(project: string, body: PreviewRequest) {
+  return queryOptions({
+    queryKey: templateKeys.preview(project, body),
+    queryFn: ({ signal }) => api.post(`${base(project)}/preview`, body, { signal, schema: previewResponse }) as Promise<import("@/lib/schemas").PreviewResponse>,
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function renderQuery(project: string, id: string, data: Record<string, unknown>) {
+  return queryOptions({
+    queryKey: templateKeys.render(project, id, data),
+    queryFn: ({ signal }) => api.post(`${base(project)}/${encodeURIComponent(id)}/render`, { data }, { signal, schema: previewResponse }) as Promise<import("@/lib/schemas").PreviewResponse>,
+  });
+}
+
+export function samplesQuery(project: string, id: string) {
+  return queryOptions({
+    queryKey: templateKeys.samples(project, id),
+    queryFn: async ({ signal }) => (await api.get(`${base(project)}/${encodeURIComponent(id)}/samples`, { signal, schema: sampleList }) as { data: import("@/lib/schemas/templates-form").TemplateSample[] }).data,
+  });
+}
+
+export const templateMutations = {
+  saveSample: (project: string, id: string, body: SampleRequest) => api.post(`${base(project)}/${encodeURIComponent(id)}/samples`, body),
+  deleteSample: (project: string, id: string, sampleId: string) => api.delete(`${base(project)}/${encodeURIComponent(id)}/samples/${encodeURIComponent(sampleId)}`),
+  testSend: (project: string, id: string, body: PreviewRequest, idempotencyKey: string) =>
+    api.post(`${base(project)}/${encodeURIComponent(id)}/test`, body, { headers: { "Idempotency-Key": idempotencyKey }, schema: testSendResponse }) as Promise<{ id: string; status: string }>,
+};

@@ -1,0 +1,45 @@
+import "server-only";
+import type { NextAuthConfig } from "next-auth";
+import { env } from "../env";
+
+/**
+ * Settings shared by the full auth (lib/server/auth/index.ts) and the proxy's session check.
+ * No database and no providers here: the proxy only needs to read the session cookie.
+ */
+export const SESSION_MAX_AGE_S = 12 * 60 * 60;
+
+/** What the session cookie carries: the user id (`sub`) and the sign-in time. Nothing else. */
+export type SessionClaims = { sub?: string; authAt?: number };
+
+export function baseAuthConfig(): NextAuthConfig {
+  const e = env();
+  return {
+    // Passed explicitly: nothing outside env.ts reads process.env.
+    secret: e.AUTH_SECRET,
+    trustHost: true,
+    useSecureCookies: new URL(e.PUBLIC_URL).protocol === "https:",
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S, updateAge: 60 * 60 },
+    pages: { signIn: "/login", error: "/login" },
+    providers: [],
+    callbacks: {
+      // The role, active flag and project access are read from the database on every
+      // request (guard.ts), so the session only says who signed in and when.
+      session({ session, token }) {
+        const claims = token as SessionClaims;
+        return { expires: session.expires, user: { id: claims.sub }, authAt: claims.authAt ?? null } as never;
+      },
+    },
+    logger: {
+      // A failed sign-in is an expected outcome, recorded in the audit log; not a server error.
+      error(error: Error) {
+        const type = (error as { type?: string }).type;
+        if (type === "CredentialsSignin" || type === "AccessDenied") return;
+        console.error(`[auth] ${type ?? error.name}: ${error.message}`);
+      },
+      warn(code: string) {
+        console.warn(`[auth] warning: ${code}`);
+      },
+      debug() {},
+    },
+  };
+}

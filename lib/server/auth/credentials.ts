@@ -1,0 +1,56 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { recordAudit } from "../audit";
+import { db } from "../db";
+import { users, type UserRow } from "../db/schema/core";
+import { DUMMY_HASH, verifyPassword } from "./password";
+import { clearAccountFailures, minutesFromMs, recordFailure, throttleKeys, throttledFor } from "./throttle";
+
+export const INVALID_CREDENTIALS = "Email or password is incorrect.";
+export const throttledMessage = (minutes: number) =>
+  `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+
+export type SignInCheck =
+  | { ok: true; user: UserRow }
+  | { ok: false; reason: "invalid" }
+  | { ok: false; reason: "throttled"; minutes: number };
+
+/**
+ * Checks an email and password. An unknown email, a wrong password and a disabled account
+ * get the same answer and cost the same bcrypt time; a throttled attempt is refused before
+ * the password is looked at, whether or not the account exists.
+ */
+export async function checkCredentials(emailInput: string, password: string, address: string): Promise<SignInCheck> {
+  const email = emailInput.trim().toLowerCase();
+  const keys = throttleKeys(email, address);
+  const wait = await throttledFor(keys);
+  const d = await db();
+  const [user] = await d.select().from(users).where(eq(users.email, email)).limit(1);
+
+  if (wait > 0) {
+    if (user) await audit(user, "failure", "throttled", address);
+    return { ok: false, reason: "throttled", minutes: minutesFromMs(wait) };
+  }
+
+  const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  if (!user || !user.passwordHash || !matches || !user.active) {
+    await recordFailure(keys);
+    if (user) await audit(user, "failure", !user.active && matches ? "disabled" : "wrong password", address);
+    return { ok: false, reason: "invalid" };
+  }
+
+  await clearAccountFailures(keys);
+  await d.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
+  await audit(user, "success", null, address);
+  return { ok: true, user };
+}
+
+function audit(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string) {
+  return recordAudit({
+    actor: { id: user.id, email: user.email },
+    action: "auth.sign_in",
+    target: user.email,
+    outcome,
+    detail: { method: "password", address, ...(reason ? { reason } : {}) },
+  });
+}

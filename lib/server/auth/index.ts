@@ -1,0 +1,58 @@
+import "server-only";
+import NextAuth, { CredentialsSignin } from "next-auth";
+import Credentials from "next-auth/providers/credentials";
+import { loginRequest } from "@/lib/schemas/users";
+import { clientAddress } from "../client-address";
+import { baseAuthConfig, type SessionClaims } from "./config";
+import { checkCredentials } from "./credentials";
+import { OIDC_PROVIDER_ID, oidcProvider, oidcUserId } from "./oidc";
+
+/** Wrong email, wrong password or disabled account: one code, one answer. */
+export class InvalidLogin extends CredentialsSignin {
+  code = "invalid";
+}
+/** The code carries the wait, since only the code reaches the sign-in action. */
+export class ThrottledLogin extends CredentialsSignin {
+  constructor(minutes: number) {
+    super();
+    this.code = `throttled_${minutes}`;
+  }
+}
+
+const credentials = Credentials({
+  id: "credentials",
+  name: "Email and password",
+  credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+  async authorize(raw, request) {
+    const parsed = loginRequest.pick({ email: true, password: true }).safeParse(raw);
+    if (!parsed.success) throw new InvalidLogin();
+    const result = await checkCredentials(parsed.data.email, parsed.data.password, clientAddress(request.headers));
+    if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
+    throw result.reason === "throttled" ? new ThrottledLogin(result.minutes) : new InvalidLogin();
+  },
+});
+
+// Lazy configuration: the environment is read at the first request, not at build time.
+export const { handlers, auth, signIn, signOut } = NextAuth(() => {
+  const base = baseAuthConfig();
+  const oidc = oidcProvider();
+  return {
+    ...base,
+    providers: oidc ? [credentials, oidc] : [credentials],
+    callbacks: {
+      ...base.callbacks,
+      async signIn({ account, profile }) {
+        if (account?.provider !== OIDC_PROVIDER_ID) return true;
+        return (await oidcUserId(profile, { record: false })) !== null;
+      },
+      async jwt({ token, user, account, profile, trigger }) {
+        if (trigger !== "signIn" || !user) return token;
+        const sub = account?.provider === OIDC_PROVIDER_ID ? await oidcUserId(profile, { record: true }) : user.id;
+        if (!sub) return null;
+        // A fresh token with only our claims: no name, email or picture in the cookie.
+        const claims: SessionClaims = { sub, authAt: Date.now() };
+        return claims;
+      },
+    },
+  };
+});

@@ -1,0 +1,25 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import bcrypt from "bcryptjs";
+
+/** bcrypt cost: ~100 ms per check in pure JS, slow for guessing, quick enough for a sign-in. */
+const COST = 11;
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, COST);
+}
+
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}
+
+/**
+ * Compared against when the account does not exist or has no password, so an unknown
+ * email costs the same time as a wrong password and cannot be told apart.
+ */
+export const DUMMY_HASH = bcrypt.hashSync("not-a-real-password-used-for-timing", COST);
+
+/** 24 characters, ~143 bits; no look-alike problems since it is meant to be copied, not typed. */
+export function generatePassword(): string {
+  return randomBytes(18).toString("base64url");
+}

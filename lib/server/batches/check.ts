@@ -1,0 +1,78 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { mapRows, parseCsv } from "@/lib/batch/csv";
+import { csvMapping, type BatchRowStatus } from "@/lib/schemas/batch";
+import { batchContent, type BatchContent } from "@/lib/schemas/compose";
+import { sendEmailRequest, type SendEmail } from "@/lib/schemas/emails";
+import { suppressedAddresses } from "./suppressed";
+
+export type CheckedRow = {
+  row: number;
+  email: string;
+  name: string | null;
+  data: Record<string, string>;
+  status: Extract<BatchRowStatus, "pending" | "invalid" | "suppressed" | "duplicate">;
+  error: { message: string; code: string; field: string } | null;
+};
+
+export type CheckSummary = { total: number; toSend: number; invalid: number; suppressed: number; duplicate: number };
+
+/** One row's send: the shared content, the row as the recipient, its merge data for a template. */
+export function rowSend(content: BatchContent, row: { email: string; name: string | null; data: Record<string, string> }): SendEmail {
+  const to = [{ email: row.email, ...(row.name ? { name: row.name } : {}) }];
+  const send: SendEmail = { ...content, to };
+  if (content.templateId && Object.keys(row.data).length) send.data = row.data;
+  return send;
+}
+
+/** The shared content on its own: refused with the field named before any row is looked at. */
+export function checkContent(input: unknown): BatchContent {
+  const content = batchContent.parse(input);
+  const probe = sendEmailRequest.safeParse({ ...content, to: [{ email: "probe@example.com" }] });
+  if (!probe.success) {
+    const issue = probe.error.issues[0];
+    const param = `content.${issue.path.map(String).join(".")}`;
+    throw new AppError(400, "validation_error", `${param}: ${issue.message}`, param);
+  }
+  return content;
+}
+
+/**
+ * The file → rows, each checked before anything is sent: malformed or repeated addresses,
+ * rows whose send the wire schema refuses, and addresses on the project's suppression list
+ * (read from the service, every page). The same code answers the screen's check and
+ * creates the job, so what the user saw is what is sent.
+ */
+export async function checkFile(project: string, csv: string, mappingInput: unknown, content: BatchContent | null): Promise<{ rows: CheckedRow[]; summary: CheckSummary }> {
+  const mapping = csvMapping.parse(mappingInput);
+  const parsed = parseCsv(csv);
+  if (!parsed.rows.length) throw new AppError(400, "validation_error", "csv: the file has no rows", "csv");
+  if (!parsed.headers.includes(mapping.email)) {
+    throw new AppError(400, "validation_error", `mapping.email: the file has no column "${mapping.email}"`, "mapping.email");
+  }
+  const suppressed = await suppressedAddresses(project);
+  const rows = mapRows(parsed.rows, mapping).map((m): CheckedRow => {
+    const base = { row: m.row, email: m.email, name: m.name ?? null, data: m.data };
+    if (m.errors.length) {
+      const e = m.errors[0];
+      const duplicate = e.message.startsWith("repeats row");
+      return { ...base, status: duplicate ? "duplicate" : "invalid", error: { message: `${e.field}: ${e.message}`, code: duplicate ? "duplicate" : "invalid_row", field: e.field } };
+    }
+    const reason = suppressed.get(m.email.toLowerCase());
+    if (reason) return { ...base, status: "suppressed", error: { message: `email: the address is suppressed (${reason})`, code: "suppressed", field: "email" } };
+    if (content) {
+      const send = sendEmailRequest.safeParse(rowSend(content, base));
+      if (!send.success) {
+        const issue = send.error.issues[0];
+        const field = issue.path.map(String).join(".");
+        return { ...base, status: "invalid", error: { message: `${field}: ${issue.message}`, code: "invalid_row", field } };
+      }
+    }
+    return { ...base, status: "pending", error: null };
+  });
+  const count = (s: CheckedRow["status"]) => rows.filter((r) => r.status === s).length;
+  return {
+    rows,
+    summary: { total: rows.length, toSend: count("pending"), invalid: count("invalid"), suppressed: count("suppressed"), duplicate: count("duplicate") },
+  };
+}

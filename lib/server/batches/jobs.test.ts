@@ -1,0 +1,175 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { db } from "@/lib/server/db";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { projects, users } from "@/lib/server/db/schema/core";
+import { batchChunks } from "@/lib/server/db/schema/batches";
+import { indexedMessages } from "@/lib/server/db/schema/messages";
+import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import type { Actor, Project } from "@/lib/server/access";
+import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
+import { claimChunk, runJob } from "./runner";
+
+/**
+ * The batch job against a fake service that keeps Idempotency-Keys the way the interface
+ * says (same key → the stored answer, nothing sent again) and can fail on purpose.
+ */
+type Fake = { sent: Map<string, string>; keys: Map<string, unknown>; batchCalls: { key: string; size: number }[]; failEvery: number; failAfterAccept: boolean; refuse: Set<string> };
+const fake: Fake = { sent: new Map(), keys: new Map(), batchCalls: [], failEvery: 0, failAfterAccept: false, refuse: new Set() };
+let server: TestServer;
+let dispose: () => Promise<void>;
+let seq = 0;
+const project: Project = { id: "p-1", externalId: "acme", name: "Acme", createdAt: new Date().toISOString() };
+const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null };
+
+beforeAll(async () => {
+  server = await startHttpServer((req, res) => {
+    const url = new URL(req.url, "http://x");
+    if (url.pathname === "/v1/suppressions") {
+      // Two pages, so the check must follow the cursor.
+      if (!url.searchParams.get("cursor")) return json(res, 200, { data: [{ email: "Sup1@example.com", reason: "bounce", createdAt: "2026-01-01T00:00:00Z" }], nextCursor: "c2" });
+      return json(res, 200, { data: [{ email: "sup2@example.com", reason: "complaint", createdAt: "2026-01-01T00:00:00Z" }], nextCursor: null });
+    }
+    if (url.pathname === "/v1/emails/batch") {
+      const key = String(req.headers["idempotency-key"]);
+      const body = JSON.parse(req.body) as { emails: { to: { email: string }[] }[] };
+      fake.batchCalls.push({ key, size: body.emails.length });
+      if (fake.failEvery && fake.batchCalls.length % fake.failEvery === 0) return json(res, 503, { error: { message: "fault", code: "fault_injected" } });
+      const stored = fake.keys.get(key);
+      if (stored) return json(res, 207, stored);
+      const answer = {
+        data: body.emails.map((e, i) => {
+          const email = e.to[0].email;
+          if (fake.refuse.has(email)) return { error: { message: `emails.${i}.to.0.email: refused`, code: "validation_error", param: `emails.${i}.to.0.email` } };
+          const id = `msg_${++seq}`;
+          fake.sent.set(id, email);
+          return { id, status: "queued" };
+        }),
+      };
+      fake.keys.set(key, answer);
+      // The service did the work, then the answer was lost: the client must retry with the same key.
+      if (fake.failAfterAccept) {
+        fake.failAfterAccept = false;
+        return json(res, 503, { error: { message: "lost", code: "bad_gateway" } });
+      }
+      return json(res, 207, answer);
+    }
+    json(res, 404, { error: { message: "not found", code: "not_found" } });
+  });
+  setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000" });
+  ({ dispose } = await useTestDb());
+  const d = await db();
+  await d.insert(projects).values({ id: project.id, externalId: project.externalId, name: project.name });
+  await d.insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
+});
+afterAll(async () => {
+  await dispose();
+  await server.close();
+});
+beforeEach(() => {
+  fake.sent.clear();
+  fake.keys.clear();
+  fake.batchCalls = [];
+  fake.failEvery = 0;
+  fake.failAfterAccept = false;
+  fake.refuse.clear();
+});
+
+/** 250 rows: 3 malformed addresses, 2 suppressed ones. */
+function csv250(tag: string) {
+  const lines = ["email,first_name"];
+  for (let i = 1; i <= 250; i++) {
+    let email = `r${i}-${tag}@example.com`;
+    if (i === 10 || i === 100 || i === 200) email = `broken-${i}-at-example.com`;
+    if (i === 50) email = "sup1@example.com";
+    if (i === 150) email = "SUP2@example.com";
+    lines.push(`${email},Name ${i}`);
+  }
+  return lines.join("\n");
+}
+const body = (csv: string, confirmCount?: number) => ({
+  csv,
+  fileName: "list.csv",
+  mapping: { email: "email", firstName: "first_name", variables: {} },
+  content: { from: { email: "news@acme.test" }, subject: "Hello", text: "Hi there" },
+  ...(confirmCount === undefined ? {} : { confirmCount }),
+});
+
+describe("checkBatch", () => {
+  it("marks malformed and suppressed rows (suppressions read page by page) before anything is sent", async () => {
+    const { summary, problems } = await checkBatch(project, body(csv250("c")));
+    expect(summary).toMatchObject({ total: 250, toSend: 245, invalid: 3, suppressed: 2 });
+    expect(problems.map((p) => [p.row, p.status])).toEqual([[11, "invalid"], [51, "suppressed"], [101, "invalid"], [151, "suppressed"], [201, "invalid"]]);
+    expect(problems[0].error?.field).toBe("email");
+    expect(fake.batchCalls).toHaveLength(0);
+  });
+
+  it("refuses content the wire schema refuses, naming the field", async () => {
+    await expect(checkBatch(project, { ...body(csv250("x")), content: { from: { email: "news@acme.test" } } })).rejects.toMatchObject({ param: "content.subject" });
+  });
+});
+
+describe("a send job", () => {
+  it("sends the valid rows in chunks of 100 with keys derived from the job and chunk", async () => {
+    await expect(createSendJob(project, actor, body(csv250("a"), 200))).rejects.toMatchObject({ code: "count_changed" });
+    const { id } = await createSendJob(project, actor, body(csv250("a"), 245));
+    await runJob(id);
+    const job = await getJob(project, id);
+    expect(job.status).toBe("done");
+    expect(job.counts).toMatchObject({ sent: 245, invalid: 3, suppressed: 2, pending: 0, failed: 0 });
+    expect(fake.batchCalls.map((c) => c.key).sort()).toEqual([`batch-${id}-chunk-0`, `batch-${id}-chunk-1`, `batch-${id}-chunk-2`]);
+    expect(fake.batchCalls.map((c) => c.size).sort()).toEqual([100, 100, 45]);
+    expect(fake.sent.size).toBe(245);
+    const d = await db();
+    expect(await d.select().from(indexedMessages).where(eq(indexedMessages.batchJobId, id))).toHaveLength(245);
+    const { csv } = await jobResultsCsv(project, id);
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(251);
+  });
+
+  it("sends nothing twice when the service fails, even after accepting a chunk", async () => {
+    fake.failEvery = 2;
+    fake.failAfterAccept = true;
+    const { id } = await createSendJob(project, actor, body(csv250("b"), 245));
+    await runJob(id);
+    expect((await getJob(project, id)).counts.sent).toBe(245);
+    expect(fake.sent.size).toBe(245);
+    expect(new Set(fake.sent.values()).size).toBe(245);
+  });
+
+  it("resumes chunks whose claim expired, leaves live claims alone, and shares chunks between instances", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("r"), 245), { start: false });
+    const d = await db();
+    // Instance A died holding chunk 0 (lease already over); instance B is alive with chunk 1.
+    const a = await claimChunk(d, id, "instance-a", 60_000);
+    const b = await claimChunk(d, id, "instance-b", 60_000);
+    // A live claim is skipped: each instance gets its own chunk.
+    expect([a?.idx, b?.idx]).toEqual([0, 1]);
+    await d.update(batchChunks).set({ leaseUntil: new Date(Date.now() - 1) }).where(and(eq(batchChunks.jobId, id), eq(batchChunks.idx, 0)));
+    await runJob(id);
+    let job = await getJob(project, id);
+    expect(job.status).toBe("running");
+    expect(job.counts.sent).toBe(145);
+    // B's lease runs out without it finishing: the next visit resumes chunk 1 with its original key.
+    await d.update(batchChunks).set({ leaseUntil: new Date(Date.now() - 1) }).where(and(eq(batchChunks.jobId, id), eq(batchChunks.idx, 1)));
+    await getJob(project, id);
+    await runJob(id);
+    job = await getJob(project, id);
+    expect(job).toMatchObject({ status: "done", counts: { sent: 245 } });
+    expect(fake.sent.size).toBe(245);
+    expect(fake.batchCalls.filter((c) => c.key === `batch-${id}-chunk-1`)).toHaveLength(1);
+  });
+
+  it("retries failed rows only, with new keys, and records the error's field per row", async () => {
+    fake.refuse.add("r5-f@example.com");
+    const { id } = await createSendJob(project, actor, body(csv250("f"), 245));
+    await runJob(id);
+    const failed = await jobRows(project, id, { statuses: ["failed"] });
+    expect(failed.data).toEqual([expect.objectContaining({ row: 6, status: "failed", error: expect.objectContaining({ field: "to.0.email" }) })]);
+    fake.refuse.clear();
+    expect(await retryFailed(project, actor, id)).toEqual({ retried: 1 });
+    await runJob(id);
+    expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, failed: 0 });
+    expect(fake.batchCalls.at(-1)?.key).toMatch(new RegExp(`^batch-${id}-retry-1-rows-`));
+    expect(fake.sent.size).toBe(245);
+  });
+});

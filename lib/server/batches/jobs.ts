@@ -1,0 +1,198 @@
+import "server-only";
+import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import { chunk, chunkIdempotencyKey, retryChunkIdempotencyKey } from "@/lib/batch/chunks";
+import { resultsToCsv } from "@/lib/batch/export";
+import type { BatchRowOutcome, BatchRowStatus } from "@/lib/schemas/batch";
+import { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
+import type { Actor, Project } from "@/lib/server/access";
+import { withAudit } from "@/lib/server/audit";
+import { db } from "@/lib/server/db";
+import { batchChunks, batchJobs, batchRows, type BatchJobRow } from "@/lib/server/db/schema/batches";
+import { checkContent, checkFile, type CheckedRow } from "./check";
+import { resumeIfStalled, runJob } from "./runner";
+
+export type JobCounts = Record<BatchRowStatus, number>;
+export type JobView = {
+  id: string;
+  kind: "send" | "contacts";
+  status: "running" | "done";
+  fileName: string | null;
+  totalRows: number;
+  retryRound: number;
+  counts: JobCounts;
+  createdByEmail: string;
+  createdAt: string;
+  finishedAt: string | null;
+  content: Record<string, unknown>;
+};
+
+/** The screen's check: every row, as the job would take it, and the totals. Nothing is stored or sent. */
+export async function checkBatch(project: Project, body: unknown) {
+  const input = batchCheckRequest.parse(body);
+  const content = checkContent(input.content);
+  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, content);
+  // Only rows that will not be sent are listed in full; 10,000 fine rows need no listing.
+  return { summary, problems: rows.filter((r) => r.status !== "pending").slice(0, 1000) };
+}
+
+const newJobId = () => crypto.randomUUID().replace(/-/g, "");
+
+/** Rows and first-pass chunks stored in one transaction, so chunk N is always the same rows. */
+async function storeJob(job: typeof batchJobs.$inferInsert, rows: CheckedRow[]): Promise<void> {
+  const d = await db();
+  const sendable = rows.filter((r) => r.status === "pending").map((r) => r.row);
+  await d.transaction(async (tx) => {
+    await tx.insert(batchJobs).values(job);
+    const values = rows.map((r) => ({
+      jobId: job.id,
+      row: r.row,
+      email: r.email,
+      name: r.name,
+      data: r.data,
+      status: r.status,
+      errorMessage: r.error?.message ?? null,
+      errorCode: r.error?.code ?? null,
+      errorField: r.error?.field ?? null,
+    }));
+    for (let i = 0; i < values.length; i += 1000) await tx.insert(batchRows).values(values.slice(i, i + 1000));
+    const chunks = chunk(sendable).map((rowNumbers, idx) => ({ jobId: job.id, round: 0, idx, idempotencyKey: chunkIdempotencyKey(job.id, idx), rows: rowNumbers }));
+    for (let i = 0; i < chunks.length; i += 500) await tx.insert(batchChunks).values(chunks.slice(i, i + 500));
+  });
+}
+
+export async function createSendJob(project: Project, actor: Actor, body: unknown, opts: { start?: boolean } = {}): Promise<{ id: string }> {
+  const input = batchJobRequest.parse(body);
+  const content = checkContent(input.content);
+  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, content);
+  if (summary.toSend !== input.confirmCount) {
+    throw new AppError(409, "count_changed", `confirmCount: the file now sends ${summary.toSend} messages, not ${input.confirmCount}; check it again`, "confirmCount");
+  }
+  if (summary.toSend === 0) throw new AppError(400, "validation_error", "csv: no row can be sent", "csv");
+  const id = newJobId();
+  await withAudit({ actor, action: "batch.start", project: project.externalId, target: id, detail: { ...summary, fileName: input.fileName ?? null } }, () =>
+    storeJob(
+      { id, projectId: project.id, projectExternalId: project.externalId, kind: "send", fileName: input.fileName ?? null, content, totalRows: rows.length, createdBy: actor.id, createdByEmail: actor.email },
+      rows,
+    ),
+  );
+  if (opts.start !== false) void runJob(id);
+  return { id };
+}
+
+export async function createContactImport(project: Project, actor: Actor, body: unknown): Promise<{ id: string }> {
+  const input = contactImportRequest.parse(body);
+  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, null);
+  // Suppression does not stop a contact from existing: only malformed and repeated rows are left out.
+  const usable = rows.map((r) => (r.status === "suppressed" ? { ...r, status: "pending" as const, error: null } : r));
+  const id = newJobId();
+  await withAudit({ actor, action: "contacts.import", project: project.externalId, target: id, detail: { total: summary.total, fileName: input.fileName ?? null } }, () =>
+    storeJob(
+      { id, projectId: project.id, projectExternalId: project.externalId, kind: "contacts", fileName: input.fileName ?? null, content: { subscribed: input.subscribed }, totalRows: rows.length, createdBy: actor.id, createdByEmail: actor.email },
+      usable,
+    ),
+  );
+  void runJob(id);
+  return { id };
+}
+
+export type JobKind = "send" | "contacts";
+
+async function loadJob(project: Project, id: string, kind: JobKind): Promise<BatchJobRow> {
+  const d = await db();
+  const [job] = await d.select().from(batchJobs).where(and(eq(batchJobs.id, id), eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind))).limit(1);
+  if (!job) throw new AppError(404, "not_found", "Batch job not found.");
+  return job;
+}
+
+async function counts(jobId: string): Promise<JobCounts> {
+  const d = await db();
+  const rows = await d.select({ status: batchRows.status, n: sql<number>`count(*)::int` }).from(batchRows).where(eq(batchRows.jobId, jobId)).groupBy(batchRows.status);
+  const out: JobCounts = { pending: 0, sent: 0, failed: 0, invalid: 0, suppressed: 0, duplicate: 0 };
+  for (const r of rows) out[r.status as BatchRowStatus] = Number(r.n);
+  return out;
+}
+
+const toView = (job: BatchJobRow, c: JobCounts): JobView => ({
+  id: job.id,
+  kind: job.kind,
+  status: job.status,
+  fileName: job.fileName,
+  totalRows: job.totalRows,
+  retryRound: job.retryRound,
+  counts: c,
+  createdByEmail: job.createdByEmail,
+  createdAt: job.createdAt.toISOString(),
+  finishedAt: job.finishedAt?.toISOString() ?? null,
+  content: job.content,
+});
+
+/** A job with its counts; opening or polling it resumes it when it was left unfinished. */
+export async function getJob(project: Project, id: string, kind: JobKind = "send"): Promise<JobView> {
+  const job = await loadJob(project, id, kind);
+  await resumeIfStalled(job);
+  return toView(job, await counts(job.id));
+}
+
+export async function listJobs(project: Project, kind: "send" | "contacts"): Promise<JobView[]> {
+  const d = await db();
+  const jobs = await d.select().from(batchJobs).where(and(eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind))).orderBy(desc(batchJobs.createdAt)).limit(50);
+  // Visiting the list resumes what a restart left behind.
+  for (const j of jobs) await resumeIfStalled(j);
+  return Promise.all(jobs.map(async (j) => toView(j, await counts(j.id))));
+}
+
+const outcome = (r: typeof batchRows.$inferSelect): BatchRowOutcome => ({
+  row: r.row,
+  email: r.email,
+  name: r.name,
+  status: r.status as BatchRowStatus,
+  messageId: r.messageId,
+  error: r.errorMessage ? { message: r.errorMessage, code: r.errorCode, field: r.errorField } : null,
+});
+
+/** Rows of a job in file order from `after` (a row number), optionally of some statuses only. */
+export async function jobRows(project: Project, id: string, opts: { statuses?: BatchRowStatus[]; after?: number; limit?: number }, kind: JobKind = "send") {
+  const job = await loadJob(project, id, kind);
+  const d = await db();
+  const limit = Math.min(opts.limit ?? 100, 500);
+  const rows = await d
+    .select()
+    .from(batchRows)
+    .where(and(eq(batchRows.jobId, job.id), opts.statuses?.length ? inArray(batchRows.status, opts.statuses) : undefined, opts.after ? gt(batchRows.row, opts.after) : undefined))
+    .orderBy(asc(batchRows.row))
+    .limit(limit + 1);
+  return { data: rows.slice(0, limit).map(outcome), nextAfter: rows.length > limit ? rows[limit - 1].row : null };
+}
+
+export async function jobResultsCsv(project: Project, id: string, kind: JobKind = "send"): Promise<{ csv: string; fileName: string }> {
+  const job = await loadJob(project, id, kind);
+  const d = await db();
+  const rows = await d.select().from(batchRows).where(eq(batchRows.jobId, job.id)).orderBy(asc(batchRows.row));
+  return { csv: resultsToCsv(rows.map(outcome)), fileName: `batch-${job.id}-results.csv` };
+}
+
+/**
+ * "Retry failed rows": rows the service refused or that failed are sent again in a new
+ * round, with keys derived from the round and the rows (not the first pass's keys, which
+ * would only replay the failures). Invalid and suppressed rows are not retried.
+ */
+export async function retryFailed(project: Project, actor: Actor, id: string, kind: JobKind = "send"): Promise<{ retried: number }> {
+  const job = await loadJob(project, id, kind);
+  if (job.status === "running") throw new AppError(409, "job_running", "The job is still running; retry failed rows once it has finished.");
+  const d = await db();
+  const failed = await d.select({ row: batchRows.row }).from(batchRows).where(and(eq(batchRows.jobId, job.id), eq(batchRows.status, "failed"))).orderBy(asc(batchRows.row));
+  if (!failed.length) return { retried: 0 };
+  const round = job.retryRound + 1;
+  const groups = chunk(failed.map((r) => r.row));
+  const chunks = await Promise.all(groups.map(async (rows, idx) => ({ jobId: job.id, round, idx, rows, idempotencyKey: await retryChunkIdempotencyKey(job.id, round, rows) })));
+  await withAudit({ actor, action: "batch.retry_failed", project: project.externalId, target: job.id, detail: { rows: failed.length, round } }, () =>
+    d.transaction(async (tx) => {
+      await tx.update(batchJobs).set({ retryRound: round, status: "running", finishedAt: null, updatedAt: new Date() }).where(eq(batchJobs.id, job.id));
+      await tx.update(batchRows).set({ status: "pending", errorMessage: null, errorCode: null, errorField: null }).where(and(eq(batchRows.jobId, job.id), eq(batchRows.status, "failed")));
+      await tx.insert(batchChunks).values(chunks);
+    }),
+  );
+  void runJob(job.id);
+  return { retried: failed.length };
+}

@@ -1,0 +1,195 @@
+import "server-only";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { isAppError } from "@/lib/errors";
+import type { BatchContent } from "@/lib/schemas/compose";
+import type { SendEmail } from "@/lib/schemas/emails";
+import { db, type Db } from "@/lib/server/db";
+import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
+import { recordSentMessages } from "@/lib/server/messages/record";
+import { service } from "@/lib/server/service";
+import { rowSend } from "./check";
+import { importContactRow } from "./contact-rows";
+
+/**
+ * The job runner. Chunks are claimed with FOR UPDATE SKIP LOCKED and a lease, so several
+ * dashboard instances on one Postgres database each take different chunks, and a chunk
+ * whose instance died is taken again once its lease runs out — re-sent with the same
+ * Idempotency-Key, so the service replays its first answer instead of sending twice.
+ */
+export const INSTANCE_ID = crypto.randomUUID();
+export const LEASE_MS = Number(process.env.BATCH_LEASE_MS) || 15_000;
+/** Chunks in flight per job in this instance. */
+export const WORKERS = Number(process.env.BATCH_WORKERS) || 8;
+/** A chunk that failed transiently this many times is given up, its rows marked failed (retry failed rows re-sends them). */
+const MAX_ATTEMPTS = 8;
+
+type Row = Record<string, unknown>;
+function rowsOf(result: unknown): Row[] {
+  if (Array.isArray(result)) return result as Row[];
+  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
+}
+
+/** Claims the next chunk of a job that is pending, or claimed under a lease that ran out. */
+export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, leaseMs = LEASE_MS): Promise<BatchChunkRow | null> {
+  const result = await d.execute(sql`
+    update batch_chunks c
+       set status = 'claimed', claimed_by = ${instance}, lease_until = now() + (${String(leaseMs)}::int * interval '1 millisecond'), attempts = c.attempts + 1
+     where (c.job_id, c.round, c.idx) = (
+       select job_id, round, idx from batch_chunks
+        where job_id = ${jobId} and (status = 'pending' or (status = 'claimed' and lease_until < now()))
+        order by round, idx
+        limit 1
+        for update skip locked)
+    returning c.job_id, c.round, c.idx, c.idempotency_key, c.rows, c.attempts`);
+  const [r] = rowsOf(result);
+  if (!r) return null;
+  return {
+    jobId: String(r.job_id),
+    round: Number(r.round),
+    idx: Number(r.idx),
+    idempotencyKey: String(r.idempotency_key),
+    rows: (typeof r.rows === "string" ? JSON.parse(r.rows) : r.rows) as number[],
+    attempts: Number(r.attempts),
+    status: "claimed",
+    claimedBy: instance,
+    leaseUntil: null,
+    lastError: null,
+  };
+}
+
+type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId: string | null; error: { message: string; code: string; field: string | null } | null };
+
+/** Writes outcomes of a chunk and marks it done, in one transaction. */
+async function finishChunk(d: Db, chunk: BatchChunkRow, outcomes: Outcome[]) {
+  await d.transaction(async (tx) => {
+    if (outcomes.length) {
+      const values = sql.join(
+        outcomes.map((o) => sql`(${o.row}::int, ${o.status}, ${o.messageId}, ${o.error?.message ?? null}, ${o.error?.code ?? null}, ${o.error?.field ?? null})`),
+        sql`, `,
+      );
+      await tx.execute(sql`
+        update batch_rows r set status = v.status, message_id = v.mid, error_message = v.msg, error_code = v.code, error_field = v.field
+          from (values ${values}) as v(row, status, mid, msg, code, field)
+         where r.job_id = ${chunk.jobId} and r.row = v.row`);
+    }
+    await tx
+      .update(batchChunks)
+      .set({ status: "done", leaseUntil: null })
+      .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.round, chunk.round), eq(batchChunks.idx, chunk.idx)));
+  });
+}
+
+async function release(d: Db, chunk: BatchChunkRow, error: string) {
+  await d
+    .update(batchChunks)
+    .set({ status: "pending", leaseUntil: null, claimedBy: null, lastError: error })
+    .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.round, chunk.round), eq(batchChunks.idx, chunk.idx)));
+}
+
+/** Sends one chunk of a `send` job through POST /v1/emails/batch with the chunk's key. */
+async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<Outcome[]> {
+  const rows = await d
+    .select({ row: batchRows.row, email: batchRows.email, name: batchRows.name, data: batchRows.data })
+    .from(batchRows)
+    .where(and(eq(batchRows.jobId, job.id), inArray(batchRows.row, chunk.rows)))
+    .orderBy(batchRows.row);
+  const sends: SendEmail[] = rows.map((r) => rowSend(job.content as BatchContent, r));
+  const answer = await service.emails.batch(job.projectExternalId, sends, chunk.idempotencyKey);
+  const recorded: Parameters<typeof recordSentMessages>[0] = [];
+  const outcomes = rows.map((r, i): Outcome => {
+    const item = answer.data[i];
+    if (item?.id && !item.error) {
+      recorded.push({ projectId: job.projectId, messageId: item.id, request: sends[i], sentBy: job.createdBy, idempotencyKey: chunk.idempotencyKey, source: "batch", batchJobId: job.id, status: item.status });
+      return { row: r.row, status: "sent", messageId: item.id, error: null };
+    }
+    const e = item?.error ?? { message: "the service gave no answer for this row", code: "no_answer", param: null };
+    // The service names the field as `emails.N.to.0.email`; the row only needs `to.0.email`.
+    const field = e.param ? e.param.replace(/^emails\.\d+\./, "") : null;
+    return { row: r.row, status: "failed", messageId: null, error: { message: e.message, code: e.code, field } };
+  });
+  await recordSentMessages(recorded);
+  return outcomes;
+}
+
+async function processChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<void> {
+  try {
+    const outcomes = job.kind === "send" ? await sendChunk(d, job, chunk) : await importContacts(d, job, chunk);
+    await finishChunk(d, chunk, outcomes);
+  } catch (e) {
+    const transient = !isAppError(e) || e.status >= 500 || e.status === 429 || e.code === "idempotency_in_flight";
+    const message = isAppError(e) ? e.message : "unexpected error";
+    if (transient && chunk.attempts < MAX_ATTEMPTS) {
+      await release(d, chunk, message);
+      return;
+    }
+    const code = isAppError(e) ? e.code : "internal_error";
+    const field = isAppError(e) ? e.param : null;
+    await finishChunk(d, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })));
+  }
+}
+
+async function importContacts(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<Outcome[]> {
+  const rows = await d.select().from(batchRows).where(and(eq(batchRows.jobId, job.id), inArray(batchRows.row, chunk.rows))).orderBy(batchRows.row);
+  const out: Outcome[] = [];
+  for (const r of rows) out.push(await importContactRow(job, r));
+  return out;
+}
+
+async function markDoneIfFinished(d: Db, jobId: string) {
+  await d.execute(sql`
+    update batch_jobs set status = 'done', finished_at = now(), updated_at = now()
+     where id = ${jobId} and status = 'running'
+       and not exists (select 1 from batch_chunks where job_id = ${jobId} and status <> 'done')`);
+}
+
+/** Test aid: a pause after each chunk, so a browser test can stop the dashboard halfway through a job. */
+const pauseMs = () => Number(process.env.BATCH_CHUNK_PAUSE_MS) || 0;
+
+/** One worker: claims and sends chunks until none is free. */
+async function work(d: Db, job: BatchJobRow) {
+  for (;;) {
+    const chunk = await claimChunk(d, job.id);
+    if (!chunk) return;
+    await processChunk(d, job, chunk);
+    if (pauseMs()) await new Promise((r) => setTimeout(r, pauseMs()));
+  }
+}
+
+const RUNNING = Symbol.for("mail-dashboard.batch-runs");
+type Runs = Map<string, Promise<void>>;
+function runs(): Runs {
+  const holder = globalThis as { [RUNNING]?: Runs };
+  return (holder[RUNNING] ??= new Map());
+}
+
+/** Runs a job in this instance (once at a time per job) until no chunk is left to claim. */
+export function runJob(jobId: string): Promise<void> {
+  const current = runs().get(jobId);
+  if (current) return current;
+  const p = (async () => {
+    const d = await db();
+    const [job] = await d.select().from(batchJobs).where(eq(batchJobs.id, jobId)).limit(1);
+    if (!job || job.status === "done") return;
+    await Promise.all(Array.from({ length: WORKERS }, () => work(d, job)));
+    await markDoneIfFinished(d, jobId);
+  })()
+    .catch((e) => console.error(`batch job ${jobId}:`, e))
+    .finally(() => runs().delete(jobId));
+  runs().set(jobId, p);
+  return p;
+}
+
+/**
+ * Resumes a job left unfinished (the tab closed, a restart, the service failing): called
+ * when the job screen is opened or polled. A chunk still leased to another live instance is
+ * left to it; one whose lease ran out is taken here.
+ */
+export async function resumeIfStalled(job: Pick<BatchJobRow, "id" | "status">): Promise<void> {
+  if (job.status !== "running" || runs().has(job.id)) return;
+  const d = await db();
+  const open = rowsOf(
+    await d.execute(sql`select 1 from batch_chunks where job_id = ${job.id} and (status = 'pending' or (status = 'claimed' and lease_until < now())) limit 1`),
+  );
+  if (open.length) void runJob(job.id);
+  else await markDoneIfFinished(d, job.id);
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { isAppError } from "@/lib/errors";
+import { RESERVED_HEADERS } from "@/lib/schemas/emails";
+import type { Address } from "@/lib/schemas/common";
+import type { Project } from "@/lib/server/access";
+import { service } from "@/lib/server/service";
+
+export type ComposeOptions = {
+  domains: string[];
+  templates: { id: string; name: string; slug: string | null; variables?: string[] }[];
+  /** Set when a list could not be read: the form still works, with free typing. */
+  warnings: string[];
+};
+
+export type ComposePrefill = {
+  sourceId: string;
+  from?: Address;
+  to: Address[];
+  cc: Address[];
+  bcc: Address[];
+  replyTo: Address[];
+  subject?: string;
+  html?: string;
+  text?: string;
+  templateId?: string;
+  tags: { name: string; value: string }[];
+  headers: { name: string; value: string }[];
+};
+
+const NAMED = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
+/** `Ada <ada@example.com>` or a bare address, as the service returns them. */
+export function parseAddress(value: string): Address {
+  const m = NAMED.exec(value);
+  if (m) return m[1].trim() ? { email: m[2].trim(), name: m[1].trim() } : { email: m[2].trim() };
+  return { email: value.trim() };
+}
+
+/** Verified domains to send from and the templates to choose from, read in parallel. */
+export async function composeOptions(project: Project): Promise<ComposeOptions> {
+  const warnings: string[] = [];
+  const [domains, templates] = await Promise.all([
+    service.domains.list(project.externalId, { status: "verified", limit: 100 }).catch((e) => {
+      warnings.push(`Verified domains could not be loaded (${isAppError(e) ? e.message : "unknown error"}); type the sender address.`);
+      return { data: [], nextCursor: null };
+    }),
+    service.templates.list(project.externalId, { limit: 100 }).catch((e) => {
+      warnings.push(`Templates could not be loaded (${isAppError(e) ? e.message : "unknown error"}).`);
+      return { data: [], nextCursor: null };
+    }),
+  ]);
+  return {
+    // The list filter is a request; a service that ignores it must not offer pending domains.
+    domains: domains.data.filter((d) => !d.status || d.status === "verified").map((d) => d.domain),
+    templates: templates.data.map((t) => ({ id: t.id, name: t.name, slug: t.slug, variables: t.variables })),
+    warnings,
+  };
+}
+
+/** "Send again": what is known of an earlier message, read from the service. Null when it cannot be read. */
+export async function composePrefill(project: Project, messageId: string): Promise<ComposePrefill | null> {
+  const m = await service.emails.get(project.externalId, messageId).catch(() => null);
+  if (!m || m.direction !== "outbound") return null;
+  const headers = Object.entries(m.headers ?? {})
+    .filter(([name]) => !RESERVED_HEADERS.includes(name.toLowerCase()))
+    .map(([name, value]) => ({ name, value }));
+  return {
+    sourceId: m.id,
+    from: parseAddress(m.from),
+    to: m.to.map(parseAddress),
+    cc: (m.cc ?? []).map(parseAddress),
+    bcc: (m.bcc ?? []).map(parseAddress),
+    replyTo: (m.replyTo ?? []).map(parseAddress),
+    subject: m.subject ?? undefined,
+    html: m.html ?? undefined,
+    text: m.text ?? undefined,
+    templateId: m.templateId ?? undefined,
+    tags: m.tags ?? [],
+    headers,
+  };
+}

@@ -1,0 +1,76 @@
+import "server-only";
+import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import type { Contact } from "@/lib/schemas/contacts";
+import { db } from "@/lib/server/db";
+import { contactsIndex, type ContactIndexRow } from "@/lib/server/db/schema/contacts-index";
+
+/** Remembers a contact as the service just returned it. Newer facts replace older ones. */
+export async function rememberContacts(projectId: string, list: Contact[], source: "created" | "lookup" | "import"): Promise<void> {
+  if (!list.length) return;
+  const d = await db();
+  const now = new Date();
+  const rows = list.map((c) => ({
+    projectId,
+    id: c.id,
+    email: c.email.toLowerCase(),
+    firstName: c.firstName,
+    lastName: c.lastName,
+    subscribed: c.subscribed,
+    unsubscribedAt: c.unsubscribedAt ? new Date(c.unsubscribedAt) : null,
+    metadata: c.metadata ?? {},
+    source,
+    createdAt: new Date(c.createdAt),
+    seenAt: now,
+  }));
+  await d
+    .insert(contactsIndex)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [contactsIndex.projectId, contactsIndex.id],
+      set: {
+        email: sql`excluded.email`,
+        firstName: sql`excluded.first_name`,
+        lastName: sql`excluded.last_name`,
+        subscribed: sql`excluded.subscribed`,
+        unsubscribedAt: sql`excluded.unsubscribed_at`,
+        metadata: sql`excluded.metadata`,
+        seenAt: sql`excluded.seen_at`,
+      },
+    });
+}
+
+export type IndexedContact = Omit<ContactIndexRow, "unsubscribedAt" | "createdAt" | "seenAt"> & { unsubscribedAt: string | null; createdAt: string; seenAt: string };
+
+const view = (r: ContactIndexRow): IndexedContact => ({
+  ...r,
+  unsubscribedAt: r.unsubscribedAt?.toISOString() ?? null,
+  createdAt: r.createdAt.toISOString(),
+  seenAt: r.seenAt.toISOString(),
+});
+
+/** The contacts the dashboard knows of, newest seen first, searched by address or name. */
+export async function searchContactsIndex(projectId: string, q: string, limit = 50, offset = 0): Promise<{ data: IndexedContact[]; total: number }> {
+  const d = await db();
+  const needle = q.trim() ? `%${q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(
+    eq(contactsIndex.projectId, projectId),
+    needle ? or(ilike(contactsIndex.email, needle), ilike(contactsIndex.firstName, needle), ilike(contactsIndex.lastName, needle), eq(contactsIndex.id, q.trim())) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    d.select().from(contactsIndex).where(where).orderBy(desc(contactsIndex.seenAt), desc(contactsIndex.id)).limit(limit).offset(offset),
+    d.select({ total: sql<number>`count(*)::int` }).from(contactsIndex).where(where),
+  ]);
+  return { data: rows.map(view), total };
+}
+
+/** A contact id for an address, when the dashboard has seen one (the interface cannot look up by email). */
+export async function contactIdByEmail(projectId: string, email: string): Promise<string | null> {
+  const d = await db();
+  const [row] = await d
+    .select({ id: contactsIndex.id })
+    .from(contactsIndex)
+    .where(and(eq(contactsIndex.projectId, projectId), eq(contactsIndex.email, email.trim().toLowerCase())))
+    .orderBy(desc(contactsIndex.seenAt))
+    .limit(1);
+  return row?.id ?? null;
+}

@@ -1,0 +1,26 @@
+import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { users } from "./core";
+
+/**
+ * Keys created through the dashboard. The interface cannot list keys, so the dashboard keeps
+ * its own record of what it created — name, scope, who, when — and never the secret (nor its
+ * readable prefix): the service answers it once and it goes straight to the browser.
+ */
+export const dashboardApiKeys = pgTable(
+  "dashboard_api_keys",
+  {
+    /** The service's key id. */
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** External id of the project the key is tied to; null for an account-wide key. */
+    project: text("project"),
+    /** External id of the project whose screen created it (account-wide keys are listed there). */
+    createdIn: text("created_in").notNull(),
+    scopes: jsonb("scopes").$type<string[]>().notNull(),
+    createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
+    /** Kept as text so the list still says who after the user is removed. */
+    createdByEmail: text("created_by_email").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("dashboard_api_keys_project_idx").on(t.project), index("dashboard_api_keys_created_in_idx").on(t.createdIn)],
+);

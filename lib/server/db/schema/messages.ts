@@ -1,0 +1,110 @@
+import { sql } from "drizzle-orm";
+import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { projects, users } from "./core";
+
+/**
+ * The message index. The interface can retrieve a message by id but cannot list or search,
+ * so the dashboard records what it sends and every event its webhook receives. Support
+ * searches it; compose, scheduled sends and the overview read it.
+ */
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const indexedMessages = pgTable(
+  "indexed_messages",
+  {
+    /** The service's message id. */
+    id: text("id").primaryKey(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
+    /** Folded from events (lib/server/messages/fold.ts): never moves back from a final state. */
+    status: text("status").notNull(),
+    from: text("from_address").notNull(),
+    to: jsonb("to_addresses").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    cc: jsonb("cc").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    bcc: jsonb("bcc").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    subject: text("subject"),
+    tags: jsonb("tags").$type<{ name: string; value: string }[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The body the dashboard sent, or the inbound mail's body from the webhook. */
+    html: text("html"),
+    text: text("text"),
+    headers: jsonb("headers").$type<Record<string, string>>(),
+    templateId: text("template_id"),
+    threadId: text("thread_id"),
+    inReplyTo: text("in_reply_to"),
+    scheduledAt: at("scheduled_at"),
+    idempotencyKey: text("idempotency_key"),
+    /** Who sent it through the dashboard; null for mail the webhook or a look-up revealed. */
+    sentBy: text("sent_by").references(() => users.id, { onDelete: "set null" }),
+    /** How the index learned of it: `dashboard`, `webhook`, `lookup`, `batch`. */
+    source: text("source").notNull(),
+    /** Batch job that sent it, when one did. */
+    batchJobId: text("batch_job_id"),
+    /** The service's createdAt. */
+    createdAt: at("created_at").notNull(),
+    lastEventAt: at("last_event_at"),
+    updatedAt: at("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("indexed_messages_project_created_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
+    index("indexed_messages_project_status_created_idx").on(t.projectId, t.status, t.createdAt.desc()),
+    index("indexed_messages_thread_idx").on(t.threadId),
+    index("indexed_messages_scheduled_idx").on(t.projectId, t.scheduledAt),
+  ],
+);
+
+/** One row per address per message (to, cc, bcc, and from), lower-cased: recipient search. */
+export const indexedRecipients = pgTable(
+  "indexed_recipients",
+  {
+    messageId: text("message_id")
+      .notNull()
+      .references(() => indexedMessages.id, { onDelete: "cascade" }),
+    projectId: text("project_id").notNull(),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["from", "to", "cc", "bcc"] }).notNull(),
+    createdAt: at("created_at").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.email, t.role] }),
+    index("indexed_recipients_lookup_idx").on(t.projectId, t.email, t.createdAt.desc()),
+  ],
+);
+
+/** Events as the webhook delivered them (or as a look-up returned them). */
+export const indexedEvents = pgTable(
+  "indexed_events",
+  {
+    seq: bigserial("seq", { mode: "number" }).primaryKey(),
+    messageId: text("message_id").notNull(),
+    projectId: text("project_id").notNull(),
+    type: text("type").notNull(),
+    occurredAt: at("occurred_at").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** Standard Webhooks `webhook-id`: each delivery is taken once. Null for look-ups. */
+    webhookId: text("webhook_id"),
+  },
+  (t) => [
+    uniqueIndex("indexed_events_webhook_id_idx").on(t.webhookId),
+    index("indexed_events_message_idx").on(t.messageId, t.occurredAt),
+    index("indexed_events_project_type_idx").on(t.projectId, t.type, t.occurredAt),
+  ],
+);
+
+/** The dashboard's own webhook on each project: where events come from. */
+export const eventStreams = pgTable("event_streams", {
+  projectId: text("project_id")
+    .primaryKey()
+    .references(() => projects.id, { onDelete: "cascade" }),
+  /** The service's webhook endpoint id. */
+  webhookId: text("webhook_id").notNull(),
+  url: text("url").notNull(),
+  /** The signing secret, encrypted with a key derived from AUTH_SECRET (AES-256-GCM). */
+  secretCiphertext: text("secret_ciphertext").notNull(),
+  createdAt: at("created_at").notNull().defaultNow(),
+  lastEventAt: at("last_event_at"),
+});
+
+export type IndexedMessageRow = typeof indexedMessages.$inferSelect;
+export type IndexedEventRow = typeof indexedEvents.$inferSelect;

@@ -1,0 +1,65 @@
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { checkRecords, type RecordCheck } from "@/lib/domains/dns-check";
+import { domainInput } from "@/lib/domains/hostname";
+import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page, type ReceivingState } from "@/lib/schemas";
+import { withAudit } from "../audit";
+import { env } from "../env";
+import type { Actor, Project } from "../guard";
+import { service } from "../service/index";
+
+export type DomainDetail = { domain: Domain; receiving: ReceivingState | null; receivingError: string | null };
+
+export async function listDomains(project: Project, query: { cursor?: string; limit?: number; status?: DomainStatus }): Promise<Page<Domain>> {
+  return service.domains.list(project.externalId, query);
+}
+
+export async function addDomain(actor: Actor, project: Project, input: unknown): Promise<Domain> {
+  // Validated (and IDN-converted) here too, not only in the form: the route is callable directly.
+  const { domain } = domainInput.parse(input);
+  return withAudit({ actor, action: "domain.create", project: project.externalId, target: domain }, () =>
+    service.domains.add(project.externalId, domain),
+  );
+}
+
+/** How many pages of 100 are searched for one domain before giving up (10,000 domains). */
+const FIND_PAGES = 100;
+
+/**
+ * The interface has no "get domain": a domain is found by paging through the list. The
+ * list is ordered newest first and stable while domains are added, so paging never skips
+ * one; a project with more than FIND_PAGES × 100 domains is unlikely enough to refuse.
+ */
+export async function findDomain(project: Project, id: string): Promise<Domain> {
+  let cursor: string | undefined;
+  for (let i = 0; i < FIND_PAGES; i++) {
+    const page = await service.domains.list(project.externalId, { limit: MAX_PAGE_SIZE, cursor });
+    const found = page.data.find((d) => d.id === id);
+    if (found) return found;
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  throw new AppError(404, "not_found", "This domain is not in the project (it may belong to another one).");
+}
+
+export async function getDomainDetail(project: Project, id: string): Promise<DomainDetail> {
+  const domain = await findDomain(project, id);
+  try {
+    const receiving = await service.domains.receiving(project.externalId, id);
+    return { domain, receiving, receivingError: null };
+  } catch (e) {
+    // The sending records are still worth showing when the receiving state cannot be read.
+    return { domain, receiving: null, receivingError: e instanceof AppError ? e.message : "The receiving state could not be read." };
+  }
+}
+
+export type DomainCheck = { checkedAt: string; resolver: string; records: RecordCheck[] };
+
+/** The live DNS comparison, run from the dashboard's server with its resolver (DNS_RESOLVER). */
+export async function checkDomain(project: Project, id: string): Promise<DomainCheck> {
+  const { domain, receiving } = await getDomainDetail(project, id);
+  const resolver = env().DNS_RESOLVER;
+  const records = [...domain.records, ...(receiving?.records ?? [])];
+  const results = await checkRecords(records, { resolver, domain: domain.domain });
+  return { checkedAt: new Date().toISOString(), resolver: resolver ?? "system resolver", records: results };
+}

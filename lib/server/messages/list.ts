@@ -1,0 +1,31 @@
+import "server-only";
+import { isAppError } from "@/lib/errors";
+import { messageListQuery, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
+import type { Project } from "@/lib/server/access";
+import { service } from "@/lib/server/service";
+import { looksLikeMessageId } from "@/components/shell/nav";
+import { indexServiceMessage } from "./lookup";
+import { findIndexedMessage, searchMessages } from "./search";
+
+/**
+ * The search, plus the pasted-id case: text that looks like a message id opens that message
+ * (`openId`). One the index does not know is asked of the service and, when it exists,
+ * indexed first.
+ */
+export async function listMessages(project: Project, input: MessageListQuery): Promise<MessageListPage & { openId: string | null }> {
+  const query = messageListQuery.parse(input);
+  const text = query.q;
+  if (text && !query.cursor && looksLikeMessageId(text)) {
+    // Pasting an id means "open it": known to the index or not.
+    if (await findIndexedMessage(project.id, text)) return { ...(await searchMessages(project.id, query)), openId: text };
+    try {
+      const found = await service.emails.get(project.externalId, text);
+      await indexServiceMessage(project.id, found);
+      return { ...(await searchMessages(project.id, query)), openId: found.id };
+    } catch (e) {
+      // Not a message id after all (or the service cannot say): an ordinary search.
+      if (!isAppError(e)) throw e;
+    }
+  }
+  return { ...(await searchMessages(project.id, query)), openId: null };
+}

@@ -1,0 +1,71 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import { withAudit } from "../audit";
+import { verifyPassword } from "../auth/password";
+import { throttledFor, recordFailure, clearAccountFailures, throttleKeys, minutesFromMs } from "../auth/throttle";
+import { db } from "../db";
+import { users } from "../db/schema/core";
+import { reauthConfirmations } from "../db/schema/reauth";
+import { env } from "../env";
+import type { Actor } from "../guard";
+
+/**
+ * Creating a key or a webhook hands out a secret that grants access to mail: an admin whose
+ * sign-in (or last re-confirmation) is older than REAUTH_MAX_AGE_S confirms the password
+ * first, so an unattended signed-in browser is not enough to mint one.
+ */
+export const REAUTH_REQUIRED = "reauth_required";
+
+export function reauthMaxAgeMs(): number {
+  return env().REAUTH_MAX_AGE_S * 1000;
+}
+
+/** Pure rule: is the most recent of sign-in and re-confirmation within the limit? */
+export function isRecent(authAt: number | null, confirmedAt: number | null, now: number, maxAgeMs: number): boolean {
+  const last = Math.max(authAt ?? 0, confirmedAt ?? 0);
+  return last > 0 && now - last <= maxAgeMs;
+}
+
+async function lastConfirmation(userId: string): Promise<number | null> {
+  const d = await db();
+  const [row] = await d.select().from(reauthConfirmations).where(eq(reauthConfirmations.userId, userId)).limit(1);
+  return row ? row.confirmedAt.getTime() : null;
+}
+
+/** Throws 403 `reauth_required` unless the user signed in or confirmed the password recently. */
+export async function requireRecentAuth(user: Actor, now = Date.now()): Promise<void> {
+  if (isRecent(user.authAt, await lastConfirmation(user.id), now, reauthMaxAgeMs())) return;
+  throw new AppError(403, REAUTH_REQUIRED, "Confirm your password to continue: your sign-in is older than the limit for this action.");
+}
+
+/**
+ * Checks the password of the signed-in user, throttled and counted exactly like sign-in
+ * (same keys, so guessing here uses up the same budget), and records the confirmation.
+ */
+export async function reconfirmPassword(user: Actor, password: string, address: string): Promise<{ confirmedAt: string }> {
+  const keys = throttleKeys(user.email, address);
+  const wait = await throttledFor(keys);
+  if (wait > 0) {
+    const minutes = minutesFromMs(wait);
+    throw new AppError(429, "rate_limited", `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+  }
+  const d = await db();
+  const [row] = await d.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id)).limit(1);
+  if (!row?.hash) {
+    throw new AppError(400, "no_password", "This account signs in without a password (single sign-on): sign out and in again instead.");
+  }
+  return withAudit({ actor: user, action: "auth.reconfirm", target: user.email }, async () => {
+    if (!(await verifyPassword(password, row.hash!))) {
+      await recordFailure(keys);
+      throw new AppError(400, "invalid_password", "password: is not correct", "password");
+    }
+    await clearAccountFailures(keys);
+    const confirmedAt = new Date();
+    await d
+      .insert(reauthConfirmations)
+      .values({ userId: user.id, confirmedAt })
+      .onConflictDoUpdate({ target: reauthConfirmations.userId, set: { confirmedAt } });
+    return { confirmedAt: confirmedAt.toISOString() };
+  });
+}

@@ -1,0 +1,145 @@
+import "server-only";
+import { unstable_rethrow } from "next/navigation";
+import type { NextRequest } from "next/server";
+import { z } from "zod";
+import { AppError, isAppError } from "@/lib/errors";
+import type { Permission } from "@/lib/permissions";
+import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
+import { authorize, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
+import { isSameOriginWrite } from "./same-origin";
+
+export type RouteContext<P, U> = {
+  req: NextRequest;
+  params: P;
+  user: U;
+  project: Project | null;
+  correlationId: string;
+};
+type Result = Response | object | null;
+type NextContext<P> = { params: Promise<P> };
+type Handler<P> = (req: NextRequest, ctx: NextContext<P>) => Promise<Response>;
+
+const NO_STORE = "no-store";
+
+/**
+ * The wrapper of every route handler: same-origin check on writes, the guard (with the
+ * project from `params.project` when the route has one), and one error shape. Plain
+ * objects become JSON, null becomes 204; every response is `Cache-Control: no-store` and
+ * carries `X-Correlation-Id`. `permission` null means no sign-in is needed (health).
+ */
+export function route<P extends Record<string, string> = {}>(
+  permission: Permission,
+  fn: (ctx: RouteContext<P, Actor>) => Promise<Result>,
+): Handler<P>;
+export function route<P extends Record<string, string> = {}>(
+  permission: null,
+  fn: (ctx: RouteContext<P, null>) => Promise<Result>,
+): Handler<P>;
+export function route<P extends Record<string, string>>(
+  permission: Permission | null,
+  // The overloads above tie `user` to `permission`; here either kind of handler is accepted.
+  fn: (ctx: RouteContext<P, any>) => Promise<Result>, // eslint-disable-line @typescript-eslint/no-explicit-any
+): Handler<P> {
+  return async (req, ctx) => {
+    const correlationId = crypto.randomUUID();
+    try {
+      if (!isSameOriginWrite(req)) {
+        throw new AppError(403, "cross_origin", "This request did not come from the dashboard itself and was refused.");
+      }
+      const params = ((await ctx?.params) ?? {}) as P;
+      let user: Actor | null = null;
+      let project: Project | null = null;
+      if (permission) {
+        const projectId = typeof params.project === "string" ? params.project : undefined;
+        // One query reads the user, their grants and the route's project.
+        const loaded = await loadActorAndProject(await sessionClaimsFromRequest(req), projectId);
+        ({ user, project } = await authorize(loaded.user, permission, projectId === undefined ? {} : { project: projectId }, loaded.project));
+      }
+      return toResponse(await fn({ req, params, user, project, correlationId }), correlationId);
+    } catch (e) {
+      // Next's own control flow (redirect(), notFound()) is not an error to report.
+      unstable_rethrow(e);
+      return errorResponse(e, correlationId, req);
+    }
+  };
+}
+
+function toResponse(result: Result, correlationId: string): Response {
+  let res: Response;
+  if (result instanceof Response) {
+    // Responses of fetch have immutable headers; a copy can take ours.
+    res = new Response(result.body, result);
+  } else if (result === null) {
+    res = new Response(null, { status: 204 });
+  } else {
+    res = Response.json(result);
+  }
+  res.headers.set("Cache-Control", NO_STORE);
+  res.headers.set("X-Correlation-Id", correlationId);
+  return res;
+}
+
+function isZodError(e: unknown): e is z.ZodError {
+  return e instanceof z.ZodError || (e instanceof Error && e.name === "ZodError" && Array.isArray((e as z.ZodError).issues));
+}
+
+/** The first issue names the field: `param` is its dotted path, the message starts with it. */
+export function appErrorFromZod(e: z.ZodError): AppError {
+  const issue = e.issues[0];
+  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : null;
+  const text = issue?.message ?? "is not valid";
+  return new AppError(400, "validation_error", param ? `${param}: ${text}` : text, param);
+}
+
+export function errorResponse(e: unknown, correlationId: string, req?: Request): Response {
+  let err: AppError;
+  if (isZodError(e)) {
+    err = appErrorFromZod(e);
+  } else if (isAppError(e)) {
+    err = e;
+    if (err.status >= 500) {
+      console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} → ${err.status} ${err.code}: ${err.message}`);
+    }
+  } else {
+    // Unexpected: the details stay in the server log under the correlation id.
+    console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} failed:`, e);
+    err = new AppError(500, "internal_error", `Something went wrong on our side. Reference: ${correlationId}.`);
+  }
+  const body = new AppError(err.status, err.code, err.message, err.param, correlationId).toBody();
+  return new Response(JSON.stringify(body), {
+    status: err.status,
+    headers: { "Content-Type": "application/json", "Cache-Control": NO_STORE, "X-Correlation-Id": correlationId },
+  });
+}
+
+/** The JSON body, validated. Empty body counts as `{}`; bad JSON and oversize bodies are 4xx, never 500. */
+export async function parseBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_REQUEST_BYTES) throw tooLarge();
+  const text = await req.text();
+  if (text.length > MAX_REQUEST_BYTES) throw tooLarge();
+  let json: unknown = {};
+  if (text.trim()) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AppError(400, "invalid_json", "The request body is not valid JSON.");
+    }
+  }
+  return schema.parse(json);
+}
+
+function tooLarge() {
+  return new AppError(413, "payload_too_large", `The request body is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MB.`);
+}
+
+/** Query parameters, validated; a repeated key becomes an array. */
+export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.output<S> {
+  const params = new URL(req.url).searchParams;
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length > 1 ? all : (all[0] as string);
+  }
+  return schema.parse(out);
+}

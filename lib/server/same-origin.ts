@@ -1,0 +1,26 @@
+import "server-only";
+import { env } from "./env";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Writes must come from our own pages. Browsers send `Origin` on every cross-site write and
+ * a page elsewhere cannot forge it; `Sec-Fetch-Site: same-origin` covers browsers that omit
+ * Origin on same-origin requests. Anything else (no header, `null`, another site) is refused.
+ */
+export function isSameOriginWrite(req: Request): boolean {
+  if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
+  const origin = req.headers.get("origin");
+  if (origin && origin !== "null") {
+    if (origin === env().publicOrigin) return true;
+    let originHost: string;
+    try {
+      originHost = new URL(origin).host;
+    } catch {
+      return false;
+    }
+    const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
+    return Boolean(host) && originHost === host;
+  }
+  return req.headers.get("sec-fetch-site") === "same-origin";
+}

@@ -1,0 +1,53 @@
+/**
+ * Security headers. No "server-only" import: next.config.ts reads the static ones.
+ * The Content-Security-Policy of pages carries a per-request nonce and is set by proxy.ts;
+ * Next.js reads the nonce from it and puts it on its own scripts.
+ */
+export function pageContentSecurityPolicy(nonce: string, opts: { dev: boolean; https: boolean }): string {
+  const directives = [
+    "default-src 'self'",
+    // 'strict-dynamic': scripts loaded by a nonce'd script are trusted, nothing else is.
+    // Development needs eval for React's debugging aids.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${opts.dev ? " 'unsafe-eval'" : ""}`,
+    // Inline styles come from Radix positioning and next-themes; styles cannot run code.
+    "style-src 'self' 'unsafe-inline'",
+    // https: only so an email frame can show remote images once the viewer allows them;
+    // the frame's own CSP meta blocks them until then, and the dashboard shows none itself.
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${opts.dev ? " ws: wss:" : ""}`,
+    // Email previews are srcdoc iframes, sandboxed without allow-scripts.
+    "frame-src 'self'",
+    "worker-src 'self' blob:",
+    "manifest-src 'self'",
+    "media-src 'self' data: blob:",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+    ...(opts.https ? ["upgrade-insecure-requests"] : []),
+  ];
+  return directives.join("; ");
+}
+
+/** JSON and files need no scripts at all. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/** Headers for every response, pages and API alike. */
+export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
+  { key: "X-Content-Type-Options", value: "nosniff" },
+  { key: "X-Frame-Options", value: "DENY" },
+  // Stricter than strict-origin-when-cross-origin: links in previewed mail learn nothing about us.
+  { key: "Referrer-Policy", value: "same-origin" },
+  {
+    key: "Permissions-Policy",
+    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=(), interest-cohort=()",
+  },
+  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
+];
+
+export function createNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}

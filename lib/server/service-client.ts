@@ -1,0 +1,222 @@
+import "server-only";
+import type { z } from "zod";
+import { AppError, appErrorFromBody } from "@/lib/errors";
+import { env } from "./env";
+import { serviceBase, serviceUrl } from "./service/url";
+
+/**
+ * The ONE client toward the email service. Nothing else calls `fetch` toward it.
+ * - base URL and the account-wide key come from the environment, the key goes to that origin only;
+ * - `X-Service-Product` comes from `project`, which callers take from the guard, never the browser;
+ * - one deadline (`timeoutMs`) covers all attempts, so a screen never waits longer than that;
+ * - 429 (honouring Retry-After) and 5xx/network failures are retried with capped exponential
+ *   backoff and full jitter; a POST only when it carries an Idempotency-Key, so nothing is sent twice;
+ * - responses are parsed with the shared schemas (extra fields are fine); errors become AppError.
+ */
+export type ServiceQuery = Record<string, string | number | undefined>;
+
+export type ServiceRequest<T> = {
+  method: "GET" | "POST" | "DELETE";
+  /** Path under the base URL, e.g. `/v1/emails/${encodeURIComponent(id)}`. */
+  path: string;
+  /** External id of the project, from the guard. */
+  project?: string | null;
+  query?: ServiceQuery;
+  body?: unknown;
+  idempotencyKey?: string;
+  schema: z.ZodType<T>;
+  timeoutMs?: number;
+};
+
+export const MAX_ATTEMPTS = 3;
+const BACKOFF_BASE_MS = 200;
+const BACKOFF_CAP_MS = 2_000;
+/** A Retry-After longer than this is not waited for: the user gets the 429 with the wait stated. */
+export const RETRY_AFTER_CAP_MS = 5_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or an HTTP date, as RFC 9110 allows; null when absent or unreadable. */
+export function parseRetryAfter(value: string | null, now = Date.now()): number | null {
+  if (!value) return null;
+  const trimmed = value.trim();
+  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? null : Math.max(0, date - now);
+}
+
+function backoff(attempt: number): number {
+  // Full jitter: spreads retries of many callers instead of synchronising them.
+  return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
+}
+
+async function readBody(res: Response): Promise<{ text: string; json: unknown }> {
+  const text = await res.text().catch(() => "");
+  if (!text) return { text, json: undefined };
+  try {
+    return { text, json: JSON.parse(text) };
+  } catch {
+    return { text, json: undefined };
+  }
+}
+
+function rateLimited(waitMs: number | null): AppError {
+  const seconds = waitMs ? Math.max(1, Math.ceil(waitMs / 1000)) : null;
+  return new AppError(
+    429,
+    "rate_limited",
+    seconds
+      ? `The email service is rate limiting requests. Try again in ${seconds} s.`
+      : "The email service is rate limiting requests. Try again in a moment.",
+  );
+}
+
+/**
+ * An error answer of the service as the one error type. 4xx messages the service structured
+ * (`{error:{message,code,param}}` or `{message}`) reach the user, since they name the field
+ * at fault; text bodies and 5xx bodies never do.
+ */
+export function errorFromResponse(status: number, json: unknown, retryAfterMs: number | null = null): AppError {
+  if (status === 401) {
+    return new AppError(
+      502,
+      "service_unauthorized",
+      "The email service refused the dashboard's API key. Check SERVICE_API_KEY.",
+    );
+  }
+  if (status === 429) return rateLimited(retryAfterMs);
+  if (status >= 500) {
+    const code = status === 503 ? "service_unavailable" : status === 504 ? "service_timeout" : "bad_gateway";
+    return new AppError(status === 503 || status === 504 ? status : 502, code, defaultUpstreamMessage(status));
+  }
+  if (status >= 300 && status < 400) {
+    return new AppError(502, "bad_gateway", "The email service answered with a redirect, which is not followed.");
+  }
+  const structured = typeof json === "object" && json !== null ? json : undefined;
+  const err = appErrorFromBody(status, structured, `The email service refused the request (HTTP ${status}).`);
+  // The service's own correlation id is not ours; ours is set by the route wrapper.
+  delete err.correlationId;
+  return err;
+}
+
+function defaultUpstreamMessage(status: number): string {
+  if (status === 503) return "The email service is unavailable right now. Try again shortly.";
+  if (status === 504) return "The email service took too long to answer. Try again.";
+  return "The email service failed to handle the request. Try again.";
+}
+
+function isTimeout(e: unknown): boolean {
+  return e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
+}
+
+export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
+  const e = env();
+  const url = serviceUrl(opts.path, opts.query);
+  const headers: Record<string, string> = {
+    Authorization: `Bearer ${e.SERVICE_API_KEY}`,
+    Accept: "application/json",
+  };
+  if (opts.project) headers["X-Service-Product"] = opts.project;
+  if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
+  const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+
+  const retryable = opts.method !== "POST" || Boolean(opts.idempotencyKey);
+  const deadline = Date.now() + (opts.timeoutMs ?? e.SERVICE_TIMEOUT_MS);
+  let lastError: AppError = new AppError(504, "service_timeout", defaultUpstreamMessage(504));
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) throw lastError;
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: opts.method,
+        headers,
+        body,
+        // Never follow: a redirect could carry the key to another origin.
+        redirect: "manual",
+        signal: AbortSignal.timeout(remaining),
+        cache: "no-store",
+      });
+    } catch (err) {
+      lastError = isTimeout(err)
+        ? new AppError(504, "service_timeout", defaultUpstreamMessage(504))
+        : new AppError(503, "service_unavailable", "The email service cannot be reached right now. Try again shortly.");
+      if (!retryable || isTimeout(err)) throw lastError;
+      const wait = backoff(attempt);
+      if (Date.now() + wait >= deadline) throw lastError;
+      await sleep(wait);
+      continue;
+    }
+
+    if (res.ok) return parseSuccess(res, opts.schema, opts.path);
+
+    const { json } = await readBody(res);
+    const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after")) : null;
+    lastError = errorFromResponse(res.status, json, retryAfter);
+    const transient = res.status === 429 || res.status >= 500;
+    if (!transient || !retryable || attempt === MAX_ATTEMPTS - 1) throw lastError;
+    if (retryAfter !== null && retryAfter > RETRY_AFTER_CAP_MS) throw lastError;
+    const wait = retryAfter ?? backoff(attempt);
+    if (Date.now() + wait >= deadline) throw lastError;
+    await sleep(wait);
+  }
+  throw lastError;
+}
+
+async function parseSuccess<T>(res: Response, schema: z.ZodType<T>, path: string): Promise<T> {
+  const { text, json } = await readBody(res);
+  if (text && json === undefined) {
+    console.error(`service: ${path} answered ${res.status} with a body that is not JSON`);
+    throw new AppError(502, "bad_gateway", "The email service answered in an unexpected format.");
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    // Logged for the operator; the user gets a plain message, never the upstream body.
+    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
+    console.error(`service: ${path} answered a shape the dashboard does not understand: ${issues}`);
+    throw new AppError(502, "bad_gateway", "The email service answered in an unexpected format.");
+  }
+  return parsed.data;
+}
+
+/**
+ * Fetches a URL the service handed out (e.g. an attachment's `url`) with the key, but only
+ * when it points at the configured service origin; any other origin is refused before a
+ * request is made, so the key cannot leak through a crafted response.
+ */
+export async function fetchServiceUrl(url: string, opts: { timeoutMs?: number } = {}): Promise<Response> {
+  const e = env();
+  const base = serviceBase();
+  let target: URL;
+  try {
+    target = new URL(url, base);
+  } catch {
+    throw new AppError(502, "untrusted_url", "The email service returned a link that is not a valid URL.");
+  }
+  if (target.origin !== base.origin) {
+    throw new AppError(502, "untrusted_url", "The email service returned a link to another site; it was not followed.");
+  }
+  let res: Response;
+  try {
+    res = await fetch(target, {
+      headers: { Authorization: `Bearer ${e.SERVICE_API_KEY}` },
+      redirect: "manual",
+      signal: AbortSignal.timeout(opts.timeoutMs ?? e.SERVICE_TIMEOUT_MS),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw isTimeout(err)
+      ? new AppError(504, "service_timeout", defaultUpstreamMessage(504))
+      : new AppError(503, "service_unavailable", "The email service cannot be reached right now. Try again shortly.");
+  }
+  if (!res.ok) {
+    const { json } = await readBody(res);
+    throw errorFromResponse(res.status, json, parseRetryAfter(res.headers.get("retry-after")));
+  }
+  return res;
+}
+
+export { serviceHealth, type ServiceHealth } from "./service/health";
+export { serviceUrl } from "./service/url";

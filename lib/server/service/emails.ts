@@ -1,0 +1,47 @@
+import "server-only";
+import {
+  attachmentList,
+  batchResponse,
+  message,
+  sendEmailResponse,
+  type ReplyRequest,
+  type SendEmail,
+} from "@/lib/schemas";
+import { callService, fetchServiceUrl } from "../service-client";
+import { seg } from "./path";
+
+/** Sends carry an Idempotency-Key created once per user intent (ARCHITECTURE rule 7). */
+export const emails = {
+  send: async (project: string, body: SendEmail, idempotencyKey: string) =>
+    callService({ method: "POST", path: "/v1/emails", project, body, idempotencyKey, schema: sendEmailResponse }),
+
+  batch: async (project: string, emails: SendEmail[], idempotencyKey?: string) =>
+    callService({
+      method: "POST",
+      path: "/v1/emails/batch",
+      project,
+      body: { emails },
+      idempotencyKey,
+      schema: batchResponse,
+    }),
+
+  get: async (project: string, id: string) =>
+    callService({ method: "GET", path: `/v1/emails/${seg(id)}`, project, schema: message }),
+
+  reply: async (project: string, id: string, body: ReplyRequest, idempotencyKey: string) =>
+    callService({
+      method: "POST",
+      path: `/v1/emails/${seg(id)}/reply`,
+      project,
+      body,
+      idempotencyKey,
+      schema: sendEmailResponse,
+    }),
+
+  attachments: async (project: string, id: string) =>
+    callService({ method: "GET", path: `/v1/emails/${seg(id)}/attachments`, project, schema: attachmentList }),
+
+  /** Bytes of one attachment: its `url` is fetched only if it points at the service. */
+  downloadAttachment: async (url: string) => fetchServiceUrl(url),
+};
+

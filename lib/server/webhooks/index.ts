@@ -1,0 +1,73 @@
+import "server-only";
+import { eq } from "drizzle-orm";
+import { AppError } from "@/lib/errors";
+import { createWebhookForm, type CreatedWebhook, type WebhookListItem } from "@/lib/schemas/webhooks-form";
+import type { Page, Webhook } from "@/lib/schemas";
+import { withAudit } from "../audit";
+import { db } from "../db";
+import { eventStreams } from "../db/schema/messages";
+import type { Actor, Project } from "../guard";
+import { requireRecentAuth } from "../reauth";
+import { service } from "../service/index";
+
+/** The service id of the dashboard's own event-stream webhook on this project, if connected. */
+async function eventStreamId(project: Project): Promise<string | null> {
+  const d = await db();
+  const [row] = await d.select({ id: eventStreams.webhookId }).from(eventStreams).where(eq(eventStreams.projectId, project.id)).limit(1);
+  return row?.id ?? null;
+}
+
+/** Endpoint URLs sometimes carry a token in the query: the audit log keeps the URL without it. */
+function withoutQuery(url: string): string {
+  const u = new URL(url);
+  u.search = "";
+  u.username = "";
+  u.password = "";
+  return u.toString();
+}
+
+/** Never passes a secret on, even if a service answered one in a list. */
+function toItem(w: Webhook, streamId: string | null): WebhookListItem {
+  return { id: w.id, url: w.url, enabled: w.enabled, eventTypes: w.eventTypes, createdAt: w.createdAt, isEventStream: w.id === streamId };
+}
+
+export async function listWebhooks(project: Project, query: { cursor?: string; limit?: number }): Promise<Page<WebhookListItem>> {
+  const [page, streamId] = await Promise.all([service.webhooks.list(project.externalId, query), eventStreamId(project)]);
+  return { data: page.data.map((w) => toItem(w, streamId)), nextCursor: page.nextCursor };
+}
+
+export async function createWebhook(actor: Actor, project: Project, input: unknown): Promise<CreatedWebhook> {
+  const body = createWebhookForm.parse(input);
+  await requireRecentAuth(actor);
+  const created = await withAudit(
+    { actor, action: "webhook.create", project: project.externalId, target: withoutQuery(body.url), detail: { eventTypes: body.eventTypes } },
+    () => service.webhooks.create(project.externalId, body),
+  );
+  if (!created.signingSecret) throw new AppError(502, "bad_gateway", "The email service created the webhook but answered no signing secret.");
+  return { ...toItem(created, null), signingSecret: created.signingSecret };
+}
+
+/**
+ * Deleting the dashboard's own event stream silently stops the message index, so it is
+ * refused unless the admin typed its URL back (`confirmUrl`).
+ */
+export async function deleteWebhook(actor: Actor, project: Project, id: string, confirmUrl?: string): Promise<void> {
+  const streamId = await eventStreamId(project);
+  let url: string | null = null;
+  if (id === streamId) {
+    const d = await db();
+    const [row] = await d.select({ url: eventStreams.url }).from(eventStreams).where(eq(eventStreams.projectId, project.id)).limit(1);
+    url = row?.url ?? null;
+    if (!confirmUrl || confirmUrl.trim() !== url) {
+      throw new AppError(
+        409,
+        "event_stream_protected",
+        "This is the dashboard's own event stream: deleting it stops the message index. Type its URL to confirm.",
+        "confirmUrl",
+      );
+    }
+  }
+  await withAudit({ actor, action: "webhook.delete", project: project.externalId, target: url ? withoutQuery(url) : id, detail: { webhookId: id, eventStream: url !== null } }, () =>
+    service.webhooks.remove(project.externalId, id),
+  );
+}
