@@ -1,0 +1,32 @@
+import { sendMessage } from "../scripts/lib/service-api";
+import { api, expect, screenshot, test, visit } from "./fixtures";
+import { authFile, run, serviceKey } from "./support/run";
+
+/** The overview counts what the message index holds: the messages this test sends move the numbers. */
+const project = run.projects[1] ?? run.projects[0];
+
+type Counts = { sent: number; delivered: number; bounced: number; complained: number; rejected: number };
+type Overview = { counts: Record<"24h" | "7d" | "30d", Counts> };
+
+test.use({ storageState: authFile("marketer") });
+
+test("the overview's numbers match the messages the test sent", async ({ page }) => {
+  const read = async () => ((await api(page, "GET", `/api/p/${project}/overview?range=24h`)).json as Overview).counts;
+  const before = await read();
+  const access = { serviceURL: run.serviceURL, key: serviceKey(), project };
+  for (const to of ["delivered@example.com", "delivered@example.com", "bounce@example.com", "complaint@example.com", "reject@example.com"]) {
+    await sendMessage(access, { to, subject: `Overview ${to}` });
+  }
+  const expected = (c: Counts): Counts => ({ sent: c.sent + 5, delivered: c.delivered + 3, bounced: c.bounced + 1, complained: c.complained + 1, rejected: c.rejected + 1 });
+  await expect.poll(async () => (await read())["24h"], { timeout: 30_000 }).toEqual(expected(before["24h"]));
+  const after = await read();
+  expect(after["7d"]).toEqual(expected(before["7d"]));
+
+  expect(await visit(page, `/p/${project}?range=24h`)).toBe(200);
+  for (const [metric, value] of Object.entries(after["24h"])) {
+    await expect(page.locator(`dl [data-metric="${metric}"] dd`)).toHaveText(value.toLocaleString("en-US"));
+  }
+  const rate = page.locator('[data-rate="Bounce rate"]');
+  await expect(rate).toContainText(`${((after["24h"].bounced / after["24h"].sent) * 100).toFixed(1)}%`);
+  await screenshot(page, "admin-overview");
+});

@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import { sendMessage } from "../scripts/lib/service-api";
+import { api, expect, screenshot, test, visit } from "./fixtures";
+import { authFile, run, serviceKey } from "./support/run";
+
+/** A suppression added by support appears in the table and export, and a send to it is rejected. */
+const [project] = run.projects;
+
+test.use({ storageState: authFile("support") });
+
+test("a suppression added by support is listed, exported, and a send to it is rejected", async ({ page }) => {
+  const email = `blocked-${randomBytes(3).toString("hex")}@example.com`;
+  expect(await visit(page, `/p/${project}/suppressions`)).toBe(200);
+  await page.getByRole("button", { name: "Add suppression" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Suppress an address" });
+  await dialog.getByLabel("Email address").fill("not-an-address");
+  await dialog.getByRole("button", { name: "Suppress address" }).click();
+  await expect(dialog.getByText("must be an email address")).toBeVisible();
+  await dialog.getByLabel("Email address").fill(email);
+  await dialog.getByRole("button", { name: "Suppress address" }).click();
+  await expect(dialog).toBeHidden();
+
+  const row = page.getByRole("region", { name: "Suppressions" }).getByRole("row").filter({ hasText: email });
+  await expect(row).toContainText("manual");
+  await screenshot(page, "admin-suppressions");
+
+  // The seed's bounce suppression links to the message behind it.
+  await expect(page.getByRole("link", { name: "The bounce message" }).first()).toHaveAttribute("href", new RegExp(`/p/${project}/messages/`));
+
+  const csv = await api(page, "GET", `/api/p/${project}/suppressions/export`);
+  expect(csv.status).toBe(200);
+  expect(csv.headers["content-type"]).toContain("text/csv");
+  expect(csv.text).toContain(`${email},manual,`);
+
+  // The service refuses to deliver to it: the message ends rejected.
+  const access = { serviceURL: run.serviceURL, key: serviceKey(), project };
+  const id = await sendMessage(access, { to: email, subject: "To a suppressed address" });
+  await expect
+    .poll(async () => {
+      const res = await fetch(`${run.serviceURL}/v1/emails/${id}`, { headers: { Authorization: `Bearer ${access.key}`, "X-Service-Product": project } });
+      return ((await res.json()) as { status: string }).status;
+    }, { timeout: 15_000 })
+    .toBe("rejected");
+
+  // The reason is in the audit log (read as an admin).
+  const audit = await page.context().browser()!.newContext({ storageState: authFile("admin") });
+  const adminPage = await audit.newPage();
+  const entries = await api(adminPage, "GET", `/api/admin/audit?action=suppression.create&q=${encodeURIComponent(email)}`);
+  expect(entries.text).toContain('"reason":"manual"');
+  await audit.close();
+});

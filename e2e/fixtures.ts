@@ -1,0 +1,146 @@
+import AxeBuilder from "@axe-core/playwright";
+import { test as base, expect, type Page, type Request } from "@playwright/test";
+import path from "node:path";
+import { SCREENSHOTS, run } from "./support/run";
+
+export { expect };
+
+/**
+ * Untrusted HTML (mail bodies, template previews) renders in iframes sandboxed without
+ * scripts. axe-core cannot run inside those (its timers never fire there; the check would
+ * wait forever), and their content is the sender's, not the dashboard's. They are left out,
+ * and the one rule that concerns the frame element itself, a name, is checked here.
+ */
+const SCRIPTLESS_FRAME = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
+
+/**
+ * Fails on serious or critical axe-core violations of the page as it is now. Every screen a
+ * test visits goes through here (`visit` does it for you).
+ */
+export async function expectNoSeriousA11yViolations(page: Page, options: { soft?: boolean } = {}): Promise<void> {
+  const results = await new AxeBuilder({ page }).exclude(SCRIPTLESS_FRAME).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  const unnamedFrames = await page
+    .locator(SCRIPTLESS_FRAME)
+    .evaluateAll((frames) => frames.filter((f) => !(f.getAttribute("title") || f.getAttribute("aria-label") || "").trim()).length);
+  if (unnamedFrames > 0) serious.push(`frame-title (serious): ${unnamedFrames} sandboxed frame(s) without a title`);
+  (options.soft ? expect.soft : expect)(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+const trackers = new WeakMap<Page, Set<Request>>();
+
+/** Requests of the page still open, except Next's router prefetches (see `settle`). */
+function openRequests(page: Page): Set<Request> {
+  let open = trackers.get(page);
+  if (!open) {
+    const set = new Set<Request>();
+    page.on("request", (request) => {
+      if (!request.headers()["next-router-prefetch"]) set.add(request);
+    });
+    page.on("requestfinished", (request) => set.delete(request));
+    page.on("requestfailed", (request) => set.delete(request));
+    trackers.set(page, set);
+    open = set;
+  }
+  return open;
+}
+
+/**
+ * Waits until the page's own requests (data, scripts) have been quiet for 500 ms. Not
+ * Playwright's "networkidle": Next's router prefetches links in view, and a prefetch of a
+ * screen that answers 404 stays open in Chromium, so the network is never idle.
+ */
+export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
+  const open = openRequests(page);
+  const deadline = Date.now() + timeoutMs;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (open.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= 500) return;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...open].map((r) => r.url()).join(", ")}`);
+}
+
+/**
+ * Opens a path, waits for it to settle, checks it with axe; returns the HTTP status. The
+ * axe check is soft: the test goes on to its own checks and fails at the end.
+ */
+export async function visit(page: Page, target: string): Promise<number> {
+  openRequests(page);
+  const response = await page.goto(target);
+  await settle(page);
+  await expectNoSeriousA11yViolations(page, { soft: true });
+  return response?.status() ?? 0;
+}
+
+/** The guard's refusal page ("You do not have access to this"). */
+export const refusal = (page: Page) => page.getByRole("heading", { name: /do not have access/i });
+
+/**
+ * A screen the guard refused: HTTP 403, or 200 where the page streams behind a loading
+ * state (the status is sent before the guard runs), and in both cases the refusal page
+ * instead of the screen.
+ */
+export async function expectRefused(page: Page, status: number, what: string): Promise<void> {
+  expect.soft([403, 200], `${what}: HTTP ${status}`).toContain(status);
+  await expect.soft(refusal(page), `${what} shows the refusal page`).toBeVisible();
+}
+
+/** A full-page picture for people reviewing the run, in test-results/screenshots/. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signedIn(page: Page, email: string, password: string): Promise<void> {
+  await signIn(page, email, password);
+  await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+}
+
+export interface ApiAnswer {
+  status: number;
+  json: unknown;
+  text: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * A call to the dashboard's API with the page's session, sent the way its own screens send
+ * it: same-origin (an Origin header naming the dashboard) and JSON.
+ */
+export async function api(page: Page, method: string, route: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiAnswer> {
+  const response = await page.request.fetch(route, {
+    method,
+    headers: { Origin: new URL(run.baseURL).origin, ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+    data: body === undefined ? undefined : JSON.stringify(body),
+    maxRedirects: 0,
+  });
+  const text = await response.text();
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Not JSON (a redirect or an HTML page); callers look at status and text.
+  }
+  return { status: response.status(), json, text, headers: response.headers() };
+}
+
+interface Fixtures {
+  /** `await axe()` checks the current page. */
+  axe: () => Promise<void>;
+}
+
+export const test = base.extend<Fixtures>({
+  axe: async ({ page }, use) => {
+    await use(() => expectNoSeriousA11yViolations(page));
+  },
+});

@@ -1,0 +1,88 @@
+import { api, expect, screenshot, signedIn, test, visit } from "./fixtures";
+import { authFile } from "./support/run";
+import { acceptedMessages, eventually, project, service, unique } from "./helpers/marketer";
+import { ownDashboard } from "./helpers/restart";
+
+/** 250 rows: rows 11, 101 and 201 malformed, rows 51 and 151 suppressed at the service. */
+function csv(u: string) {
+  const lines = ["email,first_name,plan"];
+  for (let i = 1; i <= 250; i++) {
+    let email = `row${i}+${u}@example.com`;
+    if (i === 10 || i === 100 || i === 200) email = `row${i}-${u}-at-example.com`;
+    if (i === 50 || i === 150) email = `suppressed${i}+${u}@example.com`;
+    lines.push(`${email},Name${i},pro`);
+  }
+  return lines.join("\n");
+}
+
+test.describe("batch from a file", () => {
+  test("250 rows with 3 malformed and 2 suppressed send 245; a restart halfway resumes and the service holds exactly 245", async ({ browser }) => {
+    test.setTimeout(240_000);
+    const u = unique();
+    for (const i of [50, 150]) await service("POST", "/v1/suppressions", { email: `suppressed${i}+${u}@example.com`, reason: "manual" });
+    const seen = await acceptedMessages();
+    // A dashboard of the test's own, slowed to one chunk at a time so it can be stopped halfway.
+    const dash = await ownDashboard({ BATCH_WORKERS: "1", BATCH_CHUNK_PAUSE_MS: "3000", BATCH_LEASE_MS: "3000" });
+    const context = await browser.newContext({ baseURL: dash.baseURL });
+    try {
+      await dash.start();
+      const page = await context.newPage();
+      await signedIn(page, dash.admin.email, dash.admin.password);
+      await visit(page, `/p/${project}/compose/batch`);
+      await page.locator('input[type="file"]').setInputFiles({ name: "campaign.csv", mimeType: "text/csv", buffer: Buffer.from(csv(u)) });
+      await expect(page.getByText("Read 250 rows")).toBeVisible();
+      await page.getByLabel("Write the content (the same for everyone)").check();
+      await page.getByLabel("Subject").fill(`Batch ${u}`);
+      await page.getByLabel("Plain text").fill("Hello from a batch.");
+      await page.getByRole("button", { name: "Check every row" }).click();
+      await expect(page.getByTestId("check-result")).toContainText("245 will be sent");
+      await expect(page.getByTestId("problem-row")).toHaveCount(5);
+      await expect(page.getByTestId("problem-row").filter({ hasText: "suppressed" })).toHaveCount(2);
+      await expect(page.getByTestId("problem-row").filter({ hasText: "must be an email address" })).toHaveCount(3);
+      await screenshot(page, "marketer-batch-check");
+      await page.getByRole("button", { name: "Send 245 messages" }).click();
+      await page.getByRole("alertdialog").getByRole("button", { name: "Send 245 messages" }).click();
+      await page.waitForURL(/\/compose\/batch\/[a-f0-9]+$/);
+      const jobUrl = new URL(page.url()).pathname;
+      const jobId = jobUrl.split("/").pop()!;
+      // Stop the dashboard dead once the first chunk is in, before the job is done.
+      const sentSoFar = async () => ((await api(page, "GET", `/api/p/${project}/batches/${jobId}`)).json as { counts: { sent: number } }).counts.sent;
+      await eventually(async () => (await sentSoFar()) >= 100, 60_000, "the first chunk");
+      await dash.kill();
+      const beforeRestart = [...seen.recipients.keys()].filter((k) => k.endsWith(`+${u}@example.com`)).length;
+      expect(beforeRestart).toBeLessThan(245);
+      await dash.start();
+      // The first request after a start may compile or warm the route; the check of the screen comes after.
+      await page.request.get(jobUrl, { timeout: 120_000 });
+      await visit(page, jobUrl);
+      await expect(page.getByTestId("count-sent")).toHaveText("245", { timeout: 90_000 });
+      await expect(page.getByTestId("count-invalid")).toHaveText("3");
+      await expect(page.getByTestId("count-suppressed")).toHaveText("2");
+      await screenshot(page, "marketer-batch-job");
+      const results = await api(page, "GET", `/api/p/${project}/batches/${jobId}/results`);
+      expect(results.text.trim().split("\r\n")).toHaveLength(251);
+      await eventually(() => [...seen.recipients.keys()].filter((k) => k.endsWith(`+${u}@example.com`)).length >= 245, 30_000, "245 accepted events");
+      await new Promise((r) => setTimeout(r, 2000));
+      const ours = [...seen.recipients.entries()].filter(([k]) => k.endsWith(`+${u}@example.com`));
+      expect(ours).toHaveLength(245);
+      expect(ours.every(([, ids]) => ids.size === 1)).toBe(true);
+    } finally {
+      await context.close();
+      await dash.dispose();
+      await seen.close();
+    }
+  });
+});
+
+test.describe("as support", () => {
+  test.use({ storageState: authFile("support") });
+  test("support cannot start a batch, on the screen or by the route", async ({ page }) => {
+    await visit(page, `/p/${project}/compose/batch`);
+    await expect(page.getByText(/cannot send batches/)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Check every row" })).toHaveCount(0);
+    const body = { csv: "email\na@example.com", mapping: { email: "email", variables: {} }, content: { from: { email: "hello@acme.test" }, subject: "x", text: "x" }, confirmCount: 1 };
+    const answer = await api(page, "POST", `/api/p/${project}/batches`, body);
+    expect(answer.status).toBe(403);
+    expect((await api(page, "POST", `/api/p/${project}/batches/check`, body)).status).toBe(403);
+  });
+});

@@ -1,0 +1,132 @@
+import { api, expect, screenshot, test, visit } from "./fixtures";
+import { authFile } from "./support/run";
+import { acceptedMessages, attachmentBytes, eventually, project, unique, waitForStatus } from "./helpers/marketer";
+
+test.use({ storageState: authFile("marketer") });
+
+const compose = `/p/${project}/compose`;
+
+async function addChip(page: import("@playwright/test").Page, field: string, value: string) {
+  await page.locator(`#${field}`).fill(value);
+  await page.locator(`#${field}`).press("Enter");
+}
+
+test("compose with cc, a tag, a header and an attachment: delivered, attachment byte for byte", async ({ page }) => {
+  const u = unique();
+  await visit(page, compose);
+  await addChip(page, "to", `Ada <delivered+${u}@example.com>`);
+  await addChip(page, "cc", `cc+${u}@example.com`);
+  await page.getByLabel("Subject").fill(`Compose ${u}`);
+  await page.getByLabel("Plain text").fill("Hello from compose.");
+  await page.getByRole("button", { name: "Add tag" }).click();
+  await page.getByLabel("Tags 1 name").fill("campaign");
+  await page.getByLabel("Tags 1 value").fill("e2e");
+  await page.getByRole("button", { name: "Add header" }).click();
+  await page.getByLabel("Custom headers 1 name").fill("X-E2E");
+  await page.getByLabel("Custom headers 1 value").fill(u);
+  const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256));
+  await page.locator('input[type="file"]').setInputFiles({ name: "data.bin", mimeType: "application/octet-stream", buffer: bytes });
+  await expect(page.getByText("data.bin")).toBeVisible();
+  await page.getByRole("button", { name: "Review and send to 2 recipients" }).click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByText(`cc+${u}@example.com`)).toBeVisible();
+  await screenshot(page, "marketer-compose-review");
+  await dialog.getByRole("button", { name: "Send to 2 recipients" }).click();
+  await page.waitForURL(/\/messages\/[^/]+$/);
+  const id = decodeURIComponent(page.url().split("/").pop()!);
+  const message = await waitForStatus(id, ["delivered"]);
+  expect(message.cc).toEqual([`cc+${u}@example.com`]);
+  expect(message.tags).toEqual([{ name: "campaign", value: "e2e" }]);
+  expect((message.headers as Record<string, string>)["X-E2E"]).toBe(u);
+  const [attachment] = await attachmentBytes(id);
+  expect(attachment.filename).toBe("data.bin");
+  expect(attachment.bytes.equals(bytes)).toBe(true);
+  await page.reload();
+  await expect(page.getByText(/delivered/i).first()).toBeVisible();
+});
+
+test("a double-clicked send produces one message", async ({ page }) => {
+  const u = unique();
+  const seen = await acceptedMessages();
+  try {
+    await visit(page, compose);
+    await addChip(page, "to", `twice+${u}@example.com`);
+    await page.getByLabel("Subject").fill(`Double ${u}`);
+    await page.getByLabel("Plain text").fill("Once.");
+    await page.getByRole("button", { name: /Review and send/ }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).dblclick();
+    await page.waitForURL(/\/messages\/[^/]+$/);
+    await eventually(() => (seen.recipients.get(`twice+${u}@example.com`)?.size ?? 0) >= 1, 15_000, "the accepted event");
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(seen.recipients.get(`twice+${u}@example.com`)?.size).toBe(1);
+  } finally {
+    await seen.close();
+  }
+});
+
+test("invalid input is refused at the field, and by the route", async ({ page }) => {
+  await visit(page, compose);
+  await page.getByLabel("Subject").fill("Invalid");
+  await page.getByLabel("Plain text").fill("x");
+  await page.getByRole("button", { name: /Review and send/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /at least one recipient/i })).toBeVisible();
+  await addChip(page, "to", "not-an-address");
+  await expect(page.getByText(/Recipient 1: must be an email address/)).toBeVisible();
+  await page.getByRole("button", { name: "Remove not-an-address from To" }).click();
+  await addChip(page, "to", "ok@example.com");
+  await page.getByRole("button", { name: "Add header" }).click();
+  await page.getByLabel("Custom headers 1 name").fill("X-Bad");
+  await page.getByLabel("Custom headers 1 value").fill("a\nBcc: evil@example.com");
+  await page.getByLabel("Schedule for later").check();
+  await page.locator("#timeZone").selectOption("UTC");
+  await page.locator("#scheduledLocal").fill("2020-01-01T09:00");
+  await page.getByRole("button", { name: /Review and send/ }).click();
+  await expect(page.getByText(/Value: header values must not contain line breaks/)).toBeVisible();
+  await page.getByRole("button", { name: "Remove custom headers 1" }).click();
+  await page.getByRole("button", { name: /Review and send/ }).click();
+  await expect(page.getByRole("alert").filter({ hasText: /must be in the future/ })).toBeVisible();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await screenshot(page, "marketer-compose-invalid");
+
+  const base = { from: { email: "hello@acme.test" }, subject: "x", text: "x" };
+  const key = { "Idempotency-Key": `e2e-${unique()}` };
+  const cases: [unknown, string][] = [
+    [{ ...base, to: [] }, "to"],
+    [{ ...base, to: [{ email: "nope" }] }, "to.0.email"],
+    [{ ...base, to: [{ email: "a@example.com" }], scheduledAt: "2020-01-01T00:00:00Z" }, "scheduledAt"],
+    [{ ...base, to: [{ email: "a@example.com" }], headers: { "X-Bad": "a\r\nBcc: x@example.com" } }, "headers.X-Bad"],
+  ];
+  for (const [body, param] of cases) {
+    const answer = await api(page, "POST", `/api/p/${project}/emails`, body, key);
+    expect(answer.status, answer.text).toBe(400);
+    expect((answer.json as { error: { param: string } }).error.param).toBe(param);
+  }
+  const noKey = await api(page, "POST", `/api/p/${project}/emails`, { ...base, to: [{ email: "a@example.com" }] });
+  expect(noKey.status).toBe(400);
+});
+
+test("a send scheduled two minutes ahead is listed and goes out at its time", async ({ page }) => {
+  test.setTimeout(240_000);
+  const u = unique();
+  await visit(page, compose);
+  await addChip(page, "to", `later+${u}@example.com`);
+  await page.getByLabel("Subject").fill(`Scheduled ${u}`);
+  await page.getByLabel("Plain text").fill("Later.");
+  await page.getByLabel("Schedule for later").check();
+  await page.locator("#timeZone").selectOption("UTC");
+  // Two minutes ahead, rounded up to the next whole minute (the picker has minute precision).
+  const at = new Date(Math.ceil((Date.now() + 120_000) / 60_000) * 60_000);
+  await page.locator("#scheduledLocal").fill(at.toISOString().slice(0, 16));
+  await expect(page.getByTestId("schedule-words")).toContainText("UTC");
+  await page.getByRole("button", { name: /Review and send/ }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Schedule to 1 recipient" }).click();
+  await page.waitForURL(/\/messages\/[^/]+$/);
+  const id = decodeURIComponent(page.url().split("/").pop()!);
+  await visit(page, `/p/${project}/scheduled`);
+  await expect(page.getByTestId("scheduled-row").filter({ hasText: `later+${u}@example.com` })).toBeVisible();
+  await screenshot(page, "marketer-scheduled");
+  const early = await waitForStatus(id, ["queued", "scheduled", "accepted", "sent", "delivered"], 5_000);
+  expect(["queued", "scheduled", "accepted"]).toContain(early.status);
+  await waitForStatus(id, ["sent", "delivered"], 200_000);
+  expect(Date.now()).toBeGreaterThanOrEqual(at.getTime() - 1000);
+});

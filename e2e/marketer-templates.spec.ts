@@ -1,0 +1,27 @@
+import { expect, screenshot, test, visit } from "./fixtures";
+import { authFile } from "./support/run";
+import { project } from "./helpers/marketer";
+
+test.use({ storageState: authFile("marketer") });
+
+test("a template preview fills a variable, flags a missing one, and shows <script> in merge data as text", async ({ page }) => {
+  await visit(page, `/p/${project}/templates`);
+  await page.getByRole("link", { name: "Welcome" }).click();
+  await page.waitForURL(/\/templates\/[^/]+$/);
+  await expect(page.getByTestId("missing-variables")).toContainText("firstName");
+  await page.getByLabel("firstName", { exact: true }).fill("<script>alert(1)</script>Ada");
+  await expect(page.getByTestId("preview-subject")).toContainText("<script>alert(1)</script>Ada");
+  await page.getByLabel("product", { exact: true }).fill("Acme");
+  await expect(page.getByTestId("missing-variables")).not.toContainText("firstName");
+  await expect(page.getByTestId("missing-variables")).toContainText("actionUrl");
+  const desktop = page.frameLocator('iframe[title="Desktop preview"]');
+  await expect(desktop.locator("h1")).toContainText("Welcome, <script>alert(1)</script>Ada!");
+  await expect(desktop.locator("script")).toHaveCount(0);
+  await expect(page.frameLocator('iframe[title="Mobile preview"]').locator("h1")).toContainText("Ada");
+  await expect(page.getByTestId("preview-text")).toContainText("<script>alert(1)</script>Ada");
+  await expect(page.getByText(/cannot save templates/)).toBeVisible();
+  await page.getByLabel("Save current data as").fill("script in name");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByRole("option", { name: "script in name" })).toHaveCount(1);
+  await screenshot(page, "marketer-template");
+});

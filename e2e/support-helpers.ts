@@ -1,0 +1,99 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Browser, type Page } from "@playwright/test";
+import type { Role } from "../lib/permissions";
+import { verifiedDomain } from "../scripts/lib/service-api";
+import { authFile, run, serviceKey } from "./support/run";
+
+/**
+ * Direct calls to the local service for the support specs (as a customer's back end would
+ * send mail), and a wait for the dashboard's index to hear about them through its webhook.
+ */
+export const project = run.projects[0]!;
+const access = () => ({ serviceURL: run.serviceURL, key: serviceKey(), project });
+const headers = () => ({ Authorization: `Bearer ${serviceKey()}`, "X-Service-Product": project, "Content-Type": "application/json" });
+
+export const unique = () => `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+export async function send(fields: {
+  to: string;
+  subject: string;
+  text?: string;
+  scheduledAt?: string;
+  attachments?: { filename: string; content: string; contentType: string }[];
+}): Promise<string> {
+  const domain = await verifiedDomain(access());
+  const response = await fetch(`${run.serviceURL}/v1/emails`, {
+    method: "POST",
+    headers: headers(),
+    body: JSON.stringify({ from: { email: `support@${domain}`, name: "Acme support" }, to: [{ email: fields.to }], subject: fields.subject, text: fields.text ?? "Hello.", scheduledAt: fields.scheduledAt, attachments: fields.attachments }),
+  });
+  if (response.status !== 202) throw new Error(`POST /v1/emails: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { id: string }).id;
+}
+
+export async function receivingAddress(): Promise<string> {
+  return `help@${await verifiedDomain(access())}`;
+}
+
+/** Suppressions of the project, as the service lists them (newest first). */
+export async function suppressions(): Promise<{ email: string; reason: string; messageId?: string | null }[]> {
+  const response = await fetch(`${run.serviceURL}/v1/suppressions?limit=100`, { headers: headers() });
+  return ((await response.json()) as { data: { email: string; reason: string; messageId?: string | null }[] }).data;
+}
+
+export const messagesPath = `/p/${encodeURIComponent(project)}/messages`;
+export const messagePath = (id: string) => `${messagesPath}/${encodeURIComponent(id)}`;
+
+/** Reloads the messages screen at `query` until `count` rows show (the webhook is asynchronous). */
+export async function waitForRows(page: Page, query: string, count: number, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await page.goto(`${messagesPath}?${query}`);
+    const rows = await page.locator("tbody tr[data-message-id]").count();
+    if (rows === count) return;
+    if (Date.now() > deadline) throw new Error(`expected ${count} rows for ?${query}, saw ${rows}`);
+    await page.waitForTimeout(500);
+  }
+}
+
+/**
+ * Like `visit` from fixtures, with the axe check leaving out the sandboxed email frame: its
+ * content is the sender's, not ours, and axe-core/playwright hangs on frames that may not run
+ * scripts (it cannot inject itself there).
+ */
+export async function visitChecked(page: Page, target: string): Promise<number> {
+  const response = await page.goto(target);
+  await page.waitForLoadState("networkidle");
+  await checkA11y(page);
+  return response?.status() ?? 0;
+}
+
+export async function checkA11y(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).exclude("iframe[sandbox]").analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  expect(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
+}
+
+/** A second signed-in user beside the test's own page (its own context, so axe can open pages in it). */
+export async function pageAs(browser: Browser, role: Role): Promise<{ page: Page; close: () => Promise<void> }> {
+  const context = await browser.newContext({ storageState: authFile(role) });
+  return { page: await context.newPage(), close: () => context.close() };
+}
+
+/** Light and dark, at 1280 and 1024 px, for people reviewing the screens (test-results/screenshots/). */
+export async function screenshotVariants(page: Page, name: string): Promise<void> {
+  const { screenshot } = await import("./fixtures");
+  const original = page.viewportSize();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const width of [1280, 1024]) {
+      await page.setViewportSize({ width, height: 800 });
+      await page.waitForTimeout(150);
+      await screenshot(page, `${name}-${scheme}-${width}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  if (original) await page.setViewportSize(original);
+}

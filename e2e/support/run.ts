@@ -1,0 +1,37 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readEnvFile } from "../../scripts/lib/env-file";
+import type { Role } from "../../lib/permissions";
+
+/** What scripts/e2e.ts started for this run, passed in E2E_* variables. */
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the browser tests with \`npm run test:e2e\`.`);
+  return value;
+}
+
+export const run = {
+  baseURL: required("E2E_BASE_URL"),
+  serviceURL: required("E2E_SERVICE_URL"),
+  /** The service's demo projects (external ids), registered by the dashboard at start. */
+  projects: required("E2E_PROJECTS").split(","),
+  admin: { email: required("E2E_ADMIN_EMAIL"), password: required("E2E_ADMIN_PASSWORD") },
+};
+
+/** The account-wide key, read where the service wrote it (never from the dashboard). */
+export function serviceKey(): string {
+  const key = readEnvFile(required("E2E_SERVICE_ENV_FILE")).SERVICE_API_KEY;
+  if (!key) throw new Error("the service env file holds no SERVICE_API_KEY");
+  return key;
+}
+
+/** One user per role, created by auth.setup.ts; the admin is the one the dashboard created at start. */
+export function roleUser(role: Role): { email: string; password: string } {
+  if (role === "admin") return run.admin;
+  return { email: `${role}@e2e.test`, password: `${run.admin.password}-${role}` };
+}
+
+const AUTH_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", ".auth");
+export const authFile = (role: Role): string => path.join(AUTH_DIR, `${role}.json`);
+
+export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "test-results", "screenshots");

@@ -1,0 +1,193 @@
+/**
+ * `npm run bench:batch`: a 10,000-row batch job through the dashboard (its route, its job
+ * runner, its database) against the same 100 batches of 100 sent straight to the local
+ * service, in one run; prints both times and the ratio (target: ≤ 1.25x). Then the same
+ * with the service failing every 10th batch request (SERVICE_FAULT_BATCH_EVERY=10) and the
+ * number of duplicate messages the service ended up holding (must be 0).
+ */
+import { chromium } from "@playwright/test";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { buildIfStale } from "./lib/build";
+import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
+import { startChild, type Child, type Env } from "./lib/child";
+import { readEnvFile } from "./lib/env-file";
+import { waitForHealth } from "./lib/health";
+import { BIN, ROOT, fromRoot } from "./lib/paths";
+import { freePort } from "./lib/ports";
+import { TEST_DIST_DIR } from "./lib/stack";
+
+const ROWS = 10_000;
+const CHUNK = 100;
+const WORKERS = 8;
+const TARGET_RATIO = 1.25;
+const LOG_DIR = fromRoot("test-results", "bench-logs");
+const OWN = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|BATCH_)/;
+const cleanEnv = (): Env => Object.fromEntries(Object.entries(process.env).filter(([k]) => !OWN.test(k)));
+
+type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; stop: () => Promise<void> };
+
+async function startStack(faultEvery: number, tmp: string): Promise<Stack> {
+  const children: Child[] = [];
+  const stop = async () => {
+    for (const c of children.reverse()) await c.stop();
+  };
+  const servicePort = await freePort();
+  const serviceDir = path.join(tmp, `service-${faultEvery}`);
+  const envFile = path.join(tmp, `service-${faultEvery}.env`);
+  const service = startChild({
+    name: "service",
+    command: process.execPath,
+    args: [BIN.tsx, "service/server.ts"],
+    logFile: path.join(LOG_DIR, `batch-service-${faultEvery}.log`),
+    env: { ...cleanEnv(), SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(servicePort), SERVICE_DATA_DIR: serviceDir, SERVICE_ENV_FILE: envFile, SERVICE_SANDBOX_STEP_MS: "200", SERVICE_RATE_LIMIT: "1000000", SERVICE_FAULT_BATCH_EVERY: String(faultEvery) },
+  });
+  children.push(service);
+  const [, serviceURL] = await service.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
+  const written = readEnvFile(envFile);
+  const project = (written.SERVICE_PROJECTS ?? "").split(",")[0];
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const admin = { email: "bench@bench.test", password: `pw-${randomBytes(9).toString("base64url")}` };
+  const env: Env = {
+    ...cleanEnv(),
+    __NEXT_PROCESSED_ENV: "true",
+    NEXT_DIST_DIR: TEST_DIST_DIR,
+    SERVICE_URL: written.SERVICE_URL,
+    SERVICE_API_KEY: written.SERVICE_API_KEY,
+    SERVICE_PROJECTS: written.SERVICE_PROJECTS,
+    DASHBOARD_DATA_DIR: path.join(tmp, `dashboard-${faultEvery}`),
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    PUBLIC_URL: baseURL,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    BATCH_WORKERS: String(WORKERS),
+  };
+  await buildIfStale(TEST_DIST_DIR, env);
+  const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${faultEvery}.log`), env });
+  children.push(dashboard);
+  await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
+  return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, stop };
+}
+
+async function sessionCookie(stack: Stack): Promise<string> {
+  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage({ baseURL: stack.baseURL });
+    await page.goto("/login");
+    await page.getByLabel("Email").fill(stack.admin.email);
+    await page.getByLabel("Password").fill(stack.admin.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
+    return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  } finally {
+    await browser.close();
+  }
+}
+
+const content = (domain: string) => ({ from: { email: `bench@${domain}` }, subject: "Benchmark", text: "Hello from the benchmark." });
+
+/** The same 100 batches straight to the service, WORKERS at a time, retried with their key on 5xx as any careful client would. */
+async function direct(stack: Stack, domain: string, prefix: string): Promise<number> {
+  const headers = { Authorization: `Bearer ${stack.key}`, "X-Service-Product": stack.project, "Content-Type": "application/json" };
+  const run = `${Date.now()}`;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      for (let i = next++; i < ROWS / CHUNK; i = next++) {
+        const emails = Array.from({ length: CHUNK }, (_, j) => ({ ...content(domain), to: [{ email: `${prefix}-${i * CHUNK + j}@bench.example.com` }] }));
+        for (let attempt = 0; ; attempt++) {
+          const r = await fetch(`${stack.serviceURL}/v1/emails/batch`, { method: "POST", headers: { ...headers, "Idempotency-Key": `direct-${run}-${i}` }, body: JSON.stringify({ emails }) });
+          await r.arrayBuffer();
+          if (r.status === 207) break;
+          if (r.status < 500 || attempt > 5) throw new Error(`direct batch ${i}: HTTP ${r.status}`);
+          await new Promise((res) => setTimeout(res, 1000));
+        }
+      }
+    }),
+  );
+  return performance.now() - started;
+}
+
+/** The job through the dashboard: created by its route, run by its runner, polled until done. */
+async function throughDashboard(stack: Stack, cookie: string, domain: string, prefix: string): Promise<{ ms: number; sent: number }> {
+  const csv = ["email,name", ...Array.from({ length: ROWS }, (_, i) => `${prefix}-${i}@bench.example.com,Row ${i}`)].join("\n");
+  const headers = { Cookie: cookie, Origin: stack.baseURL, "Content-Type": "application/json" };
+  const started = performance.now();
+  const created = await fetch(`${stack.baseURL}/api/p/${stack.project}/batches`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ csv, fileName: "bench.csv", mapping: { email: "email", name: "name", variables: {} }, content: content(domain), confirmCount: ROWS }),
+  });
+  if (created.status !== 201) throw new Error(`POST batches: HTTP ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  for (;;) {
+    const r = await fetch(`${stack.baseURL}/api/p/${stack.project}/batches/${id}`, { headers: { Cookie: cookie } });
+    const job = (await r.json()) as { status: string; counts: { sent: number } };
+    if (job.status === "done") return { ms: performance.now() - started, sent: job.counts.sent };
+    await new Promise((res) => setTimeout(res, 50));
+  }
+}
+
+/** Messages the service holds per recipient of a prefix, read from its database after it stopped. */
+async function duplicates(serviceDir: string, prefix: string): Promise<{ messages: number; recipients: number }> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const db = new PGlite(serviceDir);
+  try {
+    const { rows } = await db.query<{ n: number; d: number }>(
+      `select count(*)::int as n, count(distinct to_addresses->0->>'email')::int as d from messages where to_addresses->0->>'email' like $1`,
+      [`${prefix}-%`],
+    );
+    return { messages: rows[0].n, recipients: rows[0].d };
+  } finally {
+    await db.close();
+  }
+}
+
+async function domainOf(stack: Stack): Promise<string> {
+  const r = await fetch(`${stack.serviceURL}/v1/domains?status=verified`, { headers: { Authorization: `Bearer ${stack.key}`, "X-Service-Product": stack.project } });
+  return ((await r.json()) as { data: { domain: string }[] }).data[0].domain;
+}
+
+mkdirSync(LOG_DIR, { recursive: true });
+const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-batch-"));
+try {
+  // 1. No faults: time and ratio.
+  let stack = await startStack(0, tmp);
+  try {
+    const cookie = await sessionCookie(stack);
+    const domain = await domainOf(stack);
+    // A small warm-up of both paths (JIT, route compilation, database pages).
+    await direct(stack, domain, "warm").catch(() => undefined);
+    const directMs = await direct(stack, domain, "d");
+    const dash = await throughDashboard(stack, cookie, domain, "b");
+    const ratio = dash.ms / directMs;
+    console.log(`\n${ROWS} messages in ${ROWS / CHUNK} batches, ${WORKERS} at a time:`);
+    console.log(`  straight to the service: ${(directMs / 1000).toFixed(2)} s`);
+    console.log(`  through the dashboard:   ${(dash.ms / 1000).toFixed(2)} s (job created from a CSV, checked, stored, sent, ${dash.sent} sent)`);
+    console.log(`  ratio: ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO}x) ${ratio <= TARGET_RATIO ? "OK" : "OVER TARGET"}`);
+  } finally {
+    await stack.stop();
+  }
+  // 2. The service fails every 10th batch request before doing anything.
+  stack = await startStack(10, tmp);
+  let sent = 0;
+  try {
+    const cookie = await sessionCookie(stack);
+    const domain = await domainOf(stack);
+    const dash = await throughDashboard(stack, cookie, domain, "fb");
+    sent = dash.sent;
+    console.log(`\nWith SERVICE_FAULT_BATCH_EVERY=10: ${dash.sent} sent through the dashboard in ${(dash.ms / 1000).toFixed(2)} s`);
+  } finally {
+    await stack.stop();
+  }
+  const held = await duplicates(stack.serviceDir, "fb");
+  console.log(`  the service holds ${held.messages} messages for ${held.recipients} recipients: ${held.messages - held.recipients} duplicate messages (must be 0)`);
+  if (held.messages - held.recipients !== 0 || sent !== ROWS) process.exitCode = 1;
+} finally {
+  rmSync(tmp, { recursive: true, force: true });
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run test:e2e [-- playwright args]`: Playwright in the system Chromium against the
+ * built dashboard and the local service, both on fresh temporary data and free ports.
+ */
+import { summaryLine } from "./lib/counts";
+import { runE2E } from "./lib/e2e-run";
+import { stopChildrenOnSignal } from "./lib/child";
+
+stopChildrenOnSignal();
+
+try {
+  const counts = await runE2E(process.argv.slice(2));
+  console.log(`\ne2e: ${summaryLine(counts)}`);
+  process.exit(counts.failed > 0 ? 1 : 0);
+} catch (error) {
+  console.error(`\n${(error as Error).message}`);
+  process.exit(1);
+}

@@ -1,0 +1,23 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { appendMissingEnv, readEnvFile } from "./env-file";
+
+const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), "env-file-")), ".env.local");
+
+describe("env files", () => {
+  it("reads nothing from a missing file", () => {
+    expect(readEnvFile(tempFile())).toEqual({});
+  });
+
+  it("appends only what is missing and never overwrites a value", () => {
+    const file = tempFile();
+    writeFileSync(file, "# mine\nAUTH_SECRET=keep-me\nSERVICE_URL=http://x"); // no final newline
+    const written = appendMissingEnv(file, { AUTH_SECRET: "new", PORT: "3401" }, "added by a test");
+    expect(written).toEqual(["PORT"]);
+    expect(readEnvFile(file)).toEqual({ AUTH_SECRET: "keep-me", SERVICE_URL: "http://x", PORT: "3401" });
+    expect(readFileSync(file, "utf8")).toBe("# mine\nAUTH_SECRET=keep-me\nSERVICE_URL=http://x\n# added by a test\nPORT=3401\n");
+    expect(appendMissingEnv(file, { PORT: "1" })).toEqual([]);
+  });
+});

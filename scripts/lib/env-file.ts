@@ -1,0 +1,24 @@
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { parseEnv } from "node:util";
+
+/** The variables of a dotenv file, or none when it does not exist. */
+export function readEnvFile(file: string): Record<string, string> {
+  if (!existsSync(file)) return {};
+  const parsed = parseEnv(readFileSync(file, "utf8"));
+  return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/**
+ * Appends the given variables that the file does not set yet; a value already there is
+ * the developer's (or an earlier start's) and is never overwritten. Returns what it wrote.
+ */
+export function appendMissingEnv(file: string, values: Record<string, string>, comment?: string): string[] {
+  const existing = readEnvFile(file);
+  const missing = Object.entries(values).filter(([key]) => !(key in existing));
+  if (missing.length === 0) return [];
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const lead = current === "" || current.endsWith("\n") ? "" : "\n";
+  const lines = missing.map(([key, value]) => `${key}=${value}`);
+  appendFileSync(file, `${lead}${comment ? `# ${comment}\n` : ""}${lines.join("\n")}\n`, { mode: 0o600 });
+  return missing.map(([key]) => key);
+}
