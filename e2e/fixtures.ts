@@ -80,12 +80,11 @@ export async function visit(page: Page, target: string): Promise<number> {
 export const refusal = (page: Page) => page.getByRole("heading", { name: /do not have access/i });
 
 /**
- * A screen the guard refused: HTTP 403, or 200 where the page streams behind a loading
- * state (the status is sent before the guard runs), and in both cases the refusal page
- * instead of the screen.
+ * A screen the guard refused: HTTP 403 (the layouts refuse before a loading state streams)
+ * and the refusal page instead of the screen.
  */
 export async function expectRefused(page: Page, status: number, what: string): Promise<void> {
-  expect.soft([403, 200], `${what}: HTTP ${status}`).toContain(status);
+  expect.soft(status, `${what}: HTTP ${status}`).toBe(403);
   await expect.soft(refusal(page), `${what} shows the refusal page`).toBeVisible();
 }
 

@@ -1,4 +1,4 @@
-import { api, expect, screenshot, signedIn, test, visit } from "./fixtures";
+import { api, expect, expectNoSeriousA11yViolations, expectRefused, screenshot, settle, signedIn, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { acceptedMessages, eventually, project, service, unique } from "./helpers/marketer";
 import { ownDashboard } from "./helpers/restart";
@@ -28,7 +28,12 @@ test.describe("batch from a file", () => {
       await dash.start();
       const page = await context.newPage();
       await signedIn(page, dash.admin.email, dash.admin.password);
-      await visit(page, `/p/${project}/compose/batch`);
+      await visit(page, `/p/${project}`);
+      // Batches have a sidebar entry of their own.
+      await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches" }).click();
+      await expect(page).toHaveURL(new RegExp(`/p/${project}/batches$`));
+      await settle(page);
+      await expectNoSeriousA11yViolations(page, { soft: true });
       await page.locator('input[type="file"]').setInputFiles({ name: "campaign.csv", mimeType: "text/csv", buffer: Buffer.from(csv(u)) });
       await expect(page.getByText("Read 250 rows")).toBeVisible();
       await page.getByLabel("Write the content (the same for everyone)").check();
@@ -77,9 +82,9 @@ test.describe("batch from a file", () => {
 test.describe("as support", () => {
   test.use({ storageState: authFile("support") });
   test("support cannot start a batch, on the screen or by the route", async ({ page }) => {
-    await visit(page, `/p/${project}/compose/batch`);
-    await expect(page.getByText(/cannot send batches/)).toBeVisible();
+    await expectRefused(page, await visit(page, `/p/${project}/batches`), "support on the batches screen");
     await expect(page.getByRole("button", { name: "Check every row" })).toHaveCount(0);
+    await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Batches" })).toHaveCount(0);
     const body = { csv: "email\na@example.com", mapping: { email: "email", variables: {} }, content: { from: { email: "hello@acme.test" }, subject: "x", text: "x" }, confirmCount: 1 };
     const answer = await api(page, "POST", `/api/p/${project}/batches`, body);
     expect(answer.status).toBe(403);

@@ -130,3 +130,28 @@ test("a send scheduled two minutes ahead is listed and goes out at its time", as
   await waitForStatus(id, ["sent", "delivered"], 200_000);
   expect(Date.now()).toBeGreaterThanOrEqual(at.getTime() - 1000);
 });
+
+test("send again refills the recipient, the template and its merge data", async ({ page }) => {
+  const u = unique();
+  await visit(page, compose);
+  await addChip(page, "to", `again+${u}@example.com`);
+  await page.getByText("Use a template").click();
+  await page.getByLabel("Template").selectOption({ label: "Welcome (welcome)" });
+  await page.getByLabel("firstName").fill(`Ada ${u}`);
+  await page.getByLabel("product").fill("Acme Mail");
+  await page.getByLabel("actionUrl").fill("https://acme.test/start");
+  await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).click();
+  await page.waitForURL(/\/messages\/[^/]+$/);
+  const id = decodeURIComponent(page.url().split("/").pop()!);
+
+  await page.getByRole("link", { name: "Send again" }).click();
+  await page.waitForURL(/\/compose\?from=/);
+  await expect(page.getByText(`Filled in from message ${id}`)).toBeVisible();
+  await expect(page.getByText(`again+${u}@example.com`)).toBeVisible();
+  await expect(page.getByLabel("Template")).toHaveValue(/.+/);
+  await expect(page.getByLabel("firstName")).toHaveValue(`Ada ${u}`);
+  await expect(page.getByLabel("product")).toHaveValue("Acme Mail");
+  await expect(page.getByLabel("actionUrl")).toHaveValue("https://acme.test/start");
+  await screenshot(page, "marketer-send-again");
+});

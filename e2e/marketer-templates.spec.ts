@@ -1,4 +1,4 @@
-import { expect, screenshot, test, visit } from "./fixtures";
+import { expect, expectNoSeriousA11yViolations, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { project } from "./helpers/marketer";
 
@@ -20,6 +20,9 @@ test("a template preview fills a variable, flags a missing one, and shows <scrip
   await expect(page.frameLocator('iframe[title="Mobile preview"]').locator("h1")).toContainText("Ada");
   await expect(page.getByTestId("preview-text")).toContainText("<script>alert(1)</script>Ada");
   await expect(page.getByText(/cannot save templates/)).toBeVisible();
+  // The template screen itself, with both previews rendered, is checked with axe too.
+  await settle(page);
+  await expectNoSeriousA11yViolations(page);
   await page.getByLabel("Save current data as").fill("script in name");
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByRole("option", { name: "script in name" })).toHaveCount(1);

@@ -25,7 +25,7 @@ export function JobScreen({ project, initial }: { project: string; initial: JobV
     onError: (e) => toast.error("Retry failed", { description: e.message }),
   });
   const contacts = job.kind === "contacts";
-  const back = contacts ? `/p/${encodeURIComponent(project)}/contacts` : `/p/${encodeURIComponent(project)}/compose/batch`;
+  const back = contacts ? `/p/${encodeURIComponent(project)}/contacts` : `/p/${encodeURIComponent(project)}/batches`;
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader

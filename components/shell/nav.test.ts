@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isActive, looksLikeMessageId, projectFromPath, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
+import { isActive, looksLikeMessageId, projectFromPath, projectHref, screenPermission, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
+import { screenRoutes } from "@/e2e/support/routes";
 
 describe("switchProjectPath", () => {
   it("keeps the screen and drops the record under it", () => {
@@ -28,11 +29,18 @@ describe("role-aware screens", () => {
     expect(keys).toContain("compose");
     expect(keys).not.toContain("api-keys");
     expect(keys).not.toContain("webhooks");
+    expect(keys).not.toContain("batches");
     expect(visibleAdminScreens("support")).toEqual([]);
   });
 
+  it("shows marketers batches but not keys", () => {
+    const keys = visibleProjectScreens("marketer").map((s) => s.key);
+    expect(keys).toContain("batches");
+    expect(keys).not.toContain("api-keys");
+  });
+
   it("shows admins everything", () => {
-    expect(visibleProjectScreens("admin")).toHaveLength(10);
+    expect(visibleProjectScreens("admin")).toHaveLength(11);
     expect(visibleAdminScreens("admin").map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
   });
 });
@@ -49,5 +57,25 @@ describe("helpers", () => {
     expect(looksLikeMessageId(" msg_01HZX3K9 ")).toBe(true);
     expect(looksLikeMessageId("messages")).toBe(false);
     expect(looksLikeMessageId("two words 123")).toBe(false);
+  });
+});
+
+describe("screenPermission", () => {
+  // The layouts refuse with it before a page streams: it must say what each page's own
+  // guardPage() says, for every page that exists (read from app/).
+  it("matches the permission every page shell declares", () => {
+    const checked = screenRoutes().filter((s) => s.permission);
+    expect(checked.length).toBeGreaterThan(15);
+    for (const screen of checked) {
+      const url = screen.pattern.replace(/\[[^\]]+\]/g, "x1");
+      expect(screenPermission(url), screen.pattern).toBe(screen.permission);
+    }
+  });
+
+  it("ignores the query and knows no permission for paths that are no screen", () => {
+    expect(screenPermission("/p/acme/api-keys?x=1")).toBe("api_keys:write");
+    expect(screenPermission("/p/acme")).toBe("overview:read");
+    expect(screenPermission("/admin")).toBeNull();
+    expect(screenPermission("/p/acme/nothing-here")).toBeNull();
   });
 });

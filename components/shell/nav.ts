@@ -5,6 +5,7 @@ import {
   FileTextIcon,
   GlobeIcon,
   KeyRoundIcon,
+  LayersIcon,
   LayoutDashboardIcon,
   MailIcon,
   PenSquareIcon,
@@ -36,7 +37,8 @@ export type AdminScreen = { key: string; label: string; href: string; icon: Luci
 export const PROJECT_SCREENS: ProjectScreen[] = [
   { key: "overview", label: "Overview", segment: "", icon: LayoutDashboardIcon, permission: "overview:read", keywords: ["home", "health", "stats"] },
   { key: "messages", label: "Messages", segment: "messages", icon: MailIcon, permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
-  { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write", "batch"] },
+  { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write"] },
+  { key: "batches", label: "Batches", segment: "batches", icon: LayersIcon, permission: "batches:send", keywords: ["csv", "bulk", "file", "campaign"] },
   { key: "scheduled", label: "Scheduled", segment: "scheduled", icon: CalendarClockIcon, permission: "messages:read", keywords: ["later", "queue"] },
   { key: "templates", label: "Templates", segment: "templates", icon: FileTextIcon, permission: "templates:read", keywords: ["preview", "variables"] },
   { key: "contacts", label: "Contacts", segment: "contacts", icon: ContactIcon, permission: "contacts:read", keywords: ["audience", "people", "import"] },
@@ -63,6 +65,28 @@ export function visibleProjectScreens(role: Role): ProjectScreen[] {
 
 export function visibleAdminScreens(role: Role): AdminScreen[] {
   return ADMIN_SCREENS.filter((s) => can(role, s.permission));
+}
+
+/** Screens under /p/[project]/ that have no sidebar link of their own, with what they need. */
+const UNLISTED_PROJECT_SEGMENTS: Record<string, Permission> = {
+  inbound: "inbound:simulate",
+  recipients: "messages:read",
+};
+
+/**
+ * What the screen at `pathname` requires: the permission of its first segment under the
+ * project (every screen below a sidebar entry requires what the entry does), or of the admin
+ * screen it belongs to. Null for paths that are no screen. The layouts check it so a refused
+ * page answers HTTP 403 before anything streams; each page still guards itself.
+ */
+export function screenPermission(pathname: string): Permission | null {
+  const path = pathname.split(/[?#]/)[0];
+  const inProject = /^\/p\/[^/]+(?:\/([^/]+))?/.exec(path);
+  if (inProject) {
+    const segment = inProject[1] ?? "";
+    return PROJECT_SCREENS.find((s) => s.segment === segment)?.permission ?? UNLISTED_PROJECT_SEGMENTS[segment] ?? null;
+  }
+  return ADMIN_SCREENS.find((s) => isActive(path, s.href))?.permission ?? null;
 }
 
 /** The project in a /p/[project]/... path, decoded; null elsewhere. */

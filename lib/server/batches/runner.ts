@@ -5,6 +5,7 @@ import type { BatchContent } from "@/lib/schemas/compose";
 import type { SendEmail } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
+import { rowsOf } from "@/lib/server/db/rows";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
@@ -23,11 +24,6 @@ export const WORKERS = Number(process.env.BATCH_WORKERS) || 8;
 /** A chunk that failed transiently this many times is given up, its rows marked failed (retry failed rows re-sends them). */
 const MAX_ATTEMPTS = 8;
 
-type Row = Record<string, unknown>;
-function rowsOf(result: unknown): Row[] {
-  if (Array.isArray(result)) return result as Row[];
-  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
-}
 
 /** Claims the next chunk of a job that is pending, or claimed under a lease that ran out. */
 export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, leaseMs = LEASE_MS): Promise<BatchChunkRow | null> {

@@ -3,6 +3,7 @@ import { isAppError } from "@/lib/errors";
 import { RESERVED_HEADERS } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import type { Project } from "@/lib/server/access";
+import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";
 
 export type ComposeOptions = {
@@ -23,6 +24,8 @@ export type ComposePrefill = {
   html?: string;
   text?: string;
   templateId?: string;
+  /** The template's merge data, when the dashboard sent the message and so knows it. */
+  data: Record<string, string>;
   tags: { name: string; value: string }[];
   headers: { name: string; value: string }[];
 };
@@ -56,9 +59,16 @@ export async function composeOptions(project: Project): Promise<ComposeOptions> 
   };
 }
 
-/** "Send again": what is known of an earlier message, read from the service. Null when it cannot be read. */
+/**
+ * "Send again": what is known of an earlier message, read from the service, plus the merge
+ * data the index kept when the dashboard sent it (the interface does not return it). Null
+ * when the message cannot be read.
+ */
 export async function composePrefill(project: Project, messageId: string): Promise<ComposePrefill | null> {
-  const m = await service.emails.get(project.externalId, messageId).catch(() => null);
+  const [m, indexed] = await Promise.all([
+    service.emails.get(project.externalId, messageId).catch(() => null),
+    findIndexedMessage(project.id, messageId),
+  ]);
   if (!m || m.direction !== "outbound") return null;
   const headers = Object.entries(m.headers ?? {})
     .filter(([name]) => !RESERVED_HEADERS.includes(name.toLowerCase()))
@@ -73,8 +83,14 @@ export async function composePrefill(project: Project, messageId: string): Promi
     subject: m.subject ?? undefined,
     html: m.html ?? undefined,
     text: m.text ?? undefined,
-    templateId: m.templateId ?? undefined,
+    templateId: m.templateId ?? indexed?.templateId ?? undefined,
+    data: asFormData(indexed?.templateData),
     tags: m.tags ?? [],
     headers,
   };
+}
+
+/** Merge data as the compose form holds it: one text per variable (other JSON as JSON). */
+function asFormData(data: Record<string, unknown> | null | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(data ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
 }

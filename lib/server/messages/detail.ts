@@ -8,7 +8,7 @@ import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/me
 import { service } from "@/lib/server/service";
 import { asc, eq } from "drizzle-orm";
 import { isFinalStatus } from "./fold";
-import { indexServiceMessage } from "./lookup";
+import { readMessage } from "./read";
 import { bareAddress } from "./recipients";
 import { findIndexedMessage, threadOf } from "./search";
 import { suppressionsOf } from "./suppression-of";
@@ -17,16 +17,16 @@ import { suppressionsOf } from "./suppression-of";
 const SUPPRESSION_STATUSES = new Set(["bounced", "complained", "rejected"]);
 
 /**
- * The message screen's data. The service is asked first (it has the full timeline); a
- * message it returns is written into the index, so a pasted id the index never saw is
- * searchable afterwards. When the service no longer has it, the index answers.
+ * The message screen's data. The service is asked first (it has the full timeline; through
+ * the read cache, see ./read.ts); a message it returns is written into the index, so a pasted
+ * id the index never saw is searchable afterwards. When the service no longer has it, the
+ * index answers.
  */
 export async function getMessageDetail(project: Project, id: string): Promise<MessageDetail> {
   const indexed = await findIndexedMessage(project.id, id);
   let message: Message;
   try {
-    message = await service.emails.get(project.externalId, id);
-    await indexServiceMessage(project.id, message);
+    message = await readMessage(project, id);
   } catch (e) {
     if (!(isAppError(e) && e.status === 404 && indexed)) throw e;
     message = await fromIndex(indexed);

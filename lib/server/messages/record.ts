@@ -38,6 +38,7 @@ function toRow(input: RecordSentInput): typeof indexedMessages.$inferInsert {
     text: r.text ?? null,
     headers: r.headers ?? null,
     templateId: r.templateId ?? null,
+    templateData: r.templateId && r.data ? r.data : null,
     scheduledAt: r.scheduledAt ? new Date(r.scheduledAt) : null,
     idempotencyKey: input.idempotencyKey,
     sentBy: input.sentBy,
@@ -78,6 +79,7 @@ export async function recordSentMessages(inputs: RecordSentInput[]): Promise<voi
             text: sql`coalesce(${indexedMessages.text}, excluded.text)`,
             tags: sql`excluded.tags`,
             templateId: sql`excluded.template_id`,
+            templateData: sql`excluded.template_data`,
           },
           setWhere: inArray(indexedMessages.source, ["webhook", "lookup"]),
         });

@@ -1,13 +1,16 @@
-import { guardPage } from "@/lib/server/guard";
-import { decodeParam } from "@/components/shell/nav";
+import { headers } from "next/headers";
+import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
+import { decodeParam, screenPermission } from "@/components/shell/nav";
 
 /**
- * Every screen under /p/[project] belongs to a project the user may open: an unknown or
- * ungranted project is a 404 here, before any screen loads. Screens still guard their own
- * permission.
+ * Every screen under /p/[project] belongs to a project the user may open (404 otherwise), and
+ * a screen the role may not use is refused here with HTTP 403 — before loading.tsx starts
+ * streaming, after which the status could no longer change. Screens still guard their own
+ * permission, since a layout is not re-run when moving between screens of one project.
  */
 export default async function ProjectLayout({ children, params }: { children: React.ReactNode; params: Promise<{ project: string }> }) {
   const { project } = await params;
-  await guardPage("overview:read", decodeParam(project));
+  const path = (await headers()).get(PATHNAME_HEADER) ?? "";
+  await guardPage(screenPermission(path) ?? "overview:read", decodeParam(project));
   return children;
 }

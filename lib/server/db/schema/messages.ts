@@ -31,6 +31,8 @@ export const indexedMessages = pgTable(
     text: text("text"),
     headers: jsonb("headers").$type<Record<string, string>>(),
     templateId: text("template_id"),
+    /** The merge data the dashboard sent with a template (the service does not return it): "Send again" refills it. */
+    templateData: jsonb("template_data").$type<Record<string, unknown>>(),
     threadId: text("thread_id"),
     inReplyTo: text("in_reply_to"),
     scheduledAt: at("scheduled_at"),

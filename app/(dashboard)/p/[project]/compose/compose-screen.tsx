@@ -75,8 +75,9 @@ export function ComposeScreen({
       subject: prefill?.subject ?? "",
       html: prefill?.html ?? "",
       text: prefill?.text ?? "",
-      templateId: prefill?.templateId,
-      data: {},
+      // The message names its template by id or slug; the picker lists ids.
+      templateId: prefill?.templateId ? (options.templates.find((t) => t.id === prefill.templateId || t.slug === prefill.templateId)?.id ?? prefill.templateId) : undefined,
+      data: prefill?.data ?? {},
       tags: prefill?.tags ?? [],
       headers: prefill?.headers ?? [],
       attachments: [],
@@ -98,7 +99,7 @@ export function ComposeScreen({
         actions={
           canBatch ? (
             <Button variant="outline" asChild>
-              <Link href={`/p/${encodeURIComponent(project)}/compose/batch`}>
+              <Link href={`/p/${encodeURIComponent(project)}/batches`}>
                 <FileSpreadsheetIcon aria-hidden="true" />
                 Batch from a file
               </Link>

@@ -1,15 +1,14 @@
 import { idParam } from "@/lib/schemas/common";
 import { route } from "@/lib/server/route";
-import { service } from "@/lib/server/service";
-import { indexServiceMessage } from "@/lib/server/messages/lookup";
+import { readMessage } from "@/lib/server/messages/read";
 
 /**
- * One message with its events, from the service, in the project the guard resolved. A
- * message the index did not know is added to it (issue 4: looked-up messages are indexed).
+ * One message with its events, in the project the guard resolved: from the service, or from
+ * the read cache while the event stream says nothing changed (lib/server/messages/read.ts).
+ * `Cache-Control: no-cache` asks the service regardless.
  */
-export const GET = route<{ project: string; id: string }>("messages:read", async ({ params, project }) => {
+export const GET = route<{ project: string; id: string }>("messages:read", async ({ req, params, project }) => {
   const { id } = idParam.parse({ id: params.id });
-  const message = await service.emails.get(project!.externalId, id);
-  await indexServiceMessage(project!.id, message).catch((e) => console.warn(`index: could not record ${id}:`, e));
-  return message;
+  const fresh = /no-cache|no-store/i.test(req.headers.get("cache-control") ?? "");
+  return readMessage(project!, id, { fresh });
 });

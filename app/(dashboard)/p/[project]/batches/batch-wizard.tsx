@@ -57,7 +57,7 @@ export function BatchWizard({ project, options }: { project: string; options: Co
   const start = async () => {
     const body = request()!;
     const { id } = await batchMutations.start(project, { ...body, confirmCount: check!.summary.toSend });
-    router.push(`/p/${encodeURIComponent(project)}/compose/batch/${id}`);
+    router.push(`/p/${encodeURIComponent(project)}/batches/${id}`);
   };
   const checkError = checking.error ? describeError(checking.error) : null;
   const count = check?.summary.toSend ?? 0;

@@ -24,7 +24,7 @@ export function JobList({ project, jobs }: { project: string; jobs: JobView[] })
           {jobs.map((j) => (
             <TableRow key={j.id}>
               <TableCell>
-                <Link className="font-medium underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/compose/batch/${j.id}`}>
+                <Link className="font-medium underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/batches/${j.id}`}>
                   {j.fileName ?? "Pasted rows"}
                 </Link>
               </TableCell>

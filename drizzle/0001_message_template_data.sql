@@ -1,0 +1,1 @@
+ALTER TABLE "indexed_messages" ADD COLUMN "template_data" jsonb;

@@ -1,0 +1,19 @@
+import "server-only";
+import { after } from "next/server";
+
+/**
+ * Work the answer does not wait for (an index write after a read). Next runs it once the
+ * response is sent; outside a request (scripts, unit tests) it simply starts now. A failure
+ * is logged under `label` and never reaches the user, who already has their answer.
+ */
+export function afterResponse(label: string, task: () => Promise<unknown>): void {
+  const run = () => task().then(
+    () => undefined,
+    (e: unknown) => console.warn(`${label}:`, e),
+  );
+  try {
+    after(run);
+  } catch {
+    void run();
+  }
+}
