@@ -14,8 +14,8 @@ import { NameValueRows } from "@/components/compose/name-value-rows";
 import { fieldMessageText } from "@/components/ui/field-message";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 const FIELDS = ["email", "firstName", "lastName"] as const;
 
@@ -82,15 +82,7 @@ export function CreateContactDialog({ project }: { project: string }) {
             namePlaceholder="plan"
             valuePlaceholder="pro"
           />
-          <FormError message={formError?.message} correlationId={formError?.correlationId} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={mutation.isPending}>
-              Create contact
-            </Button>
-          </DialogFooter>
+          <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create contact" onCancel={() => setOpen(false)} />
         </form>
       </DialogContent>
     </Dialog>

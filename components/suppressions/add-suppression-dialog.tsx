@@ -10,12 +10,13 @@ import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest 
 import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
 import { useShell } from "@/components/shell/shell-context";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 const FIELDS = ["email", "reason"] as const;
 
@@ -107,15 +108,7 @@ export function AddSuppressionDialog({ project }: { project: string }) {
                 </FormItem>
               )}
             />
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" pending={mutation.isPending}>
-                Suppress address
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Suppress address" onCancel={() => setOpen(false)} />
           </form>
         </Form>
       </DialogContent>

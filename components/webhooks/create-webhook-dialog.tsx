@@ -11,11 +11,12 @@ import { webhookKeys, webhookMutations } from "@/lib/queries/webhooks";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
 import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
 import { useReauth } from "@/components/keys/reauth";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 const FIELDS = ["url", "eventTypes"] as const;
 const DEFAULT_EVENTS: EventType[] = ["delivery", "bounce", "complaint"];
@@ -116,15 +117,7 @@ export function CreateWebhookDialog({ project }: { project: string }) {
                   </FormItem>
                 )}
               />
-              <FormError message={formError?.message} correlationId={formError?.correlationId} />
-              <DialogFooter>
-                <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                  Cancel
-                </Button>
-                <Button type="submit" pending={mutation.isPending}>
-                  Add webhook
-                </Button>
-              </DialogFooter>
+              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Add webhook" onCancel={() => setOpen(false)} />
             </form>
           </Form>
         </DialogContent>

@@ -4,34 +4,11 @@ import * as React from "react";
 import { CORE_AUDIT_ACTIONS } from "@/lib/schemas/audit";
 import type { ParamPatch } from "@/components/hooks/search-params";
 import { SearchInput } from "@/components/common/search-input";
-import { dayToIso, isoToDay } from "@/components/common/date-range";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { DateRangeFilter, FilterSelect } from "@/components/common/filters";
 import type { AuditFilters } from "./audit-params";
 
 export type UserOption = { id: string; label: string };
 export type ProjectOption = { externalId: string; name: string };
-
-const ANY = "__any";
-
-function FilterSelect({ label, value, onChange, options, anyLabel, className }: { label: string; value: string | undefined; onChange: (v: string | null) => void; options: { value: string; label: string }[]; anyLabel: string; className?: string }) {
-  return (
-    <Select value={value ?? ANY} onValueChange={(v) => onChange(v === ANY ? null : v)}>
-      <SelectTrigger className={className} aria-label={label}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={ANY}>{anyLabel}</SelectItem>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
-}
 
 /** Text, action, user, project, outcome and a date range; each change is a new URL. */
 export function AuditFiltersBar({
@@ -76,30 +53,7 @@ export function AuditFiltersBar({
         anyLabel="Any outcome"
         className="w-36"
       />
-      <div className="flex items-center gap-1.5">
-        <Label htmlFor="audit-from" className="text-xs text-muted-foreground">
-          From
-        </Label>
-        <Input
-          id="audit-from"
-          type="date"
-          className="w-40"
-          value={isoToDay(filters.from)}
-          max={isoToDay(filters.to) || undefined}
-          onChange={(e) => set({ from: e.target.value ? dayToIso(e.target.value, "start") : null })}
-        />
-        <Label htmlFor="audit-to" className="text-xs text-muted-foreground">
-          to
-        </Label>
-        <Input
-          id="audit-to"
-          type="date"
-          className="w-40"
-          value={isoToDay(filters.to)}
-          min={isoToDay(filters.from) || undefined}
-          onChange={(e) => set({ to: e.target.value ? dayToIso(e.target.value, "end") : null })}
-        />
-      </div>
+      <DateRangeFilter idPrefix="audit" from={filters.from} to={filters.to} onChange={set} />
     </div>
   );
 }

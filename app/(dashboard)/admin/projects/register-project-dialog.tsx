@@ -11,9 +11,10 @@ import { createProjectRequest, type CreateProjectRequest } from "@/lib/schemas/p
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 /**
  * Registers a project by its id at the service. The server asks the service about the id
@@ -99,15 +100,7 @@ export function RegisterProjectDialog() {
                 </FormItem>
               )}
             />
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" pending={mutation.isPending}>
-                {mutation.isPending ? "Checking with the service…" : "Register project"}
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"} onCancel={() => setOpen(false)} />
           </form>
         </Form>
       </DialogContent>

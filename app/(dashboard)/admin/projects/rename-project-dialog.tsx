@@ -8,11 +8,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "sonner";
 import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
-import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Form, FormControl, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
@@ -70,15 +70,7 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
                 </FormItem>
               )}
             />
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" pending={mutation.isPending}>
-                Save name
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Save name" onCancel={() => onOpenChange(false)} />
           </form>
         </Form>
       </DialogContent>

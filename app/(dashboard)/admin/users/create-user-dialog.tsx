@@ -11,13 +11,14 @@ import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/
 import { userKeys, userMutations } from "@/lib/queries/users";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
 import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
 import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 const FIELDS = ["email", "name", "role"] as const;
 
@@ -128,15 +129,7 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
                   </FormItem>
                 )}
               />
-              <FormError message={formError?.message} correlationId={formError?.correlationId} />
-              <DialogFooter>
-                <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                  Cancel
-                </Button>
-                <Button type="submit" pending={mutation.isPending}>
-                  Create user
-                </Button>
-              </DialogFooter>
+              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create user" onCancel={() => setOpen(false)} />
             </form>
           </Form>
         </DialogContent>

@@ -7,13 +7,13 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "sonner";
 import { userProjectsRequest, type UserProjectsRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
-import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Label } from "@/components/ui/label";
 import { Switch } from "@/components/ui/switch";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { describeError } from "@/components/common/error-advice";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 export type ProjectOption = { id: string; externalId: string; name: string };
 
@@ -114,15 +114,7 @@ export function UserProjectsDialog({ user, projects, open, onOpenChange }: { use
                 }}
               />
             )}
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" pending={mutation.isPending}>
-                Save access
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Save access" onCancel={() => onOpenChange(false)} />
           </form>
         </Form>
       </DialogContent>

@@ -11,12 +11,13 @@ import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { useServerFormError } from "@/components/hooks/use-server-form-error";
 import { useShell } from "@/components/shell/shell-context";
 import { projectHref } from "@/components/shell/nav";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 const FIELDS = ["domain"] as const;
 
@@ -93,15 +94,7 @@ export function AddDomainDialog({ project }: { project: string }) {
                 </FormItem>
               )}
             />
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)} disabled={mutation.isPending}>
-                Cancel
-              </Button>
-              <Button type="submit" pending={mutation.isPending}>
-                Add domain
-              </Button>
-            </DialogFooter>
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Add domain" onCancel={() => setOpen(false)} />
           </form>
         </Form>
       </DialogContent>
