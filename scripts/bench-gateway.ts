@@ -19,8 +19,8 @@ import { startStack, type Stack } from "./lib/stack";
 
 stopChildrenOnSignal();
 
-const N = Number(process.argv[2]) || 300;
-const WARM_UP = 30;
+const N = Number(process.argv[2]) || 500;
+const WARM_UP = 100;
 const TARGET_RATIO = 1.25;
 
 /** Signs in through the real login page and returns the session cookies as a header. */

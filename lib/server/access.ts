@@ -4,7 +4,7 @@ import { decode, getToken } from "next-auth/jwt";
 import { AppError } from "@/lib/errors";
 import { can, ROLE_LABELS, type Permission, type Role } from "@/lib/permissions";
 import type { SessionClaims } from "./auth/config";
-import { db } from "./db";
+import { db, type Db } from "./db";
 import { projects, userProjects, users } from "./db/schema/core";
 import { env } from "./env";
 import { getProject } from "./projects";
@@ -26,19 +26,14 @@ export type Actor = {
 export type Project = { id: string; externalId: string; name: string; createdAt: string };
 
 /**
- * The user behind a session — and, when `projectExternalId` is given, that project — in one
- * query. The user is null when the account is gone, disabled, or its sessions were revoked
- * after this one began (password reset).
+ * The guard's one query, prepared once per database handle: it runs on every request, and
+ * building it anew each time cost more than running it.
  */
-export async function loadActorAndProject(
-  claims: SessionClaims | null | undefined,
-  projectExternalId?: string,
-): Promise<{ user: Actor | null; project: Project | null }> {
-  const userId = claims?.sub;
-  if (!userId) return { user: null, project: null };
-  const authAt = typeof claims.authAt === "number" ? claims.authAt : null;
-  const d = await db();
-  const [row] = await d
+const preparedActorQueries = new WeakMap<Db, ReturnType<typeof prepareActorQuery>>();
+
+function prepareActorQuery(d: Db) {
+  const projectParam = sql.placeholder("project");
+  return d
     .select({
       id: users.id,
       email: users.email,
@@ -55,9 +50,32 @@ export async function loadActorAndProject(
     })
     .from(users)
     // Joined on a condition that is false without a project, so the row is the user's alone.
-    .leftJoin(projects, and(sql`${projectExternalId ?? null}::text is not null`, eq(projects.externalId, projectExternalId ?? "")))
-    .where(eq(users.id, userId))
-    .limit(1);
+    .leftJoin(projects, and(sql`${projectParam}::text is not null`, eq(projects.externalId, sql`coalesce(${projectParam}::text, '')`)))
+    .where(eq(users.id, sql.placeholder("userId")))
+    .limit(1)
+    .prepare("guard_actor");
+}
+
+async function actorQuery() {
+  const d = await db();
+  let q = preparedActorQueries.get(d);
+  if (!q) preparedActorQueries.set(d, (q = prepareActorQuery(d)));
+  return q;
+}
+
+/**
+ * The user behind a session — and, when `projectExternalId` is given, that project — in one
+ * query. The user is null when the account is gone, disabled, or its sessions were revoked
+ * after this one began (password reset).
+ */
+export async function loadActorAndProject(
+  claims: SessionClaims | null | undefined,
+  projectExternalId?: string,
+): Promise<{ user: Actor | null; project: Project | null }> {
+  const userId = claims?.sub;
+  if (!userId) return { user: null, project: null };
+  const authAt = typeof claims.authAt === "number" ? claims.authAt : null;
+  const [row] = await (await actorQuery()).execute({ userId, project: projectExternalId ?? null });
   const project =
     row?.pId && row.pExternalId && row.pName && row.pCreatedAt
       ? { id: row.pId, externalId: row.pExternalId, name: row.pName, createdAt: row.pCreatedAt.toISOString() }

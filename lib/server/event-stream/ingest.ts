@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { eventStreams, indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { foldStatus } from "@/lib/server/messages/fold";
+import { invalidateMessage } from "@/lib/server/messages/read";
 import { recipientRows } from "@/lib/server/messages/recipients";
 import { openSecret } from "./secret-box";
 
@@ -50,22 +51,23 @@ export async function ingestDelivery(projectExternalId: string, raw: string, hea
     return fail(400, "validation_error", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "is not valid"}`);
   }
   if (parsed.data.data.project !== projectExternalId) return fail(400, "validation_error", "data.project: does not match this endpoint");
-  await store(stream.projectId, webhookId, parsed.data);
+  if (await store(stream.projectId, webhookId, parsed.data)) invalidateMessage(stream.projectId, parsed.data.data.messageId);
   return { status: 204 };
 }
 
-async function store(projectId: string, webhookId: string, payload: WebhookPayload): Promise<void> {
+/** True when the event was new (not a redelivery of one taken before). */
+async function store(projectId: string, webhookId: string, payload: WebhookPayload): Promise<boolean> {
   const d = await db();
   const at = new Date(payload.createdAt);
   const occurredAt = Number.isNaN(at.getTime()) ? new Date() : at;
   const m = payload.data;
-  await d.transaction(async (tx) => {
+  return d.transaction(async (tx) => {
     const [event] = await tx
       .insert(indexedEvents)
       .values({ messageId: m.messageId, projectId, type: payload.type, occurredAt, data: m.eventData, webhookId })
       .onConflictDoNothing({ target: indexedEvents.webhookId })
       .returning({ seq: indexedEvents.seq });
-    if (!event) return; // this webhook-id was taken before
+    if (!event) return false; // this webhook-id was taken before
 
     const fresh = {
       id: m.messageId,
@@ -105,5 +107,6 @@ async function store(projectId: string, webhookId: string, payload: WebhookPaylo
         .where(eq(indexedMessages.id, m.messageId));
     }
     await tx.update(eventStreams).set({ lastEventAt: new Date() }).where(eq(eventStreams.projectId, projectId));
+    return true;
   });
 }

@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
-import { indexedMessages } from "@/lib/server/db/schema/messages";
+import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
@@ -19,23 +19,27 @@ let streamed: Project;
 let quiet: Project;
 /** What the fake service answers for msg_1, per project header; tests change it to see who answers. */
 const status: Record<string, string> = {};
+/** When set, the fake service holds its answer until the promise settles (a slow read). */
+let holdAnswer: Promise<void> | null = null;
 
 const reads = (project: string) => service.requests.filter((r) => r.url === "/v1/emails/msg_1" && r.headers["x-service-product"] === project).length;
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  service = await startHttpServer(async (req, res) => {
     if (req.method === "POST" && req.url === "/v1/webhooks") {
       const body = JSON.parse(req.body);
       return json(res, 201, { id: "wh_1", url: body.url, enabled: true, eventTypes: body.eventTypes, signingSecret: SECRET, createdAt: new Date().toISOString() });
     }
     const project = String(req.headers["x-service-product"]);
     if (req.url === "/v1/emails/msg_1" && status[project]) {
+      const answer = status[project];
+      if (holdAnswer) await holdAnswer;
       return json(res, 200, {
         id: "msg_1",
         from: "shop@acme.test",
         to: ["ada@example.com"],
         subject: "Your order",
-        status: status[project],
+        status: answer,
         direction: "outbound",
         createdAt: "2026-01-01T00:00:00Z",
         events: [{ type: "queued" }],
@@ -54,6 +58,7 @@ afterAll(async () => {
   await service.close();
 });
 beforeEach(() => {
+  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
   clearMessageCache();
   status.streamed = "sent";
   status.quiet = "sent";
@@ -114,6 +119,34 @@ describe("readMessage", () => {
   it("keeps projects apart: one project's cached message is not another's", async () => {
     await readMessage(streamed, "msg_1");
     await expect(readMessage({ ...streamed, id: quiet.id, externalId: "nobody" }, "msg_1")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("does not keep what a read got when an event arrived while it was under way", async () => {
+    let release!: () => void;
+    holdAnswer = new Promise((r) => (release = r));
+    const slowRead = readMessage(streamed, "msg_1");
+    await expect.poll(() => reads("streamed")).toBeGreaterThan(0);
+    await deliverEvent("delivery"); // lands while the service's answer ("sent") is on its way
+    release();
+    holdAnswer = null;
+    expect((await slowRead).status).toBe("sent");
+    status.streamed = "delivered";
+    const before = reads("streamed");
+    expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");
+    expect(reads("streamed") - before).toBe(1);
+  });
+
+  it("with several instances on one Postgres, notices an event another instance took in", async () => {
+    setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", DATABASE_URL: "postgres://other-instances@db.test/dashboard" });
+    const before = reads("streamed");
+    await readMessage(streamed, "msg_1");
+    await readMessage(streamed, "msg_1");
+    expect(reads("streamed") - before).toBe(1); // still cached while nothing happened
+    // Another instance stored an event: a row in the shared index, and no call into this process.
+    await (await db()).insert(indexedEvents).values({ messageId: "msg_1", projectId: streamed.id, type: "delivery", occurredAt: new Date(), webhookId: `elsewhere_${Date.now()}` });
+    status.streamed = "delivered";
+    expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");
+    expect(reads("streamed") - before).toBe(2);
   });
 
   it("writes a message it read into the index, after answering", async () => {

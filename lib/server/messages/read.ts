@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/access";
 import { afterResponse } from "@/lib/server/after-response";
-import { db } from "@/lib/server/db";
-import { rowsOf } from "@/lib/server/db/rows";
+import { db, type Db } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
 import { indexServiceMessage } from "./lookup";
 
@@ -13,61 +13,104 @@ import { indexServiceMessage } from "./lookup";
  *
  * The service is the truth, but asking it on every read costs a round trip the dashboard can
  * usually skip: every change to a message reaches the dashboard as a signed event (the event
- * stream, lib/server/event-stream), and each event is a new row in `indexed_events`. So a
- * message read from the service is kept with the newest event sequence the index held *before*
- * the read; it is served again while that number is unchanged. An event arriving in between
- * makes the number move and the next read ask the service. The number lives in the shared
- * database, so several dashboard instances stay correct with caches of their own.
+ * stream, lib/server/event-stream), so a message read from the service stays good until an
+ * event for it arrives. Two ways of noticing that event, by deployment:
  *
- * Without an event stream nothing would move the number, so projects without one always ask
- * the service. `MAX_AGE_MS` bounds what a delayed or lost delivery can leave stale, and
- * `fresh` (a `Cache-Control: no-cache` request) skips the cache for one read.
+ * - One dashboard process (PGlite, the default: its data directory admits one process): the
+ *   ingest of an event drops the message from this cache (`invalidateMessage`) — at once, and
+ *   a cache hit costs no query at all.
+ * - Several instances on one Postgres database (`DATABASE_URL`): an event may reach another
+ *   instance, so each entry keeps the newest `indexed_events.seq` the shared index held
+ *   *before* the service was read, and a hit is served only while that number is unchanged.
+ *
+ * Projects without an event stream are never cached: nothing would say when the message
+ * changed. `MAX_AGE_MS` bounds what a delayed or lost delivery can leave stale, and `fresh`
+ * (a `Cache-Control: no-cache` request) skips the cache for one read.
  */
 const MAX_AGE_MS = 30_000;
 const MAX_ENTRIES = 500;
 
 type Entry = { message: Message; eventSeq: number; cachedAt: number };
-const cache = new Map<string, Entry>();
+/** `epoch` moves on every invalidation: a read that began before one must not cache what it got. */
+type Cache = { entries: Map<string, Entry>; epoch: number };
+
+// On globalThis: Next bundles the ingest route and the message routes separately, and the
+// ingest's invalidation must reach the same cache the reads use.
+const CACHE = Symbol.for("mail-dashboard.message-read-cache");
+function cache(): Cache {
+  const holder = globalThis as { [CACHE]?: Cache };
+  return (holder[CACHE] ??= { entries: new Map(), epoch: 0 });
+}
+
+const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+
+/** Called by the ingest for every new event: the next read of the message asks the service. */
+export function invalidateMessage(projectId: string, id: string): void {
+  const c = cache();
+  c.entries.delete(keyOf(projectId, id));
+  c.epoch++;
+}
+
+/** Tests: start from an empty cache. */
+export function clearMessageCache(): void {
+  cache().entries.clear();
+}
 
 type IndexState = { streaming: boolean; eventSeq: number };
 
-/** One query: whether events flow for the project, and the message's newest event. */
+/** One query, prepared once per database handle: whether events flow for the project, and the message's newest event. */
+const preparedStateQueries = new WeakMap<Db, ReturnType<typeof prepareStateQuery>>();
+
+function prepareStateQuery(d: Db) {
+  const projectId = sql.placeholder("projectId");
+  const id = sql.placeholder("id");
+  return d
+    .select({
+      streaming: sql<boolean>`exists (select 1 from event_streams where project_id = ${projectId})`,
+      eventSeq: sql<string | number | null>`(select max(seq) from indexed_events where message_id = ${id} and project_id = ${projectId})`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare("message_read_state");
+}
+
 async function indexState(projectId: string, id: string): Promise<IndexState> {
-  const [row] = rowsOf(
-    await (await db()).execute(sql`
-      select
-        exists (select 1 from event_streams where project_id = ${projectId}) as streaming,
-        (select max(seq) from indexed_events where message_id = ${id} and project_id = ${projectId}) as event_seq`),
-  );
-  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.event_seq ?? 0) };
+  const d = await db();
+  let q = preparedStateQueries.get(d);
+  if (!q) preparedStateQueries.set(d, (q = prepareStateQuery(d)));
+  const [row] = await q.execute({ projectId, id });
+  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0) };
 }
 
 export async function readMessage(project: Project, id: string, opts: { fresh?: boolean } = {}): Promise<Message> {
-  const key = `${project.id}\u0000${id}`;
-  const state = await indexState(project.id, id);
-  const hit = cache.get(key);
-  if (state.streaming && !opts.fresh && hit && hit.eventSeq === state.eventSeq && Date.now() - hit.cachedAt < MAX_AGE_MS) {
-    // Touch: the Map's order is the eviction order.
-    cache.delete(key);
-    cache.set(key, hit);
-    return hit.message;
+  const c = cache();
+  const key = keyOf(project.id, id);
+  const shared = Boolean(env().DATABASE_URL);
+  let state: IndexState | null = null;
+
+  const hit = opts.fresh ? undefined : c.entries.get(key);
+  if (hit && Date.now() - hit.cachedAt < MAX_AGE_MS) {
+    if (shared) state = await indexState(project.id, id);
+    if (!shared || (state!.streaming && state!.eventSeq === hit.eventSeq)) {
+      // Touch: the Map's order is the eviction order.
+      c.entries.delete(key);
+      c.entries.set(key, hit);
+      return hit.message;
+    }
   }
+
+  const epoch = c.epoch;
+  state ??= await indexState(project.id, id);
   const message = await service.emails.get(project.externalId, id);
-  if (state.streaming) remember(key, { message, eventSeq: state.eventSeq, cachedAt: Date.now() });
-  else cache.delete(key);
+  if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, cachedAt: Date.now() });
+  else c.entries.delete(key);
   // A message the index did not know is added, a known one refreshed (issue 4: looked-up
   // messages become searchable) — after the answer is sent, not before.
   afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
   return message;
 }
 
-function remember(key: string, entry: Entry): void {
-  cache.delete(key);
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value!);
-  cache.set(key, entry);
-}
-
-/** Tests: start from an empty cache. */
-export function clearMessageCache(): void {
-  cache.clear();
+function remember(c: Cache, key: string, entry: Entry): void {
+  c.entries.delete(key);
+  if (c.entries.size >= MAX_ENTRIES) c.entries.delete(c.entries.keys().next().value!);
+  c.entries.set(key, entry);
 }
