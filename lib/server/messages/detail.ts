@@ -26,7 +26,9 @@ export async function getMessageDetail(project: Project, id: string): Promise<Me
   const indexed = await findIndexedMessage(project.id, id);
   let message: Message;
   try {
-    message = await readMessage(project, id);
+    // The thread below is read from the index: a message it does not know yet, or knows
+    // without its thread, is written there first.
+    message = await readMessage(project, id, { indexFirst: !indexed?.threadId });
   } catch (e) {
     if (!(isAppError(e) && e.status === 404 && indexed)) throw e;
     message = await fromIndex(indexed);

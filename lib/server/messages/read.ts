@@ -81,7 +81,11 @@ async function indexState(projectId: string, id: string): Promise<IndexState> {
   return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0) };
 }
 
-export async function readMessage(project: Project, id: string, opts: { fresh?: boolean } = {}): Promise<Message> {
+/**
+ * `fresh` skips the cache; `indexFirst` writes a message read from the service into the index
+ * before answering instead of after (for a caller that reads the index next, e.g. its thread).
+ */
+export async function readMessage(project: Project, id: string, opts: { fresh?: boolean; indexFirst?: boolean } = {}): Promise<Message> {
   const c = cache();
   const key = keyOf(project.id, id);
   const shared = Boolean(env().DATABASE_URL);
@@ -104,8 +108,9 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, cachedAt: Date.now() });
   else c.entries.delete(key);
   // A message the index did not know is added, a known one refreshed (issue 4: looked-up
-  // messages become searchable) — after the answer is sent, not before.
-  afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
+  // messages become searchable) — after the answer is sent, unless the caller needs it now.
+  if (opts.indexFirst) await indexServiceMessage(project.id, message);
+  else afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
   return message;
 }
 
