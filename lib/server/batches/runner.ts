@@ -6,7 +6,7 @@ import type { SendEmail } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
 import { rowsOf } from "@/lib/server/db/rows";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessagesIn } from "@/lib/server/messages/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
 import { importContactRow } from "./contact-rows";
@@ -55,9 +55,12 @@ export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, l
 
 type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId: string | null; error: { message: string; code: string; field: string | null } | null };
 
-/** Writes outcomes of a chunk and marks it done, in one transaction. */
-async function finishChunk(d: Db, chunk: BatchChunkRow, outcomes: Outcome[]) {
+type Sent = Parameters<typeof recordSentMessagesIn>[1];
+
+/** Writes the outcomes of a chunk, the messages it sent into the index, and marks it done: one transaction. */
+async function finishChunk(d: Db, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = []) {
   await d.transaction(async (tx) => {
+    await recordSentMessagesIn(tx, sent);
     if (outcomes.length) {
       const values = sql.join(
         outcomes.map((o) => sql`(${o.row}::int, ${o.status}, ${o.messageId}, ${o.error?.message ?? null}, ${o.error?.code ?? null}, ${o.error?.field ?? null})`),
@@ -83,7 +86,7 @@ async function release(d: Db, chunk: BatchChunkRow, error: string) {
 }
 
 /** Sends one chunk of a `send` job through POST /v1/emails/batch with the chunk's key. */
-async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<Outcome[]> {
+async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<{ outcomes: Outcome[]; sent: Sent }> {
   const rows = await d
     .select({ row: batchRows.row, email: batchRows.email, name: batchRows.name, data: batchRows.data })
     .from(batchRows)
@@ -91,11 +94,11 @@ async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise
     .orderBy(batchRows.row);
   const sends: SendEmail[] = rows.map((r) => rowSend(job.content as BatchContent, r));
   const answer = await service.emails.batch(job.projectExternalId, sends, chunk.idempotencyKey);
-  const recorded: Parameters<typeof recordSentMessages>[0] = [];
+  const sent: Sent = [];
   const outcomes = rows.map((r, i): Outcome => {
     const item = answer.data[i];
     if (item?.id && !item.error) {
-      recorded.push({ projectId: job.projectId, messageId: item.id, request: sends[i], sentBy: job.createdBy, idempotencyKey: chunk.idempotencyKey, source: "batch", batchJobId: job.id, status: item.status });
+      sent.push({ projectId: job.projectId, messageId: item.id, request: sends[i], sentBy: job.createdBy, idempotencyKey: chunk.idempotencyKey, source: "batch", batchJobId: job.id, status: item.status });
       return { row: r.row, status: "sent", messageId: item.id, error: null };
     }
     const e = item?.error ?? { message: "the service gave no answer for this row", code: "no_answer", param: null };
@@ -103,14 +106,13 @@ async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise
     const field = e.param ? e.param.replace(/^emails\.\d+\./, "") : null;
     return { row: r.row, status: "failed", messageId: null, error: { message: e.message, code: e.code, field } };
   });
-  await recordSentMessages(recorded);
-  return outcomes;
+  return { outcomes, sent };
 }
 
 async function processChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<void> {
   try {
-    const outcomes = job.kind === "send" ? await sendChunk(d, job, chunk) : await importContacts(d, job, chunk);
-    await finishChunk(d, chunk, outcomes);
+    const { outcomes, sent } = job.kind === "send" ? await sendChunk(d, job, chunk) : { outcomes: await importContacts(d, job, chunk), sent: [] };
+    await finishChunk(d, chunk, outcomes, sent);
   } catch (e) {
     const transient = !isAppError(e) || e.status >= 500 || e.status === 429 || e.code === "idempotency_in_flight";
     const message = isAppError(e) ? e.message : "unexpected error";

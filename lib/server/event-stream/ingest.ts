@@ -55,6 +55,19 @@ export async function ingestDelivery(projectExternalId: string, raw: string, hea
   return { status: 204 };
 }
 
+/**
+ * "Last event received" is for people ("events arrived a moment ago"), so it is written at most
+ * every few seconds per project rather than by each of thousands of events in a burst.
+ */
+const STREAM_STAMP_EVERY_MS = 5_000;
+const streamStamped = new Map<string, number>();
+function shouldStampStream(projectId: string): boolean {
+  const now = Date.now();
+  if (now - (streamStamped.get(projectId) ?? 0) < STREAM_STAMP_EVERY_MS) return false;
+  streamStamped.set(projectId, now);
+  return true;
+}
+
 /** True when the event was new (not a redelivery of one taken before). */
 async function store(projectId: string, webhookId: string, payload: WebhookPayload): Promise<boolean> {
   const d = await db();
@@ -106,7 +119,7 @@ async function store(projectId: string, webhookId: string, payload: WebhookPaylo
         })
         .where(eq(indexedMessages.id, m.messageId));
     }
-    await tx.update(eventStreams).set({ lastEventAt: new Date() }).where(eq(eventStreams.projectId, projectId));
+    if (shouldStampStream(projectId)) await tx.update(eventStreams).set({ lastEventAt: new Date() }).where(eq(eventStreams.projectId, projectId));
     return true;
   });
 }

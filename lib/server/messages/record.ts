@@ -1,6 +1,6 @@
 import "server-only";
 import { inArray, sql } from "drizzle-orm";
-import { db } from "@/lib/server/db";
+import { db, type Db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
@@ -55,39 +55,42 @@ function toRow(input: RecordSentInput): typeof indexedMessages.$inferInsert {
  */
 export async function recordSentMessages(inputs: RecordSentInput[]): Promise<void> {
   if (inputs.length === 0) return;
+  await (await db()).transaction((tx) => recordSentMessagesIn(tx, inputs));
+}
+
+/** The same, inside a transaction the caller holds (a batch chunk records its messages and its outcomes at once). */
+export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): Promise<void> {
+  if (inputs.length === 0) return;
   const rows = inputs.map(toRow);
   const addresses = rows.flatMap((row) =>
     recipientRows({ id: row.id, projectId: row.projectId, from: row.from, to: row.to ?? [], cc: row.cc ?? [], bcc: row.bcc ?? [], createdAt: row.createdAt }),
   );
-  const database = await db();
-  await database.transaction(async (tx) => {
-    // Chunked: Postgres caps bind parameters at 65,535 per statement.
-    for (let i = 0; i < rows.length; i += 1000) {
-      await tx
-        .insert(indexedMessages)
-        .values(rows.slice(i, i + 1000))
-        .onConflictDoUpdate({
-          target: indexedMessages.id,
-          // A row the webhook or a look-up created first lacks what only the sender knows; fill
-          // it in, but keep the folded status. A row we recorded ourselves is left alone.
-          set: {
-            sentBy: sql`excluded.sent_by`,
-            idempotencyKey: sql`excluded.idempotency_key`,
-            source: sql`excluded.source`,
-            batchJobId: sql`excluded.batch_job_id`,
-            html: sql`coalesce(${indexedMessages.html}, excluded.html)`,
-            text: sql`coalesce(${indexedMessages.text}, excluded.text)`,
-            tags: sql`excluded.tags`,
-            templateId: sql`excluded.template_id`,
-            templateData: sql`excluded.template_data`,
-          },
-          setWhere: inArray(indexedMessages.source, ["webhook", "lookup"]),
-        });
-    }
-    for (let i = 0; i < addresses.length; i += 5000) {
-      await tx.insert(indexedRecipients).values(addresses.slice(i, i + 5000)).onConflictDoNothing();
-    }
-  });
+  // Chunked: Postgres caps bind parameters at 65,535 per statement.
+  for (let i = 0; i < rows.length; i += 1000) {
+    await tx
+      .insert(indexedMessages)
+      .values(rows.slice(i, i + 1000))
+      .onConflictDoUpdate({
+        target: indexedMessages.id,
+        // A row the webhook or a look-up created first lacks what only the sender knows; fill
+        // it in, but keep the folded status. A row we recorded ourselves is left alone.
+        set: {
+          sentBy: sql`excluded.sent_by`,
+          idempotencyKey: sql`excluded.idempotency_key`,
+          source: sql`excluded.source`,
+          batchJobId: sql`excluded.batch_job_id`,
+          html: sql`coalesce(${indexedMessages.html}, excluded.html)`,
+          text: sql`coalesce(${indexedMessages.text}, excluded.text)`,
+          tags: sql`excluded.tags`,
+          templateId: sql`excluded.template_id`,
+          templateData: sql`excluded.template_data`,
+        },
+        setWhere: inArray(indexedMessages.source, ["webhook", "lookup"]),
+      });
+  }
+  for (let i = 0; i < addresses.length; i += 5000) {
+    await tx.insert(indexedRecipients).values(addresses.slice(i, i + 5000)).onConflictDoNothing();
+  }
 }
 
 export async function recordSentMessage(input: RecordSentInput): Promise<void> {
