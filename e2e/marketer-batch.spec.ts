@@ -47,7 +47,7 @@ test.describe("batch from a file", () => {
       await screenshot(page, "marketer-batch-check");
       await page.getByRole("button", { name: "Send 245 messages" }).click();
       await page.getByRole("alertdialog").getByRole("button", { name: "Send 245 messages" }).click();
-      await page.waitForURL(/\/compose\/batch\/[a-f0-9]+$/);
+      await page.waitForURL(/\/batches\/[a-f0-9]+$/);
       const jobUrl = new URL(page.url()).pathname;
       const jobId = jobUrl.split("/").pop()!;
       // Stop the dashboard dead once the first chunk is in, before the job is done.
