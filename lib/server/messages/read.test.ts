@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
-import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
+import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
@@ -26,7 +26,9 @@ const reads = (project: string) => service.requests.filter((r) => r.url === "/v1
 
 beforeAll(async () => {
   service = await startHttpServer(async (req, res) => {
-    if (req.method === "POST" && req.url === "/v1/webhooks") {
+    // Only "streamed" gets an event stream: registering a project on a loopback service also
+    // connects one in the background, and "quiet" must stay without.
+    if (req.method === "POST" && req.url === "/v1/webhooks" && req.headers["x-service-product"] === "streamed") {
       const body = JSON.parse(req.body);
       return json(res, 201, { id: "wh_1", url: body.url, enabled: true, eventTypes: body.eventTypes, signingSecret: SECRET, createdAt: new Date().toISOString() });
     }
@@ -83,6 +85,7 @@ async function deliverEvent(type: string) {
 
 describe("readMessage", () => {
   it("asks the service on every read when the project has no event stream", async () => {
+    expect(await (await db()).select().from(eventStreams).where(eq(eventStreams.projectId, quiet.id))).toEqual([]);
     const before = reads("quiet");
     await readMessage(quiet, "msg_1");
     status.quiet = "delivered";
