@@ -10,7 +10,7 @@ describe("route", () => {
   it("turns plain objects into JSON and null into 204, always no-store", async () => {
     const json = await route(null, async () => ({ a: 1 }))(await apiRequest("/api/x"), params({}));
     expect(await json.json()).toEqual({ a: 1 });
-    expect(json.headers.get("cache-control")).toBe("no-store");
+    expect(json.headers.get("cache-control")).toBe("no-store, no-transform");
     const empty = await route(null, async () => null)(await apiRequest("/api/x", { method: "DELETE" }), params({}));
     expect(empty.status).toBe(204);
     const passed = await route(null, async () => new Response("file", { headers: { "Cache-Control": "public, max-age=99" } }))(
@@ -18,6 +18,17 @@ describe("route", () => {
       params({}),
     );
     expect(passed.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("keeps small JSON answers out of gzip (no-transform) and lets larger ones be compressed", async () => {
+    const small = await route(null, async () => ({ name: "Zoë ✓" }))(await apiRequest("/api/x"), params({}));
+    const bytes = Buffer.from(await small.arrayBuffer());
+    expect(small.headers.get("content-type")).toBe("application/json");
+    expect(Number(small.headers.get("content-length"))).toBe(bytes.length);
+    expect(JSON.parse(bytes.toString("utf8"))).toEqual({ name: "Zoë ✓" });
+    expect(small.headers.get("cache-control")).toBe("no-store, no-transform");
+    const large = await route(null, async () => ({ text: "x".repeat(2000) }))(await apiRequest("/api/x"), params({}));
+    expect(large.headers.get("cache-control")).toBe("no-store");
   });
 
   it("hides unexpected errors behind a correlation id that is logged", async () => {

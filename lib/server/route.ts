@@ -64,17 +64,28 @@ export function route<P extends Record<string, string>>(
   };
 }
 
+/**
+ * Next streams route responses without a length, so its gzip cannot apply its 1 KB threshold
+ * and compresses even a 300-byte answer, which costs ~1 ms of zlib set-up for nothing.
+ * `no-transform` (honoured by that compressor) leaves small JSON answers as they are.
+ */
+const COMPRESS_FROM_BYTES = 1024;
+
 function toResponse(result: Result, correlationId: string): Response {
   let res: Response;
+  let cacheControl = NO_STORE;
   if (result instanceof Response) {
     // Responses of fetch have immutable headers; a copy can take ours.
     res = new Response(result.body, result);
   } else if (result === null) {
     res = new Response(null, { status: 204 });
   } else {
-    res = Response.json(result);
+    const json = JSON.stringify(result);
+    const bytes = Buffer.byteLength(json);
+    if (bytes < COMPRESS_FROM_BYTES) cacheControl = `${NO_STORE}, no-transform`;
+    res = new Response(json, { headers: { "Content-Type": "application/json", "Content-Length": String(bytes) } });
   }
-  res.headers.set("Cache-Control", NO_STORE);
+  res.headers.set("Cache-Control", cacheControl);
   res.headers.set("X-Correlation-Id", correlationId);
   return res;
 }
@@ -105,8 +116,8 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
     console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} failed:`, e);
     err = new AppError(500, "internal_error", `Something went wrong on our side. Reference: ${correlationId}.`);
   }
-  const body = new AppError(err.status, err.code, err.message, err.param, correlationId).toBody();
-  return new Response(JSON.stringify(body), {
+  const body = JSON.stringify(new AppError(err.status, err.code, err.message, err.param, correlationId).toBody());
+  return new Response(body, {
     status: err.status,
     headers: { "Content-Type": "application/json", "Cache-Control": NO_STORE, "X-Correlation-Id": correlationId },
   });
