@@ -2,14 +2,14 @@
 
 import * as React from "react";
 import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm, get } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
 import { toast } from "sonner";
 import { contactForm, toCreateContact, type ContactForm } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations } from "@/lib/queries/contacts";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { NameValueRows } from "@/components/compose/name-value-rows";
 import { fieldMessageText } from "@/components/ui/field-message";
 import { Button } from "@/components/ui/button";
@@ -25,11 +25,8 @@ export function CreateContactDialog({ project }: { project: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<ContactForm>({ resolver: zodResolver(contactForm), mode: "onTouched", defaultValues: { email: "", firstName: "", lastName: "", subscribed: true, metadata: [] } });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (v: ContactForm) => contactMutations.create(project, toCreateContact(v)),
-    onMutate: clear,
-    onError,
     onSuccess: async (c) => {
       toast.success("Contact created", { description: c.email });
       setOpen(false);

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertTriangleIcon, PlusIcon } from "lucide-react";
@@ -13,7 +13,7 @@ import { Input } from "@/components/ui/input";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
 import { useReauth } from "@/components/keys/reauth";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
@@ -34,12 +34,9 @@ export function CreateKeyDialog({ project, projectName }: { project: string; pro
     defaultValues: { name: "", reach: "project", scopes: ["emails:send"] },
     mode: "onTouched",
   });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (values: CreateApiKeyForm) => guarded(() => apiKeyMutations.create(project, values)),
     gcTime: 0,
-    onMutate: clear,
-    onError,
     onSuccess: () => {
       setOpen(false);
       form.reset();

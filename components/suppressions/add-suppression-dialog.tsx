@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
@@ -14,7 +14,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, Di
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { useShell } from "@/components/shell/shell-context";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
@@ -26,11 +26,8 @@ export function AddSuppressionDialog({ project }: { project: string }) {
   const [open, setOpen] = React.useState(false);
   const queryClient = useQueryClient();
   const form = useForm<AddSuppressionRequest>({ resolver: zodResolver(addSuppressionRequest), defaultValues: { email: "", reason: "manual" }, mode: "onTouched" });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (v: AddSuppressionRequest) => suppressionMutations.add(project, v),
-    onMutate: clear,
-    onError,
     onSuccess: async (s) => {
       toast.success("Address suppressed", { description: `Sends to ${s.email} are now rejected.` });
       setOpen(false);

@@ -28,6 +28,7 @@ import { newId } from "../lib/ids";
 import { startReceiver } from "../test/sending-fixtures";
 import { jobHandlers } from "../worker/handlers";
 import { startWorker, type Worker } from "../worker/queue";
+import { rowsOf } from "../../lib/db-rows";
 
 const SINGLE_SENDS = Number(process.env.BENCH_SINGLE ?? 1000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
@@ -58,7 +59,7 @@ const request = (method: string, path: string, body?: unknown, idempotencyKey?: 
 
 async function count(query: ReturnType<typeof sql>): Promise<number> {
   const result = await deps.db.execute(query);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  const rows = rowsOf<{ n: number }>(result);
   return Number(rows[0].n);
 }
 const unfinished = () => count(sql`select count(*)::int as n from messages where status in ('queued', 'sending', 'sent')`);

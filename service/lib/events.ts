@@ -4,6 +4,7 @@ import type { Db } from "../db/client";
 import { messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { enqueueMany } from "../worker/queue";
 import { newId } from "./ids";
+import { rowsOf } from "../../lib/db-rows";
 
 export type MessageRow = typeof messages.$inferSelect;
 /** A database or an open transaction: every write here joins the caller's transaction. */
@@ -92,7 +93,7 @@ export async function recordEvent(
       select ${WEBHOOK_DELIVERY_JOB}, jsonb_build_object('deliveryId', d.id), ${at.toISOString()}::timestamptz from d
     )${next}
     select count(*)::int as n from m`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { n: number }[];
+  const rows = rowsOf<{ n: number }>(result);
   return Number(rows[0]?.n) > 0 ? updated : null;
 }
 

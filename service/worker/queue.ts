@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import type { Deps } from "../context";
+import { rowsOf } from "../../lib/db-rows";
 
 /** A job's work. Throwing retries it with backoff; returning ends it. */
 export type JobHandler = (deps: Deps, payload: Record<string, unknown>, attempt: number) => Promise<void>;
@@ -39,7 +40,7 @@ async function claim(db: Db, limit: number): Promise<ClaimedJob[]> {
       for update skip locked
     )
     returning id, kind, payload, attempts`);
-  const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as ClaimedJob[];
+  const rows = rowsOf<ClaimedJob>(result);
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 

@@ -5,7 +5,7 @@ import type { BatchContent } from "@/lib/schemas/compose";
 import type { SendEmail } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
-import { rowsOf } from "@/lib/server/db/rows";
+import { rowsOf } from "@/lib/db-rows";
 import { recordSentMessagesIn } from "@/lib/server/messages/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";

@@ -3,6 +3,7 @@ import { isAppError } from "@/lib/errors";
 import { RESERVED_HEADERS } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import type { Project } from "@/lib/server/access";
+import { readMessage } from "@/lib/server/messages/read";
 import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";
 
@@ -66,7 +67,7 @@ export async function composeOptions(project: Project): Promise<ComposeOptions> 
  */
 export async function composePrefill(project: Project, messageId: string): Promise<ComposePrefill | null> {
   const [m, indexed] = await Promise.all([
-    service.emails.get(project.externalId, messageId).catch(() => null),
+    readMessage(project, messageId).catch(() => null),
     findIndexedMessage(project.id, messageId),
   ]);
   if (!m || m.direction !== "outbound") return null;

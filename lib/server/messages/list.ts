@@ -2,9 +2,8 @@ import "server-only";
 import { isAppError } from "@/lib/errors";
 import { messageListQuery, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
-import { service } from "@/lib/server/service";
 import { looksLikeMessageId } from "@/components/shell/nav";
-import { indexServiceMessage } from "./lookup";
+import { readMessage } from "./read";
 import { findIndexedMessage, searchMessages } from "./search";
 
 /**
@@ -19,8 +18,7 @@ export async function listMessages(project: Project, input: MessageListQuery): P
     // Pasting an id means "open it": known to the index or not.
     if (await findIndexedMessage(project.id, text)) return { ...(await searchMessages(project.id, query)), openId: text };
     try {
-      const found = await service.emails.get(project.externalId, text);
-      await indexServiceMessage(project.id, found);
+      const found = await readMessage(project, text, { fresh: true, indexFirst: true });
       return { ...(await searchMessages(project.id, query)), openId: found.id };
     } catch (e) {
       // Not a message id after all (or the service cannot say): an ordinary search.

@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
@@ -13,7 +13,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 /**
@@ -25,9 +25,8 @@ export function RegisterProjectDialog() {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<CreateProjectRequest>({ resolver: zodResolver(createProjectRequest), defaultValues: { externalId: "", name: undefined }, mode: "onTouched" });
-  const { onError, clear, formError } = useServerFormError(form, ["externalId", "name"]);
 
-  const mutation = useMutation({
+  const { mutation, formError, reset } = useFormMutation(form, ["externalId", "name"], {
     mutationFn: (values: CreateProjectRequest) => projectMutations.register({ externalId: values.externalId, name: values.name?.trim() || undefined }),
     onSuccess: async (_data, values) => {
       toast.success("Project registered", { description: `${values.name?.trim() || values.externalId} is ready to use.` });
@@ -36,8 +35,6 @@ export function RegisterProjectDialog() {
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       router.refresh(); // the project switcher lists it too
     },
-    onMutate: clear,
-    onError,
   });
 
   return (
@@ -46,10 +43,7 @@ export function RegisterProjectDialog() {
       onOpenChange={(o) => {
         if (mutation.isPending) return;
         setOpen(o);
-        if (!o) {
-          mutation.reset();
-          clear();
-        }
+        if (!o) reset();
       }}
     >
       <DialogTrigger asChild>

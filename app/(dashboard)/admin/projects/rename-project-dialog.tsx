@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "sonner";
@@ -11,20 +11,19 @@ import { projectKeys, projectMutations } from "@/lib/queries/projects";
 import { Input } from "@/components/ui/input";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
 export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<UpdateProjectRequest>({ resolver: zodResolver(updateProjectRequest), defaultValues: { name: project.name }, mode: "onTouched" });
-  const { onError, clear, formError } = useServerFormError(form, ["name"]);
 
   React.useEffect(() => {
     if (open) form.reset({ name: project.name });
   }, [open, project.name, form]);
 
-  const mutation = useMutation({
+  const { mutation, formError, reset } = useFormMutation(form, ["name"], {
     mutationFn: (values: UpdateProjectRequest) => projectMutations.rename(project.id, values),
     onSuccess: async (_d, values) => {
       toast.success("Project renamed", { description: `Now called ${values.name.trim()}.` });
@@ -32,8 +31,6 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       router.refresh();
     },
-    onMutate: clear,
-    onError,
   });
 
   return (
@@ -41,10 +38,7 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
       open={open}
       onOpenChange={(o) => {
         if (mutation.isPending) return;
-        if (!o) {
-          mutation.reset();
-          clear();
-        }
+        if (!o) reset();
         onOpenChange(o);
       }}
     >

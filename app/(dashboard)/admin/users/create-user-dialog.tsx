@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
 import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
@@ -36,9 +36,8 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
     defaultValues: { email: "", name: "", role: "support" },
     mode: "onTouched",
   });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
 
-  const mutation = useMutation({
+  const { mutation, formError, reset } = useFormMutation(form, FIELDS, {
     mutationFn: (values: CreateUserRequest) => userMutations.create({ email: values.email, name: values.name || null, role: values.role }),
     onSuccess: async (result) => {
       setOpen(false);
@@ -47,8 +46,6 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
       if (result.password) setCreated({ user: result.user, password: result.password });
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
     },
-    onMutate: clear,
-    onError,
   });
 
   return (
@@ -58,10 +55,7 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
         onOpenChange={(o) => {
           if (mutation.isPending) return;
           setOpen(o);
-          if (!o) {
-            mutation.reset();
-            clear();
-          }
+          if (!o) reset();
         }}
       >
         <DialogTrigger asChild>

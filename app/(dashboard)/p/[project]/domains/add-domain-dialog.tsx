@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
@@ -14,7 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { useShell } from "@/components/shell/shell-context";
 import { projectHref } from "@/components/shell/nav";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
@@ -28,14 +28,11 @@ export function AddDomainDialog({ project }: { project: string }) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<DomainInput, unknown, { domain: string }>({ resolver: zodResolver(domainInput), defaultValues: { domain: "" }, mode: "onChange" });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
   const typed = form.watch("domain");
   const normalized = typed ? normalizeHostname(typed) : null;
 
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (v: { domain: string }) => domainMutations.add(project, v.domain),
-    onMutate: clear,
-    onError,
     onSuccess: async (d) => {
       toast.success("Domain added", { description: `Publish the records for ${d.domain} in your DNS panel.` });
       setOpen(false);

@@ -2,7 +2,6 @@
 
 import * as React from "react";
 import Link from "next/link";
-import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { InboxIcon } from "lucide-react";
@@ -13,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { messageHref } from "@/components/messages/messages-table";
 
 const FIELDS = ["to", "from", "subject", "text", "html"] as const;
@@ -25,11 +24,8 @@ export function SimulateForm({ project }: { project: string }) {
     defaultValues: { to: "", from: "", subject: "", text: "", html: "" },
     mode: "onTouched",
   });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (v: InboundSimulateRequest) => messageMutations.simulate(project, { ...v, text: v.text || undefined, html: v.html || undefined }),
-    onMutate: clear,
-    onError,
     onSuccess: (r, v) => {
       setResult({ id: r.id, subject: v.subject });
       toast.success("Inbound message received", { description: r.id ? `Message ${r.id}` : undefined });

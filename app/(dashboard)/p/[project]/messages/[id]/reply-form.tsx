@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ReplyIcon } from "lucide-react";
@@ -12,7 +12,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useServerFormError } from "@/components/hooks/use-server-form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
 const FIELDS = ["text", "html", "subject"] as const;
 
@@ -33,12 +33,9 @@ export function ReplyFormCard({ project, id, subject, to }: { project: string; i
   const inFlight = React.useRef(false);
   const defaults = React.useMemo(() => ({ text: "", html: "", subject: replySubject(subject), idempotencyKey: key }), [subject, key]);
   const form = useForm<ReplyForm>({ resolver: zodResolver(replyForm), defaultValues: defaults, mode: "onTouched" });
-  const { onError, clear, formError } = useServerFormError(form, FIELDS);
 
-  const mutation = useMutation({
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (values: ReplyForm) => messageMutations.reply(project, id, { ...values, html: values.html || undefined, idempotencyKey: key }),
-    onMutate: clear,
-    onError,
     onSuccess: async (sent) => {
       toast.success("Reply sent", { id: `reply-${key}`, description: `To ${to}. It appears in the conversation.` });
       const next = crypto.randomUUID();
