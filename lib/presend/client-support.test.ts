@@ -61,3 +61,15 @@ describe("email-client support (caniemail data)", () => {
     expect(checkClientSupport(parseSource('<p>Hello <a href="https://acme.test">there</a>.</p>'))).toEqual([]);
   });
 });
+
+describe("email-client support of repeated elements", () => {
+  it("checks each distinct element once but reports every place it is used, first place first", () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `<p><img src="https://cdn.acme.test/p/${i}.webp" alt="Product ${i}" style="display:flex"> <a href="https://acme.test/${i}">${i}</a></p>`);
+    const html = `<style>.x { color: red }</style>\n${rows.join("\n")}`;
+    const found = checkClientSupport(parseSource(html));
+    const flex = found.find((f) => f.rule === "client:css-display-flex")!;
+    expect(flex).toMatchObject({ count: 40, place: { line: 2, column: 4, path: "p:nth-of-type(1) > img" } });
+    expect(found.find((f) => f.rule === "client:image-webp")).toMatchObject({ count: 40 });
+    expect(found.find((f) => f.rule === "client:html-style")).toMatchObject({ place: { line: 1, column: 1, excerpt: "<style>" } });
+  });
+});

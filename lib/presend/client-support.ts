@@ -86,32 +86,92 @@ export function latestSupport(feature: RawFeature, client: Client): { support: S
 type Position = { line: number; column: number };
 type Collected = Map<string, Position[]>;
 
-function collect(result: CanIEmailResult, into: Collected, at: (p: Position | undefined) => Position | undefined) {
+function collect(result: CanIEmailResult, into: Collected, at: (p: Position | undefined) => Position[]) {
   for (const map of [result.issues.errors, result.issues.warnings]) {
     for (const issues of map.values()) {
       for (const issue of issues) {
         const list = into.get(issue.title) ?? [];
-        const p = at(issue.position?.start);
-        if (p && !list.some((q) => q.line === p.line && q.column === p.column)) list.push(p);
+        for (const p of at(issue.position?.start)) {
+          if (!list.some((q) => q.line === p.line && q.column === p.column)) list.push(p);
+        }
         into.set(issue.title, list);
       }
     }
   }
 }
 
-/** The html with every <style> body blanked (newlines kept), so html features keep their exact positions. */
-function withoutStyleBodies(source: HtmlSource): { html: string; styles: { css: string; start: number; element: HtmlSource["elements"][number] }[] } {
-  const styles: { css: string; start: number; element: HtmlSource["elements"][number] }[] = [];
-  let html = source.html;
-  for (const element of source.elements) {
-    if (element.name !== "style") continue;
-    const body = element.children[0];
-    if (!body || body.startIndex == null || body.endIndex == null) continue;
-    const css = source.html.slice(body.startIndex, body.endIndex + 1);
-    styles.push({ css, start: body.startIndex, element });
-    html = html.slice(0, body.startIndex) + css.replace(/[^\n]/g, " ") + html.slice(body.endIndex + 1);
+/**
+ * What caniemail reads of an element's attributes: every name, and the value only where a
+ * feature depends on it (`type`, `name`, the kind of `href`, the image format of `src`,
+ * `style`). Everything else (alt text, sizes, ids, each link's address) is left out, so the
+ * hundred product rows of a template are one element to check, not a hundred.
+ */
+const urlKind = (url: string) => {
+  const data = /^\s*data:([^;,]+)/i.exec(url)?.[1];
+  if (data) return `data:${data.toLowerCase()}`;
+  const ext = /\.([a-z0-9]+)$/i.exec(url.split(/[?#]/, 1)[0] ?? "")?.[1];
+  return ext ? `u.${ext.toLowerCase()}` : "u";
+};
+function significantValue(name: string, value: string): string {
+  switch (name) {
+    case "href":
+      return value.startsWith("#") ? "#" : /^mailto:/i.test(value) ? "mailto:" : "u";
+    case "src":
+      return urlKind(value);
+    case "srcset":
+      return value.split(",").map((c) => urlKind(c.trim().split(/\s+/, 1)[0] ?? "")).join(", ");
+    case "type":
+    case "name":
+    case "style":
+      return value;
+    default:
+      return "";
   }
-  return { html, styles };
+}
+const escapeAttribute = (v: string) => v.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+const VOID = new Set(["area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"]);
+
+/**
+ * One line per distinct element (as caniemail sees it) and one for comments, and for each
+ * line the source offsets of every element it stands for. caniemail checks each element on
+ * its own, so its verdict on a line is its verdict on each of those elements. <style> bodies
+ * are left out here and checked as CSS.
+ */
+function representatives(source: HtmlSource): { html: string; offsets: number[][] } {
+  const lines: string[] = [];
+  const offsets: number[][] = [];
+  const bySignature = new Map<string, number>();
+  for (const element of source.elements) {
+    const attributes = Object.entries(element.attribs)
+      .filter(([name]) => /^[^\s"'>/=]+$/.test(name))
+      .map(([name, value]) => `${name}="${escapeAttribute(significantValue(name, value))}"`)
+      .sort()
+      .join(" ");
+    const line = `<${element.name}${attributes ? ` ${attributes}` : ""}>${VOID.has(element.name) ? "" : `</${element.name}>`}`;
+    let index = bySignature.get(line);
+    if (index === undefined) {
+      bySignature.set(line, (index = lines.length));
+      lines.push(line);
+      offsets.push([]);
+    }
+    offsets[index]!.push(element.startIndex ?? 0);
+  }
+  if (source.comments.length) {
+    lines.push("<!-- -->");
+    offsets.push(source.comments);
+  }
+  // caniemail skips <style> and <script> at the top of a document; inside an element it checks them.
+  return { html: `<x-representatives>${lines.join("\n")}</x-representatives>`, offsets };
+}
+
+function styleBodies(source: HtmlSource) {
+  const styles: { css: string; start: number; element: HtmlSource["elements"][number] }[] = [];
+  for (const element of source.elements) {
+    const body = element.name === "style" ? element.children[0] : undefined;
+    if (!body || body.startIndex == null || body.endIndex == null) continue;
+    styles.push({ css: source.html.slice(body.startIndex, body.endIndex + 1), start: body.startIndex, element });
+  }
+  return styles;
 }
 
 /**
@@ -143,16 +203,20 @@ export function checkClientSupport(source: HtmlSource): Finding[] {
   const known = features();
   const clients = [...CLIENTS];
   const positions: Collected = new Map();
-  const { html, styles } = withoutStyleBodies(source);
-  if (html.trim()) collect(caniemail({ clients, html }), positions, (p) => p);
-  for (const style of styles) {
+  const { html, offsets } = representatives(source);
+  const toPosition = (offset: number) => {
+    const p = source.placeAt(offset);
+    return { line: p.line, column: p.column };
+  };
+  if (html) collect(caniemail({ clients, html }), positions, (p) => (p ? (offsets[p.line - 1] ?? []).map(toPosition) : []));
+  for (const style of styleBodies(source)) {
     if (!style.css.trim()) continue;
     const base = source.placeAt(style.start);
     const tag = source.placeOf(style.element);
     // CSS positions are relative to the stylesheet; at-rules come without one (placed at the <style>).
-    collect(caniemail({ clients, css: style.css }), positions, (p) =>
+    collect(caniemail({ clients, css: style.css }), positions, (p) => [
       p ? { line: base.line + p.line - 1, column: p.line === 1 ? base.column + p.column - 1 : p.column } : { line: tag.line, column: tag.column },
-    );
+    ]);
   }
 
   const out: Finding[] = [];

@@ -12,6 +12,8 @@ export type HtmlSource = {
   document: Document;
   /** Every element, in document order. */
   elements: Element[];
+  /** Source offsets of every html comment. */
+  comments: number[];
   placeAt(offset: number, path?: string): Place;
   placeOf(element: Element): Place;
   /** The element whose start tag begins at this offset, if any. */
@@ -49,12 +51,13 @@ export function parseSource(html: string): HtmlSource {
   };
 
   const elements: Element[] = [];
+  const comments: number[] = [];
   const collect = (nodes: ChildNode[]) => {
     for (const node of nodes) {
       if (node.type === ElementType.Tag || node.type === ElementType.Script || node.type === ElementType.Style) {
         elements.push(node as Element);
         collect((node as Element).children);
-      }
+      } else if (node.type === ElementType.Comment && node.startIndex != null) comments.push(node.startIndex);
     }
   };
   collect(document.children);
@@ -74,6 +77,7 @@ export function parseSource(html: string): HtmlSource {
     html,
     document,
     elements,
+    comments,
     placeAt,
     placeOf,
     elementStartingAt,

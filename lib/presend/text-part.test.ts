@@ -21,6 +21,8 @@ describe("text part checks", () => {
   it("flags a text part much shorter than the html's visible text (style and title not counted)", () => {
     expect(rules(draft({ html: longHtml, text: "See the html." }))).toEqual([["text-short", "warning"]]);
     expect(rules(draft({ html: longHtml, text: sentence.repeat(5) }))).toEqual([]);
+    const tiny = draft({ html: `<p>${sentence.repeat(200)}</p>`, text: "Hi" });
+    expect(checkTextPart(tiny, parseSource(tiny.html!))[0]!.message).toMatch(/^The text part is under 1% as long as the html's text \(2 against 14,799 characters\)/);
   });
 
   it("does not compare a short html notice with its text", () => {

@@ -27,7 +27,7 @@ export function checkTextPart(draft: PresendDraftParsed, source: HtmlSource | nu
   } else if (htmlText.length >= TEXT_COMPARE_FROM_CHARS && text.replace(/\s+/g, " ").length < htmlText.length * TEXT_SHARE_MIN) {
     const share = Math.round((text.replace(/\s+/g, " ").length / htmlText.length) * 100);
     out.push(
-      finding("text", "text-short", "warning", `The text part is ${share}% as long as the html's text (${text.length.toLocaleString("en-US")} against ${htmlText.length.toLocaleString("en-US")} characters); filters flag parts that differ this much, and text-only readers miss content.`),
+      finding("text", "text-short", "warning", `The text part is ${share < 1 ? "under 1%" : `${share}%`} as long as the html's text (${text.length.toLocaleString("en-US")} against ${htmlText.length.toLocaleString("en-US")} characters); filters flag parts that differ this much, and text-only readers miss content.`),
     );
   }
   return out;
