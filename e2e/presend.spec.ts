@@ -105,6 +105,11 @@ test("compose shows the same checks in the review step, before the send button, 
   await expectNoSeriousA11yViolations(page);
   await screenshot(page, "presend-compose-review");
   await panelShot(page, panel, "presend-compose-panel");
+  // The badges and tones keep their contrast in the dark theme too.
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expectNoSeriousA11yViolations(page);
+  await panelShot(page, panel, "presend-compose-panel-dark");
+  await page.emulateMedia({ colorScheme: "light" });
   await dialog.getByRole("button", { name: "Back to editing" }).click();
   await expect(dialog).toHaveCount(0);
 });

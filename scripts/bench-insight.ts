@@ -45,8 +45,12 @@ async function time(fn: () => unknown, runs: number, warmup = 3): Promise<{ medi
 
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
-/** A marketing template as builders produce them: a styled head, then product rows until it weighs `bytes`. */
-function generatedTemplate(bytes: number): string {
+/**
+ * A marketing template as builders produce them: a styled head, then product rows until it
+ * weighs `bytes`. `varied` gives every row its own inline styles, so no two elements are alike
+ * (the checks' worst case: each element is checked on its own).
+ */
+function generatedTemplate(bytes: number, varied = false): string {
   const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>{{campaign}}</title>
@@ -66,10 +70,11 @@ function generatedTemplate(bytes: number): string {
 </table></td></tr></table></body></html>`;
   let body = "";
   for (let i = 0; head.length + body.length + tail.length < bytes; i++) {
-    body += `<tr><td class="column" style="padding:16px 24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:22px;color:#27272a">
-<img src="https://cdn.acme.test/products/${i}.jpg" width="552" height="300" alt="Product ${i}" style="display:block;border:0;max-width:100%">
-<h2 style="margin:16px 0 8px;font-size:20px">Product ${i}: the kettle that boils in ninety seconds</h2>
-<p style="margin:0 0 12px">Brushed steel, a soft-close lid and a base that turns. Now ${10 + (i % 40)}% off until Sunday for members.</p>
+    const v = varied ? i : 0;
+    body += `<tr><td class="column" style="padding:${16 + v}px 24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:22px;color:#27272a">
+<img src="https://cdn.acme.test/products/${i}.jpg" width="552" height="300" alt="Product ${i}" style="display:block;border:0;max-width:${100 - (v % 50)}%">
+<h2 style="margin:${16 + v}px 0 8px;font-size:20px">Product ${i}: the kettle that boils in ninety seconds</h2>
+<p style="margin:0 0 ${12 + v}px">Brushed steel, a soft-close lid and a base that turns. Now ${10 + (i % 40)}% off until Sunday for members.</p>
 <a class="button" href="https://shop.acme.test/p/${i}?utm_source=email&amp;utm_campaign={{campaign}}">See product ${i}</a>
 </td></tr>
 `;
@@ -79,17 +84,21 @@ function generatedTemplate(bytes: number): string {
 
 async function presendSection() {
   const { runChecks } = await import("@/lib/presend");
-  const html = generatedTemplate(100 * 1024);
-  const draft = { subject: "Spring sale: {{firstName}}, up to 50% off", html, text: "Spring sale. Up to 50% off until Sunday at https://shop.acme.test", isBatch: true };
   const TARGET_MS = 1000;
-  console.log(`\n## presend: pre-send checks of a ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB template (no SpamAssassin)`);
-  const coldStart = performance.now();
-  const first = runChecks(draft);
-  const cold = performance.now() - coldStart;
-  const { median, p95 } = await time(() => runChecks(draft), N);
-  console.log(`  findings: ${first.findings.length} (${first.findings.filter((f) => f.severity !== "info").length} errors/warnings), links: ${first.links.length}`);
-  console.log(`  first run in a fresh process (loads the caniemail data): ${ms(cold)}`);
-  console.log(`  ${N} runs: median ${ms(median)}, p95 ${ms(p95)}; target ${TARGET_MS} ms → p95 is ${(p95 / TARGET_MS).toFixed(2)}x the target`);
+  const templates = [
+    ["rows alike (as builders repeat them)", generatedTemplate(100 * 1024)],
+    ["every element different (worst case)", generatedTemplate(100 * 1024, true)],
+  ] as const;
+  console.log(`\n## presend: pre-send checks of a generated 100 KB template (no SpamAssassin); target ${TARGET_MS} ms`);
+  for (const [label, html] of templates) {
+    const draft = { subject: "Spring sale: {{firstName}}, up to 50% off", html, text: "Spring sale. Up to 50% off until Sunday at https://shop.acme.test", isBatch: true };
+    const coldStart = performance.now();
+    const first = runChecks(draft);
+    const cold = performance.now() - coldStart;
+    const { median, p95 } = await time(() => runChecks(draft), N);
+    console.log(`  ${label}, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB: ${first.findings.length} findings, ${first.links.length} links`);
+    console.log(`    first run${cold > 2 * median ? " (loads the caniemail data)" : ""}: ${ms(cold)}; ${N} runs: median ${ms(median)}, p95 ${ms(p95)} → p95 is ${(p95 / TARGET_MS).toFixed(2)}x the target`);
+  }
 }
 
 const SECTIONS: Record<string, () => Promise<void>> = {
