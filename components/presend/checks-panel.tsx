@@ -104,7 +104,10 @@ export function ChecksPanel({ project, draft, title = "Pre-send checks" }: { pro
       {query.error && !query.data ? (
         <ErrorState compact title="The checks could not run" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : query.data ? (
-        <Results project={project} result={query.data} />
+        <>
+          {query.error && <ErrorState compact title="Checking the latest changes failed; these results are for an earlier version" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />}
+          <Results project={project} result={query.data} />
+        </>
       ) : (
         <ChecksSkeleton />
       )}
