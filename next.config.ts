@@ -4,7 +4,7 @@ import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "./lib/serv
 const config: NextConfig = {
   // A separate build folder lets tests and a developer's own build coexist.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["@electric-sql/pglite", "postgres"],
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "caniemail"],
   poweredByHeader: false,
   productionBrowserSourceMaps: false,
   typedRoutes: false,

@@ -53,6 +53,10 @@ const schema = z
     REAUTH_MAX_AGE_S: positiveInt(600),
     /** DNS server(s) for the domain screen's live check, "ip[:port]" comma-separated; the system resolver when unset. */
     DNS_RESOLVER: optionalText,
+    /** SpamAssassin for the pre-send checks: where spamd listens. Unset = no spam score (the panel says how to enable it). */
+    SPAMD_HOST: optionalText,
+    SPAMD_PORT: positiveInt(783).pipe(z.number().max(65535, { error: "must be a port number (1-65535)" })),
+    SPAMD_TIMEOUT_MS: positiveInt(10_000),
     NODE_ENV: optionalText,
   })
   .superRefine((v, ctx) => {

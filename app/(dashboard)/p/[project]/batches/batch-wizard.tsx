@@ -16,6 +16,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { FormError } from "@/components/ui/form";
+import { BatchChecks } from "@/components/presend/batch-checks";
 import { CheckTable } from "./check-table";
 
 /** Above this many messages the confirmation asks for the number to be typed. */
@@ -120,6 +121,7 @@ export function BatchWizard({ project, options }: { project: string; options: Co
             </div>
           </div>
         )}
+        <BatchChecks project={project} content={content} />
       </section>
       <section className="space-y-3">
         <div className="flex flex-wrap items-center gap-2">

@@ -15,6 +15,8 @@ import { EmailFrame as PreviewFrame } from "@/components/messages/email-frame";
 import { formatBytes } from "@/components/compose/attachments-drop";
 import { scheduleInWords } from "@/components/compose/schedule-words";
 import { base64Size } from "@/lib/schemas/emails";
+import type { PresendDraft } from "@/lib/schemas/presend";
+import { PresendChecks } from "@/components/presend/presend-checks";
 
 const list = (a: SendEmail["to"] | undefined) => (a ?? []).map((x) => (x.name ? `${x.name} <${x.email}>` : x.email)).join(", ");
 
@@ -71,6 +73,18 @@ export function ReviewDialog({
   const subject = request?.templateId ? request.subject || rendered.data?.subject : request?.subject;
   const html = request?.templateId ? rendered.data?.html : request?.html;
   const text = request?.templateId ? rendered.data?.text : request?.text;
+  // What will actually go out: a template is checked once the service has rendered it.
+  const checked: PresendDraft | null =
+    request && (!request.templateId || rendered.data)
+      ? {
+          subject: subject ?? "",
+          html: html ?? undefined,
+          text: text ?? undefined,
+          attachments: (request.attachments ?? []).map((a) => ({ filename: a.filename, size: base64Size(a.content), ...(a.contentType ? { contentType: a.contentType } : {}) })),
+          headers: request.headers ?? {},
+          from: request.from.email,
+        }
+      : null;
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
   const failed = mutation.error ? describeError(mutation.error) : null;
 
@@ -104,6 +118,7 @@ export function ReviewDialog({
             {text ? <pre className="max-h-48 overflow-auto whitespace-pre-wrap rounded-md border bg-muted/40 p-3 text-xs">{text}</pre> : null}
           </div>
         )}
+        {request && !(request.templateId && rendered.error) && <PresendChecks project={project} draft={checked} title="Checks before sending" />}
         <FormError message={failed?.message} correlationId={failed?.correlationId} />
         <DialogFooter>
           <Button variant="outline" onClick={onClose} disabled={mutation.isPending || mutation.isSuccess}>

@@ -18,6 +18,7 @@ import { PreviewPanel } from "@/components/templates/preview-panel";
 import { VariablesPanel } from "@/components/templates/variables-panel";
 import { SamplesBar } from "@/components/templates/samples-bar";
 import { useDebounced } from "@/components/templates/use-debounced";
+import { PresendChecks } from "@/components/presend/presend-checks";
 
 /**
  * "What will Ada see, on her phone, if her last name is missing?" Merge data (form, JSON or
@@ -83,8 +84,10 @@ export function TemplateScreen({ project, template, initialSamples, canWrite, ca
           </div>
           </div>
         </aside>
-        <div className="min-w-0">
+        <div className="min-w-0 space-y-6">
           {preview.error ? <ErrorState title="The preview could not be rendered" error={preview.error} onRetry={() => preview.refetch()} /> : <PreviewPanel preview={preview.data} loading={preview.isFetching} />}
+          {/* The template's source (merge variables unfilled), so each place is a place in the source. */}
+          <PresendChecks project={project} draft={{ subject: body.subject ?? "", html: body.html, text: body.text }} />
         </div>
       </div>
     </div>

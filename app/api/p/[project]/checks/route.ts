@@ -1,0 +1,9 @@
+import { presendRequest } from "@/lib/schemas/presend";
+import { parseBody, route } from "@/lib/server/route";
+import { presendChecks } from "@/lib/server/presend/checks";
+
+/**
+ * Pre-send checks of a draft: nothing is sent or stored. Everyone who may compose may check
+ * (messages:send also covers every role that edits templates or sends batches).
+ */
+export const POST = route<{ project: string }>("messages:send", async ({ req }) => presendChecks(await parseBody(req, presendRequest)));

@@ -1,0 +1,25 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import type { PresendDraft } from "@/lib/schemas/presend";
+import { Skeleton } from "@/components/ui/skeleton";
+
+function Loading() {
+  return (
+    <div className="space-y-3 rounded-lg border bg-card p-4" aria-hidden="true" data-testid="checks-skeleton">
+      <Skeleton className="h-5 w-40" />
+      <Skeleton className="h-4 w-full" />
+      <Skeleton className="h-4 w-2/3" />
+    </div>
+  );
+}
+
+/**
+ * The pre-send checks panel, loaded on its own after the screen: its code (and the query,
+ * links and spam parts) stays out of the first load of the screens that show it.
+ */
+const ChecksPanel = dynamic(() => import("./checks-panel"), { ssr: false, loading: Loading });
+
+export function PresendChecks(props: { project: string; draft: PresendDraft | null; title?: string }) {
+  return <ChecksPanel {...props} />;
+}

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { linkCheckResult, presendResult, type LinkCheckResult, type PresendDraft, type PresendResult } from "@/lib/schemas/presend";
+
+const base = (project: string) => `/api/p/${encodeURIComponent(project)}/checks`;
+
+export const presendKeys = {
+  all: (project: string) => ["presend", project] as const,
+  checks: (project: string, draft: PresendDraft | null) => [...presendKeys.all(project), "checks", draft] as const,
+};
+
+/** The checks of one draft; the same draft gives the same answer, so it is kept a while. */
+export function presendQuery(project: string, draft: PresendDraft | null) {
+  return queryOptions({
+    queryKey: presendKeys.checks(project, draft),
+    queryFn: ({ signal }) => api.post<PresendResult>(base(project), { draft }, { signal, schema: presendResult }),
+    enabled: draft !== null,
+    staleTime: 60_000,
+    // While an edited draft is re-checked, the previous findings stay on screen.
+    placeholderData: keepPreviousData,
+  });
+}
+
+export const presendMutations = {
+  checkLinks: (project: string, urls: string[]) => api.post<LinkCheckResult>(`${base(project)}/links`, { urls }, { schema: linkCheckResult }),
+};

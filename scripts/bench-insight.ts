@@ -1,0 +1,116 @@
+/**
+ * `npm run bench:insight [-- N] [-- --only <section>]`: the speed of the insight features,
+ * one section each, every section printing its figures and their ratio to its target.
+ *
+ *   presend  the pre-send checks (no SpamAssassin) of a generated 100 KB template,
+ *            N runs after a warm-up; target: under 1 s.
+ *
+ * Sections for the overview, the provider table and the alert checks are added beside
+ * `presend` in SECTIONS below.
+ */
+import { spawnSync } from "node:child_process";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+
+// Server modules import "server-only", which only loads under the react-server condition.
+if (!process.env.BENCH_INSIGHT_CHILD) {
+  const self = fileURLToPath(import.meta.url);
+  const run = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], {
+    stdio: "inherit",
+    env: { ...process.env, BENCH_INSIGHT_CHILD: "1" },
+  });
+  process.exit(run.status ?? 1);
+}
+
+const args = process.argv.slice(2);
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
+const N = Number(args.find((a) => /^\d+$/.test(a))) || 30;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** Median and p95 of `runs` timings of `fn` (after `warmup` untimed runs), in ms. */
+async function time(fn: () => unknown, runs: number, warmup = 3): Promise<{ median: number; p95: number; samples: number[] }> {
+  for (let i = 0; i < warmup; i++) await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t = performance.now();
+    await fn();
+    samples.push(performance.now() - t);
+  }
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { median: percentile(sorted, 50), p95: percentile(sorted, 95), samples };
+}
+
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+/**
+ * A marketing template as builders produce them: a styled head, then product rows until it
+ * weighs `bytes`. `varied` gives every row its own inline styles, so no two elements are alike
+ * (the checks' worst case: each element is checked on its own).
+ */
+function generatedTemplate(bytes: number, varied = false): string {
+  const head = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>{{campaign}}</title>
+<style>
+  body { margin: 0; background: #f4f4f5; }
+  .wrapper { width: 100%; table-layout: fixed; }
+  .button { background-color: #2563eb; border-radius: 6px; color: #ffffff; display: inline-block; padding: 12px 20px; }
+  @media (max-width: 600px) { .column { display: block !important; width: 100% !important; } }
+  @media (prefers-color-scheme: dark) { .card { background: #18181b !important; color: #fafafa !important; } }
+</style></head>
+<body><table role="presentation" class="wrapper" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center">
+<table role="presentation" width="600" cellpadding="0" cellspacing="0" class="card" style="background:#ffffff;border-radius:8px">
+<tr><td style="padding:24px"><img src="https://cdn.acme.test/logo.png" width="120" height="40" alt="Acme"></td></tr>
+`;
+  const tail = `<tr><td style="padding:24px;font-size:12px;color:#71717a">You receive this because you subscribed at acme.test.
+<a href="{{unsubscribeUrl}}" style="color:#71717a">Unsubscribe</a> · <a href="https://acme.test/preferences">Preferences</a></td></tr>
+</table></td></tr></table></body></html>`;
+  let body = "";
+  for (let i = 0; head.length + body.length + tail.length < bytes; i++) {
+    const v = varied ? i : 0;
+    body += `<tr><td class="column" style="padding:${16 + v}px 24px;font-family:Helvetica,Arial,sans-serif;font-size:15px;line-height:22px;color:#27272a">
+<img src="https://cdn.acme.test/products/${i}.jpg" width="552" height="300" alt="Product ${i}" style="display:block;border:0;max-width:${100 - (v % 50)}%">
+<h2 style="margin:${16 + v}px 0 8px;font-size:20px">Product ${i}: the kettle that boils in ninety seconds</h2>
+<p style="margin:0 0 ${12 + v}px">Brushed steel, a soft-close lid and a base that turns. Now ${10 + (i % 40)}% off until Sunday for members.</p>
+<a class="button" href="https://shop.acme.test/p/${i}?utm_source=email&amp;utm_campaign={{campaign}}">See product ${i}</a>
+</td></tr>
+`;
+  }
+  return head + body + tail;
+}
+
+async function presendSection() {
+  const { runChecks } = await import("@/lib/presend");
+  const TARGET_MS = 1000;
+  const templates = [
+    ["rows alike (as builders repeat them)", generatedTemplate(100 * 1024)],
+    ["every element different (worst case)", generatedTemplate(100 * 1024, true)],
+  ] as const;
+  console.log(`\n## presend: pre-send checks of a generated 100 KB template (no SpamAssassin); target ${TARGET_MS} ms`);
+  for (const [label, html] of templates) {
+    const draft = { subject: "Spring sale: {{firstName}}, up to 50% off", html, text: "Spring sale. Up to 50% off until Sunday at https://shop.acme.test", isBatch: true };
+    const coldStart = performance.now();
+    const first = runChecks(draft);
+    const cold = performance.now() - coldStart;
+    const { median, p95 } = await time(() => runChecks(draft), N);
+    console.log(`  ${label}, ${(Buffer.byteLength(html) / 1024).toFixed(1)} KB: ${first.findings.length} findings, ${first.links.length} links`);
+    console.log(`    first run${cold > 2 * median ? " (loads the caniemail data)" : ""}: ${ms(cold)}; ${N} runs: median ${ms(median)}, p95 ${ms(p95)} → p95 is ${(p95 / TARGET_MS).toFixed(2)}x the target`);
+  }
+}
+
+const SECTIONS: Record<string, () => Promise<void>> = {
+  presend: presendSection,
+};
+
+async function main() {
+  console.log(`bench:insight — ${N} timed runs per figure (pass a number to change it)`);
+  for (const [name, run] of Object.entries(SECTIONS)) {
+    if (only && only !== name) continue;
+    await run();
+  }
+}
+
+await main();
