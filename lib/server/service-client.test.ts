@@ -300,7 +300,7 @@ describe("serviceHealth", () => {
     resetServiceHealth();
     setTestEnv({ SERVICE_URL: "http://127.0.0.1:1" });
     try {
-      expect(await serviceHealth()).toEqual({ state: "down", latencyMs: null });
+      expect(await serviceHealth()).toMatchObject({ state: "down", latencyMs: null, problem: "unreachable" });
     } finally {
       setTestEnv({ SERVICE_URL: server.url, SERVICE_API_KEY: "sk_test_secret", SERVICE_TIMEOUT_MS: "3000" });
       resetServiceHealth();
