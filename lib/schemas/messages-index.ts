@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { emailAddress, isoDateTime, pageQuery, page, tag } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
+import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
 
 /**
@@ -49,10 +50,24 @@ export type MessageListPage = z.infer<typeof messageListPage>;
 export const attachmentView = attachmentMeta.omit({ url: true }).extend({ downloadPath: z.string() });
 export type AttachmentView = z.infer<typeof attachmentView>;
 
-/** Everything the message screen shows; `final` stops the auto-refresh. */
+/**
+ * A message as the dashboard hands it to the browser: the wire message, with each event's
+ * own word kept beside the interface's type (lib/server/service/readers).
+ */
+export const messageView = message.extend({
+  events: z.array(messageEvent.extend({ rawType: z.string().optional() })).default([]),
+});
+export type MessageView = z.infer<typeof messageView>;
+
+/**
+ * Everything the message screen shows. `settled` stops the auto-refresh: a known final status,
+ * or no change for a while (lib/messages/vocabulary.ts isSettled); `lastChangedAt` is the
+ * newest time the dashboard knows of (its newest event, else its creation).
+ */
 export const messageDetail = z.object({
-  message: message,
-  final: z.boolean(),
+  message: messageView,
+  settled: z.boolean(),
+  lastChangedAt: z.string().nullable(),
   /** Where the index learned of it; null when only the service knows it. */
   source: z.string().nullable(),
   sentBy: z.string().nullable(),
