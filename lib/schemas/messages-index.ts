@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, isoDateTime, pageQuery, page, tag } from "./common";
+import { emailAddress, isoDateTime, pageQuery, page } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
@@ -9,6 +9,12 @@ import { suppression } from "./suppressions";
  * sends, the rows it gets back, the message screen's payload, and the reply form.
  */
 export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+
+/**
+ * A tag as read back: any name and value a service returns (the `tag` schema restricts only
+ * what is sent), so a tag of another service's making never breaks a screen.
+ */
+export const tagView = z.object({ name: z.string(), value: z.string() });
 
 export const messageListQuery = pageQuery.extend({
   /** Recipient or sender address, subject words, or a message id. */
@@ -35,7 +41,7 @@ export const indexedMessage = z.object({
   to: z.array(z.string()),
   cc: z.array(z.string()),
   subject: z.string().nullable(),
-  tags: z.array(tag),
+  tags: z.array(tagView),
   createdAt: z.string(),
   lastEventAt: z.string().nullable(),
   source: z.string(),
@@ -56,6 +62,7 @@ export type AttachmentView = z.infer<typeof attachmentView>;
  */
 export const messageView = message.extend({
   events: z.array(messageEvent.extend({ rawType: z.string().optional() })).default([]),
+  tags: z.array(tagView).optional(),
 });
 export type MessageView = z.infer<typeof messageView>;
 
