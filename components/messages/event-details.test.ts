@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { normalizeEvent } from "@/lib/messages/event-element";
-import { eventDetails, eventLabel, eventReason, humanizeKey } from "./event-details";
+import { eventDetails, eventLabel, eventReason, humanizeKey, rawWordShown } from "./event-details";
 
 const view = (raw: unknown) => {
   const e = normalizeEvent(raw);
@@ -12,7 +12,14 @@ describe("eventLabel", () => {
     expect(eventLabel(view({ type: "delivery" }))).toBe("Delivered");
     expect(eventLabel(view({ event: "email.delivered" }))).toBe("Delivered");
     expect(eventLabel(view({ type: "list_unsubscribe_requested" }))).toBe("List unsubscribe requested");
-    expect(eventLabel(view({ type: "email.teleported" }))).toBe("Email teleported");
+    expect(eventLabel(view({ type: "email.teleported" }))).toBe("Teleported");
+  });
+
+  it("shows the service's own word beside the label only when it says more than a change of case", () => {
+    expect(rawWordShown(view({ type: "Open" }))).toBeNull();
+    expect(rawWordShown(view({ type: "Delivered" }))).toBeNull();
+    expect(rawWordShown(view({ event: "email.sent" }))).toBe("email.sent");
+    expect(rawWordShown(view({ kind: "HardBounce" }))).toBe("HardBounce");
   });
 });
 

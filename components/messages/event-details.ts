@@ -57,9 +57,18 @@ export function humanizeKey(key: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : key;
 }
 
-/** The event's name: the dashboard's label for a known type, else the service's own word. */
+/** The event's name: the dashboard's label for a known type, else the service's own word (cleaned of `email.`-like prefixes). */
 export function eventLabel(event: ViewEvent): string {
-  return EVENT_LABELS[event.type] ?? humanizeKey(event.rawType || event.type || "event");
+  if (EVENT_LABELS[event.type]) return EVENT_LABELS[event.type];
+  return humanizeKey(event.type && event.type !== "unknown" ? event.type : event.rawType || "event");
+}
+
+/** The service's own word, when it says more than the label (not just another case of the type). */
+export function rawWordShown(event: ViewEvent): string | null {
+  const raw = event.rawType?.trim();
+  if (!raw) return null;
+  const plain = raw.toLowerCase().replace(/[\s.\-]+/g, "_");
+  return plain === event.type || raw === eventLabel(event) ? null : raw;
 }
 
 function httpLink(value: string): string | null {

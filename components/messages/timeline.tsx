@@ -4,7 +4,7 @@ import { statusStyle, TONE_CLASSES } from "@/components/common/status-styles";
 import { formatAbsolute, toDate } from "@/components/common/time-format";
 import { RelativeTime } from "@/components/common/relative-time";
 import { cn } from "@/lib/utils";
-import { eventDetails, eventLabel, type ViewEvent } from "./event-details";
+import { eventDetails, eventLabel, rawWordShown, type ViewEvent } from "./event-details";
 
 const timeOf = (e: ViewEvent) => (e.createdAt ? (toDate(e.createdAt)?.getTime() ?? null) : null);
 
@@ -24,6 +24,7 @@ export function Timeline({ events }: { events: ViewEvent[] }) {
         const Icon = style.icon;
         const rows = eventDetails(event);
         const label = eventLabel(event);
+        const raw = rawWordShown(event);
         return (
           <li key={`${event.type}-${event.createdAt ?? ""}-${i}`} className="relative" data-event-type={event.type}>
             <span className={cn("absolute top-0.5 -left-[2.15rem] flex size-6 items-center justify-center rounded-full border", TONE_CLASSES[style.tone])}>
@@ -31,9 +32,9 @@ export function Timeline({ events }: { events: ViewEvent[] }) {
             </span>
             <div className="flex flex-wrap items-baseline gap-x-3 gap-y-0.5">
               <span className="font-medium">{label}</span>
-              {event.rawType && event.rawType !== label && (
+              {raw && (
                 <code className="rounded bg-muted px-1 font-mono text-xs text-muted-foreground" title="The service's name for this event">
-                  {event.rawType}
+                  {raw}
                 </code>
               )}
               {at !== null ? (

@@ -9,7 +9,7 @@
  * - anything else the user set       → their service: never start the bundled one, check it.
  */
 export const LOCAL_MARKER = "SERVICE_LOCAL_URL";
-export const LOCAL_MARKER_COMMENT = "The email service at this URL is the bundled one (service/), started by npm start; remove to stop that";
+export const LOCAL_MARKER_COMMENT = "Written by npm start: SERVICE_URL is the bundled service (service/), started again at each npm start. Remove this line to treat that URL as a service of your own";
 
 export type ServiceSetting =
   | { kind: "bundled"; port: string }
