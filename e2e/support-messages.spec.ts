@@ -7,8 +7,9 @@ test.use({ storageState: authFile("support") });
 
 test("a message to a delivered address appears and its timeline reaches delivered without a reload", async ({ page }) => {
   const subject = `Delivered ${unique()}`;
-  // Scheduled a few seconds ahead, so the screen is open while the message is still moving.
-  const id = await send({ to: "delivered@example.com", subject, scheduledAt: new Date(Date.now() + 6_000).toISOString() });
+  // Scheduled ahead, so the screen is open while the message is still moving: opening it
+  // (load, network idle, the accessibility check) takes over 10 s on a busy machine.
+  const id = await send({ to: "delivered@example.com", subject, scheduledAt: new Date(Date.now() + 20_000).toISOString() });
   let navigations = 0;
   await visitChecked(page, messagePath(id));
   page.on("framenavigated", (frame) => {

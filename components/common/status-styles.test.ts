@@ -28,4 +28,23 @@ describe("statusStyle", () => {
     expect(s.label).toBe("Soft bounced maybe");
     expect(statusStyle(undefined).label).toBe("Unknown");
   });
+
+  it("reads every spelling of the vocabulary as the same state", () => {
+    for (const word of ["email.delivered", "Delivered", "DeliveryEvent", "delivery_succeeded"]) expect(statusStyle(word).key, word).toBe("delivered");
+    expect(statusStyle("HardBounce").key).toBe("bounced");
+    expect(statusStyle("spam_complaint").key).toBe("complained");
+    expect(statusStyle("deferred").key).toBe("delayed");
+    expect(statusStyle("inbound_rejected").key).toBe("rejected");
+    expect(statusStyle("cancelled").key).toBe("canceled");
+  });
+
+  it("keeps the domain states their own styles", () => {
+    expect(statusStyle("pending")).toMatchObject({ key: "pending", label: "Pending", tone: "warning" });
+    expect(statusStyle("verified")).toMatchObject({ key: "verified", label: "Verified", tone: "success" });
+    expect(statusStyle("failed")).toMatchObject({ key: "failed", label: "Failed", tone: "danger" });
+  });
+
+  it("shows an unknown word as the service wrote it, neutrally", () => {
+    expect(statusStyle("Archived")).toMatchObject({ label: "Archived", tone: "neutral", known: false });
+  });
 });

@@ -1,3 +1,4 @@
+import { canonicalEventType, canonicalStatus, wordKey } from "@/lib/messages/vocabulary";
 import {
   BanIcon,
   BadgeCheckIcon,
@@ -9,11 +10,16 @@ import {
   HourglassIcon,
   InboxIcon,
   LoaderIcon,
+  MailOpenIcon,
+  MousePointerClickIcon,
   SendIcon,
   TimerIcon,
   Undo2Icon,
   type LucideIcon,
 } from "lucide-react";
+
+/** Event types whose state is not a message status word of the vocabulary. */
+const EVENT_STATES: Record<string, string> = { inbound_rejected: "rejected", rendering_failure: "failed" };
 
 /**
  * One colour and one icon per state, used on every screen, so "bounced" looks the same in
@@ -39,22 +45,11 @@ export const STATUS_STYLES: Record<string, StatusStyle> = {
   pending: { label: "Pending", tone: "warning", icon: HourglassIcon, description: "Waiting for verification" },
   verified: { label: "Verified", tone: "success", icon: BadgeCheckIcon, description: "Verified" },
   canceled: { label: "Canceled", tone: "neutral", icon: BanIcon, description: "Canceled before sending" },
+  // Engagement events (timeline): not states of their own, but worth telling apart.
+  open: { label: "Opened", tone: "success", icon: MailOpenIcon, description: "The recipient opened it" },
+  click: { label: "Link clicked", tone: "success", icon: MousePointerClickIcon, description: "The recipient clicked a link in it" },
   // Outcomes of dashboard actions (audit log, batch items).
   success: { label: "Success", tone: "success", icon: CircleCheckIcon, description: "It was done" },
-};
-
-/** Event types from the service map onto the same states, so the timeline and the list agree. */
-const ALIASES: Record<string, string> = {
-  accepted: "queued",
-  delivery: "delivered",
-  bounce: "bounced",
-  complaint: "complained",
-  delivery_delayed: "delayed",
-  rendering_failure: "failed",
-  inbound_received: "received",
-  inbound_rejected: "rejected",
-  cancelled: "canceled",
-  failure: "failed",
 };
 
 export const TONE_CLASSES: Record<StatusTone, string> = {
@@ -73,11 +68,18 @@ function titleCase(value: string): string {
   return words ? words[0].toUpperCase() + words.slice(1) : "Unknown";
 }
 
-/** Known states get their style; anything else (a newer service, a typo) renders neutrally with its own name. */
+/**
+ * Known states get their style; anything else (a word of another service, a newer state)
+ * renders neutrally under its own name. Words are read through the vocabulary
+ * (lib/messages/vocabulary.ts), so `DELIVERED`, `delivery` and `email.delivered` are one
+ * state; a word with a style of its own (domain `pending`, `verified`, `failed`) keeps it.
+ */
 export function statusStyle(status: string | null | undefined): StatusStyle & { key: string; known: boolean } {
-  const key = (status ?? "").trim().toLowerCase();
-  const canonical = ALIASES[key] ?? key;
-  const style = STATUS_STYLES[canonical];
-  if (style) return { ...style, key: canonical, known: true };
-  return { label: titleCase(key), tone: "neutral", icon: CircleHelpIcon, description: "A state this dashboard does not know", key: key || "unknown", known: false };
+  const word = (status ?? "").trim();
+  const own = wordKey(word);
+  const candidates = [own, canonicalStatus(word), canonicalStatus(canonicalEventType(word)), EVENT_STATES[canonicalEventType(word)]];
+  for (const key of candidates) {
+    if (key && Object.hasOwn(STATUS_STYLES, key)) return { ...STATUS_STYLES[key], key, known: true };
+  }
+  return { label: word ? titleCase(word) : "Unknown", tone: "neutral", icon: CircleHelpIcon, description: "A state this dashboard does not know", key: own || "unknown", known: false };
 }

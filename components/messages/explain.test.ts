@@ -28,4 +28,17 @@ describe("explainOutcome", () => {
   it("delivered", () => {
     expect(explainOutcome({ ...base, status: "delivered" }).title).toBe("Delivered");
   });
+  it("reads the service's own spellings of statuses and events", () => {
+    const e = explainOutcome({ ...base, status: "Bounced", events: [{ type: "HardBounce", data: { bounce: { smtp_response: "550 5.1.1 user unknown" } } }] });
+    expect(e.title).toBe("Bounced");
+    expect(e.detail).toContain("550 5.1.1 user unknown");
+  });
+  it("an unknown status is shown as it is, and no longer said to be moving once settled", () => {
+    const moving = explainOutcome({ ...base, status: "Archived" });
+    expect(moving.title).toBe("Status: Archived");
+    expect(moving.next).toMatch(/updates by itself/);
+    const settled = explainOutcome({ ...base, status: "Archived" }, [], { settled: true });
+    expect(settled.next).not.toMatch(/updates by itself/);
+    expect(explainOutcome({ ...base, status: "sent" }, [], { settled: true }).next).not.toMatch(/updates by itself/);
+  });
 });

@@ -1,29 +1,37 @@
 import type { Message } from "@/lib/schemas/emails";
 import type { MessageEvent } from "@/lib/schemas/events";
 import type { Suppression } from "@/lib/schemas/suppressions";
+import { canonicalEventType, canonicalStatus, isKnownStatus } from "@/lib/messages/vocabulary";
+import { eventReason } from "./event-details";
+
+export { eventReason };
 
 export type Explanation = { tone: "success" | "danger" | "warning" | "info"; title: string; detail: string; next: string | null };
 
-const str = (v: unknown): string | null => (typeof v === "string" && v.trim() ? v : null);
-
 function lastOf(events: MessageEvent[], type: string): MessageEvent | undefined {
-  return [...events].reverse().find((e) => e.type === type);
-}
-
-/** The reason an event carries, whatever the service calls it. */
-export function eventReason(e: MessageEvent | undefined): string | null {
-  const d = e?.data ?? {};
-  return str(d.diagnostic) ?? str(d.reason) ?? str(d.error) ?? str(d.message) ?? str(d.cause) ?? null;
+  return [...events].reverse().find((e) => canonicalEventType(e.type) === type);
 }
 
 /**
  * One plain sentence on what happened to the message and the next step, from its status,
  * its events and the recipients' suppressions. Written for the support agent on a call.
+ * `settled`: nothing is expected to change any more (lib/messages/vocabulary.ts isSettled),
+ * so the screen no longer says it updates by itself.
  */
-export function explainOutcome(m: Message, suppressions: Suppression[] = []): Explanation {
+export function explainOutcome(m: Message, suppressions: Suppression[] = [], opts: { settled?: boolean } = {}): Explanation {
   const to = m.to.join(", ") || "the recipient";
   const suppressedBy = (reason: string) => suppressions.find((s) => s.reason === reason);
-  switch (m.status) {
+  if (!isKnownStatus(m.status)) {
+    return {
+      tone: "info",
+      title: `Status: ${m.status || "not given"}`,
+      detail: `The email service reports “${m.status || "no status"}”, a word this dashboard does not know. The timeline below shows every event it gave, with its details.`,
+      next: opts.settled
+        ? "Nothing has changed for a while. If the timeline does not explain it, ask the service's support about this status, with the message id."
+        : "Wait: this page updates by itself until the message stops changing.",
+    };
+  }
+  switch (canonicalStatus(m.status)) {
     case "delivered": {
       const clicked = lastOf(m.events, "click");
       const opened = lastOf(m.events, "open");
@@ -83,6 +91,8 @@ export function explainOutcome(m: Message, suppressions: Suppression[] = []): Ex
       const reason = eventReason(lastOf(m.events, "failed"));
       return { tone: "danger", title: "Failed", detail: `The service could not process it${reason ? `: ${reason}` : "."}`, next: "Send again; if it fails again, contact the service's support with the message id." };
     }
+    case "canceled":
+      return { tone: "info", title: "Canceled", detail: "It was canceled before it was sent; nothing went out.", next: null };
     case "received":
       return { tone: "info", title: "Received", detail: `Inbound mail from ${m.from}.`, next: "Reply below to answer in the same thread." };
     default: {
@@ -93,10 +103,12 @@ export function explainOutcome(m: Message, suppressions: Suppression[] = []): Ex
           tone: "warning",
           title: "Delayed: the service is retrying",
           detail: `The receiving server did not take it yet${reason ? ` (${reason})` : ""}. The service keeps retrying on its own.`,
-          next: "Wait: this page updates by itself. Nothing needs to be sent again.",
+          next: opts.settled ? "Reload later to see whether it went through. Nothing needs to be sent again." : "Wait: this page updates by itself. Nothing needs to be sent again.",
         };
       }
-      return { tone: "info", title: "On its way", detail: "It is accepted and moving through sending.", next: "Wait: this page updates by itself as events arrive." };
+      return opts.settled
+        ? { tone: "info", title: "On its way", detail: "It is accepted, and nothing has changed for a while.", next: "Reload to check again; if it stays here, ask the service's support with the message id." }
+        : { tone: "info", title: "On its way", detail: "It is accepted and moving through sending.", next: "Wait: this page updates by itself as events arrive." };
     }
   }
 }

@@ -12,8 +12,8 @@ const TONES = {
 } as const;
 
 /** "What happened, and what do I do now" in one block at the top of the message screen. */
-export function OutcomeCard({ message, suppressions }: { message: Message; suppressions: Suppression[] }) {
-  const e = explainOutcome(message, suppressions);
+export function OutcomeCard({ message, suppressions, settled = false }: { message: Message; suppressions: Suppression[]; settled?: boolean }) {
+  const e = explainOutcome(message, suppressions, { settled });
   const tone = TONES[e.tone];
   const Icon = tone.icon;
   return (

@@ -2,12 +2,18 @@
 
 import * as React from "react";
 import { parseMergeJson } from "@/lib/schemas/templates-form";
+import { formFields, getPath, setPath } from "@/lib/templates/merge-data";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 
-/** Merge data as a form (one field per variable found) or as JSON; both edit the same object. */
+/**
+ * Merge data as a form (one field per plain or dotted variable found) or as JSON; both edit
+ * the same object. Lists and sections (`items`, with `items[].name` inside) need a shape, so
+ * they are named here and written in the JSON tab.
+ */
 export function VariablesPanel({ variables, data, onChange }: { variables: string[]; data: Record<string, unknown>; onChange: (d: Record<string, unknown>) => void }) {
+  const { fields, sections } = formFields(variables);
   const [json, setJson] = React.useState(() => JSON.stringify(data, null, 2));
   const [jsonError, setJsonError] = React.useState<string | null>(null);
   const [tab, setTab] = React.useState("form");
@@ -26,21 +32,25 @@ export function VariablesPanel({ variables, data, onChange }: { variables: strin
       </TabsList>
       <TabsContent value="form" className="space-y-3 pt-3">
         {variables.length === 0 && <p className="text-sm text-muted-foreground">This template uses no merge variables.</p>}
-        {variables.map((v) => (
-          <div key={v} className="space-y-1">
-            <label htmlFor={`tv-${v}`} className="font-mono text-xs">{v}</label>
-            <Input
-              id={`tv-${v}`}
-              value={typeof data[v] === "string" ? (data[v] as string) : data[v] === undefined ? "" : JSON.stringify(data[v])}
-              onChange={(e) => {
-                const next = { ...data };
-                if (e.target.value === "") delete next[v];
-                else next[v] = e.target.value;
-                onChange(next);
-              }}
-            />
-          </div>
-        ))}
+        {fields.map((v) => {
+          const value = getPath(data, v);
+          return (
+            <div key={v} className="space-y-1">
+              <label htmlFor={`tv-${v}`} className="font-mono text-xs">{v}</label>
+              <Input
+                id={`tv-${v}`}
+                value={typeof value === "string" ? value : value === undefined ? "" : JSON.stringify(value)}
+                onChange={(e) => onChange(setPath(data, v, e.target.value === "" ? undefined : e.target.value))}
+              />
+            </div>
+          );
+        })}
+        {sections.length > 0 && (
+          <p className="text-xs text-muted-foreground">
+            Lists and sections ({sections.map((v, i) => <React.Fragment key={v}>{i > 0 && ", "}<code className="font-mono">{v}</code></React.Fragment>)}) take their items in the{" "}
+            <button type="button" className="underline underline-offset-4" onClick={() => { setJson(JSON.stringify(data, null, 2)); setTab("json"); }}>JSON tab</button>.
+          </p>
+        )}
       </TabsContent>
       <TabsContent value="json" className="space-y-2 pt-3">
         <label htmlFor="merge-json" className="text-sm font-medium">Merge data (JSON)</label>

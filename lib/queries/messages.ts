@@ -11,8 +11,22 @@ export const messageKeys = {
   detail: (project: string, id: string) => [...messageKeys.all(project), "detail", id] as const,
 };
 
-/** How often a message that is not final is asked again: the timeline updates by itself. */
+/** How often a message that is still moving is asked again at first: the timeline updates by itself. */
 export const DETAIL_REFRESH_MS = 2_000;
+/** The longest wait between two asks while a message is quiet but not settled yet. */
+export const DETAIL_REFRESH_MAX_MS = 15_000;
+
+/**
+ * The next poll of a message that is not settled: every 2 s while it just changed, backing
+ * off gently the longer it stays quiet (a tenth of the quiet time, at most 15 s). A settled
+ * message is not polled at all.
+ */
+export function detailRefreshMs(detail: Pick<MessageDetail, "settled" | "lastChangedAt"> | undefined, now = Date.now()): number | false {
+  if (!detail || detail.settled) return false;
+  const last = detail.lastChangedAt ? Date.parse(detail.lastChangedAt) : NaN;
+  const quiet = Number.isFinite(last) ? Math.max(0, now - last) : DETAIL_REFRESH_MAX_MS * 10;
+  return Math.round(Math.min(DETAIL_REFRESH_MAX_MS, Math.max(DETAIL_REFRESH_MS, quiet / 10)));
+}
 
 export function messageDetailQuery(project: string, id: string, initialData?: MessageDetail) {
   return queryOptions({
@@ -21,7 +35,7 @@ export function messageDetailQuery(project: string, id: string, initialData?: Me
     initialData,
     // The server handed over the first answer; polling starts only for messages still moving.
     staleTime: 0,
-    refetchInterval: (query) => (query.state.data && !query.state.data.final ? DETAIL_REFRESH_MS : false),
+    refetchInterval: (query) => detailRefreshMs(query.state.data),
   });
 }
 

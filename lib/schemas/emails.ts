@@ -3,11 +3,8 @@ import { address, emailAddress, isoDateTime, jsonObject, tag } from "./common";
 import { messageEvent } from "./events";
 import { MAX_ATTACHMENTS_BYTES, MAX_BATCH_SIZE, MAX_RECIPIENTS } from "./limits";
 
-export const MESSAGE_STATUSES = [
-  "queued", "sending", "sent", "delivered", "bounced", "complained", "rejected", "failed", "received",
-] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
-export const FINAL_STATUSES: readonly string[] = ["delivered", "bounced", "complained", "rejected", "failed", "received"];
+/** The dashboard's status words live in one table (the vocabulary); service/ types its statuses with it too. */
+export { FINAL_STATUSES, MESSAGE_STATUSES, type MessageStatus } from "../messages/vocabulary";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export function base64Size(content: string): number {

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { emailAddress, isoDateTime, pageQuery, page, tag } from "./common";
+import { emailAddress, isoDateTime, pageQuery, page } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
+import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
 
 /**
@@ -8,6 +9,12 @@ import { suppression } from "./suppressions";
  * sends, the rows it gets back, the message screen's payload, and the reply form.
  */
 export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
+
+/**
+ * A tag as read back: any name and value a service returns (the `tag` schema restricts only
+ * what is sent), so a tag of another service's making never breaks a screen.
+ */
+export const tagView = z.object({ name: z.string(), value: z.string() });
 
 export const messageListQuery = pageQuery.extend({
   /** Recipient or sender address, subject words, or a message id. */
@@ -34,7 +41,7 @@ export const indexedMessage = z.object({
   to: z.array(z.string()),
   cc: z.array(z.string()),
   subject: z.string().nullable(),
-  tags: z.array(tag),
+  tags: z.array(tagView),
   createdAt: z.string(),
   lastEventAt: z.string().nullable(),
   source: z.string(),
@@ -49,10 +56,25 @@ export type MessageListPage = z.infer<typeof messageListPage>;
 export const attachmentView = attachmentMeta.omit({ url: true }).extend({ downloadPath: z.string() });
 export type AttachmentView = z.infer<typeof attachmentView>;
 
-/** Everything the message screen shows; `final` stops the auto-refresh. */
+/**
+ * A message as the dashboard hands it to the browser: the wire message, with each event's
+ * own word kept beside the interface's type (lib/server/service/readers).
+ */
+export const messageView = message.extend({
+  events: z.array(messageEvent.extend({ rawType: z.string().optional() })).default([]),
+  tags: z.array(tagView).optional(),
+});
+export type MessageView = z.infer<typeof messageView>;
+
+/**
+ * Everything the message screen shows. `settled` stops the auto-refresh: a known final status,
+ * or no change for a while (lib/messages/vocabulary.ts isSettled); `lastChangedAt` is the
+ * newest time the dashboard knows of (its newest event, else its creation).
+ */
 export const messageDetail = z.object({
-  message: message,
-  final: z.boolean(),
+  message: messageView,
+  settled: z.boolean(),
+  lastChangedAt: z.string().nullable(),
   /** Where the index learned of it; null when only the service knows it. */
   source: z.string().nullable(),
   sentBy: z.string().nullable(),

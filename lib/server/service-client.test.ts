@@ -112,11 +112,11 @@ describe("callService", () => {
 
   it("times out with a 504", async () => {
     script = [(_q, res) => setTimeout(() => json(res, 200, { ok: true }), 1500)];
-    const started = Date.now();
     const err = await failure(callService({ method: "GET", path: "/v1/slow", schema: okSchema, timeoutMs: 300 }));
     expect(err.status).toBe(504);
     expect(err.code).toBe("service_timeout");
-    expect(Date.now() - started).toBeLessThan(1200);
+    // A timed-out GET is not retried: one request only.
+    expect(server.requests).toHaveLength(1);
   });
 
   it("turns a connection failure into 503", async () => {
@@ -131,10 +131,36 @@ describe("callService", () => {
   });
 
   describe("parses every error body shape", () => {
-    it("{error:{message,code,param}}", async () => {
+    it("{error:{message,code,param}}, with 422 read as a validation failure like 400", async () => {
       script = [(_q, res) => json(res, 422, { error: { message: "to.0.email: bad", code: "validation_error", param: "to.0.email" } })];
       const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
-      expect([err.status, err.code, err.message, err.param]).toEqual([422, "validation_error", "to.0.email: bad", "to.0.email"]);
+      expect([err.status, err.code, err.message, err.param]).toEqual([400, "validation_error", "to.0.email: bad", "to.0.email"]);
+    });
+    it("RFC 7807 problem+json with invalid-params names the field", async () => {
+      script = [
+        (_q, res) => {
+          res.writeHead(422, { "Content-Type": "application/problem+json" });
+          res.end(JSON.stringify({ type: "https://errors.example/validation", title: "Validation failed", status: 422, "invalid-params": [{ name: "reply_to", reason: "must be an address" }] }));
+        },
+      ];
+      const err = await failure(callService({ method: "POST", path: "/v1/emails", body: {}, schema: okSchema }));
+      expect([err.status, err.code, err.message, err.param]).toEqual([400, "invalid_request", "replyTo: must be an address", "replyTo"]);
+    });
+    it("{errors:[{field,detail}]} and a JSON:API pointer", async () => {
+      script = [
+        (_q, res) => json(res, 400, { errors: [{ field: "to[0].email", detail: "is not an email address" }] }),
+        (_q, res) => json(res, 422, { errors: [{ status: "422", detail: "can't be blank", source: { pointer: "/data/attributes/subject" } }] }),
+      ];
+      const first = await failure(callService({ method: "POST", path: "/v1/emails", body: {}, schema: okSchema }));
+      expect([first.message, first.param]).toEqual(["to.0.email: is not an email address", "to.0.email"]);
+      const second = await failure(callService({ method: "POST", path: "/v1/emails", body: {}, schema: okSchema }));
+      expect([second.status, second.param]).toEqual([400, "attributes.subject"]);
+    });
+    it("a bare array of errors", async () => {
+      script = [(_q, res) => json(res, 400, [{ message: "domain is already added", code: "duplicate", field: "domain" }])];
+      const err = await failure(callService({ method: "POST", path: "/v1/domains", body: {}, schema: okSchema }));
+      // The message names its field already, so it is not prefixed again.
+      expect([err.code, err.message, err.param]).toEqual(["duplicate", "domain is already added", "domain"]);
     });
     it("{message,code}", async () => {
       script = [(_q, res) => json(res, 404, { message: "Message not found", code: "not_found" })];
@@ -146,21 +172,31 @@ describe("callService", () => {
       const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
       expect([err.status, err.code, err.message]).toEqual([400, "invalid_request", "Missing header"]);
     });
-    it("plain text, not passed on verbatim", async () => {
-      script = [(_q, res) => res.writeHead(409, { "Content-Type": "text/plain" }).end("stack at line 3")];
-      const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
-      expect([err.status, err.code]).toEqual([409, "conflict"]);
-      expect(err.message).not.toContain("stack");
+    it("a one-line text body is the message; a stack trace or an HTML page is not passed on", async () => {
+      script = [
+        (_q, res) => res.writeHead(409, { "Content-Type": "text/plain" }).end("Domain already exists"),
+        (_q, res) => res.writeHead(409, { "Content-Type": "text/plain" }).end("Error: boom\n    at handler (/srv/app.js:3:9)\n    at next"),
+        (_q, res) => res.writeHead(404, { "Content-Type": "text/html" }).end("<html><body><h1>404 Not Found</h1><p>nginx</p></body></html>"),
+      ];
+      const plain = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
+      expect([plain.status, plain.code, plain.message]).toEqual([409, "conflict", "Domain already exists"]);
+      const stack = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
+      expect([stack.status, stack.code]).toEqual([409, "conflict"]);
+      expect(stack.message).not.toContain("handler");
+      const html = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
+      expect([html.status, html.code]).toEqual([404, "not_found"]);
+      expect(html.message).not.toContain("<");
     });
     it("no body", async () => {
       script = [(_q, res) => res.writeHead(403).end()];
       const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
       expect([err.status, err.code]).toEqual([403, "forbidden"]);
     });
-    it("401 means the dashboard's key was refused, not the user's session", async () => {
+    it("401 means the dashboard's key was refused, not the user's session; the service's words are kept", async () => {
       script = [(_q, res) => json(res, 401, { message: "bad key" })];
       const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
       expect([err.status, err.code]).toEqual([502, "service_unauthorized"]);
+      expect(err.message).toContain("bad key");
     });
   });
 
@@ -180,6 +216,37 @@ describe("callService", () => {
     const err = await failure(callService({ method: "GET", path: "/v1/x", schema: okSchema }));
     expect(err.status).toBe(502);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it("takes any 2xx as success: 200, 201, 202 and 207 answers are read the same", async () => {
+    for (const status of [200, 201, 202, 207]) script.push((_q, res) => json(res, status, { id: 42, status: "Queued" }));
+    for (let i = 0; i < 4; i++) {
+      await expect(service.emails.send("demo", { from: { email: "a@b.io" }, to: [{ email: "c@d.io" }], subject: "s", text: "t" }, `k${i}`)).resolves.toEqual({ id: "42", status: "queued" });
+    }
+  });
+
+  it("a 2xx without a body succeeds where nothing is needed and is a bad gateway where something is", async () => {
+    script = [(_q, res) => res.writeHead(200).end(), (_q, res) => res.writeHead(202).end("OK")];
+    await expect(service.webhooks.remove("demo", "wh_1")).resolves.toBeUndefined();
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const err = await failure(service.emails.get("demo", "m1"));
+    expect([err.status, err.code]).toEqual([502, "bad_gateway"]);
+    expect(String(log.mock.calls[0][0])).toContain("not JSON");
+    log.mockRestore();
+  });
+
+  it("always asks lists for a page size, and reads a missing nextCursor as the last page", async () => {
+    script = [(_q, res) => json(res, 200, { data: [{ id: 7, email: "a@b.io", reason: "bounce", createdAt: "2026-01-01T00:00:00Z" }] })];
+    const page = await service.suppressions.list("demo");
+    expect(server.requests[0].url).toMatch(/[?&]limit=\d+/);
+    expect(page).toEqual({ data: [{ email: "a@b.io", reason: "bounce", createdAt: "2026-01-01T00:00:00Z" }], nextCursor: null });
+  });
+
+  it("encodes ids of any characters, numbers included", async () => {
+    script = [(_q, res) => json(res, 200, { id: 12345, from: "a@b.io", to: ["c@d.io"], subject: null, status: "sent", direction: "outbound", createdAt: "2026-01-01T00:00:00Z", events: [] })];
+    const m = await service.emails.get("demo", "msg #1/ü");
+    expect(server.requests[0].url).toBe("/v1/emails/msg%20%231%2F%C3%BC");
+    expect(m.id).toBe("12345");
   });
 
   it("accepts an empty 204 with a permissive schema", async () => {
@@ -233,7 +300,7 @@ describe("serviceHealth", () => {
     resetServiceHealth();
     setTestEnv({ SERVICE_URL: "http://127.0.0.1:1" });
     try {
-      expect(await serviceHealth()).toEqual({ state: "down", latencyMs: null });
+      expect(await serviceHealth()).toMatchObject({ state: "down", latencyMs: null, problem: "unreachable" });
     } finally {
       setTestEnv({ SERVICE_URL: server.url, SERVICE_API_KEY: "sk_test_secret", SERVICE_TIMEOUT_MS: "3000" });
       resetServiceHealth();

@@ -1,7 +1,8 @@
 import "server-only";
 import type { z } from "zod";
-import { AppError, appErrorFromBody } from "@/lib/errors";
+import { AppError, defaultCode } from "@/lib/errors";
 import { env } from "./env";
+import { summarizeErrorBody } from "./service/error-body";
 import { serviceBase, serviceUrl } from "./service/url";
 
 /**
@@ -11,7 +12,8 @@ import { serviceBase, serviceUrl } from "./service/url";
  * - one deadline (`timeoutMs`) covers all attempts, so a screen never waits longer than that;
  * - 429 (honouring Retry-After) and 5xx/network failures are retried with capped exponential
  *   backoff and full jitter; a POST only when it carries an Idempotency-Key, so nothing is sent twice;
- * - responses are parsed with the shared schemas (extra fields are fine); errors become AppError.
+ * - success answers are read with the tolerant readers of ./service/readers (any 2xx, any
+ *   layout the interface allows); error answers of any layout become AppError (./service/error-body.ts).
  */
 export type ServiceQuery = Record<string, string | number | undefined>;
 
@@ -72,16 +74,19 @@ function rateLimited(waitMs: number | null): AppError {
 }
 
 /**
- * An error answer of the service as the one error type. 4xx messages the service structured
- * (`{error:{message,code,param}}` or `{message}`) reach the user, since they name the field
- * at fault; text bodies and 5xx bodies never do.
+ * An error answer of the service as the one error type. The interface leaves error bodies,
+ * codes and the statuses of validation failures open, so any layout is read
+ * (./service/error-body.ts) and 422 counts as a validation failure like 400. A 4xx message
+ * reaches the user, named by its field when the service named one; a 5xx body never does,
+ * and neither does a text body that is a page or a stack trace.
  */
-export function errorFromResponse(status: number, json: unknown, retryAfterMs: number | null = null): AppError {
+export function errorFromResponse(status: number, json: unknown, retryAfterMs: number | null = null, text = ""): AppError {
+  const said = summarizeErrorBody(json, text);
   if (status === 401) {
     return new AppError(
       502,
       "service_unauthorized",
-      "The email service refused the dashboard's API key. Check SERVICE_API_KEY.",
+      `The email service refused the dashboard's API key${said.message ? ` ("${said.message}")` : ""}. Check SERVICE_API_KEY.`,
     );
   }
   if (status === 429) return rateLimited(retryAfterMs);
@@ -92,11 +97,13 @@ export function errorFromResponse(status: number, json: unknown, retryAfterMs: n
   if (status >= 300 && status < 400) {
     return new AppError(502, "bad_gateway", "The email service answered with a redirect, which is not followed.");
   }
-  const structured = typeof json === "object" && json !== null ? json : undefined;
-  const err = appErrorFromBody(status, structured, `The email service refused the request (HTTP ${status}).`);
-  // The service's own correlation id is not ours; ours is set by the route wrapper.
-  delete err.correlationId;
-  return err;
+  const validation = status === 400 || status === 422;
+  const code = said.code ?? (validation ? "invalid_request" : defaultCode(status));
+  let message = said.message ?? `The email service refused the request (HTTP ${status}).`;
+  if (said.param && !message.includes(said.param)) message = `${said.param}: ${message}`;
+  // The service's own correlation id is not ours; ours is set by the route wrapper. A 422 is
+  // passed on as 400, so every caller and screen treats the two alike.
+  return new AppError(validation ? 400 : status, code, message, said.param);
 }
 
 function defaultUpstreamMessage(status: number): string {
@@ -152,9 +159,9 @@ export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
 
     if (res.ok) return parseSuccess(res, opts.schema, opts.path);
 
-    const { json } = await readBody(res);
+    const { json, text } = await readBody(res);
     const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after")) : null;
-    lastError = errorFromResponse(res.status, json, retryAfter);
+    lastError = errorFromResponse(res.status, json, retryAfter, text);
     const transient = res.status === 429 || res.status >= 500;
     if (!transient || !retryable || attempt === MAX_ATTEMPTS - 1) throw lastError;
     if (retryAfter !== null && retryAfter > RETRY_AFTER_CAP_MS) throw lastError;
@@ -165,17 +172,21 @@ export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
   throw lastError;
 }
 
+/**
+ * Any 2xx is success: the interface names few success codes (201, 202, 204, 207) and leaves
+ * the rest open. An empty or non-JSON body is handed to the schema as `undefined`, so an
+ * operation that needs nothing back (a delete) succeeds whatever the service sent; one that
+ * needs an answer fails here, with the reason logged for the operator.
+ */
 async function parseSuccess<T>(res: Response, schema: z.ZodType<T>, path: string): Promise<T> {
   const { text, json } = await readBody(res);
-  if (text && json === undefined) {
-    console.error(`service: ${path} answered ${res.status} with a body that is not JSON`);
-    throw new AppError(502, "bad_gateway", "The email service answered in an unexpected format.");
-  }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     // Logged for the operator; the user gets a plain message, never the upstream body.
-    const issues = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
-    console.error(`service: ${path} answered a shape the dashboard does not understand: ${issues}`);
+    const issues = text && json === undefined
+      ? "the body is not JSON"
+      : parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
+    console.error(`service: ${path} answered ${res.status} in a shape the dashboard does not understand: ${issues}`);
     throw new AppError(502, "bad_gateway", "The email service answered in an unexpected format.");
   }
   return parsed.data;
@@ -212,8 +223,8 @@ export async function fetchServiceUrl(url: string, opts: { timeoutMs?: number } 
       : new AppError(503, "service_unavailable", "The email service cannot be reached right now. Try again shortly.");
   }
   if (!res.ok) {
-    const { json } = await readBody(res);
-    throw errorFromResponse(res.status, json, parseRetryAfter(res.headers.get("retry-after")));
+    const { json, text } = await readBody(res);
+    throw errorFromResponse(res.status, json, parseRetryAfter(res.headers.get("retry-after")), text);
   }
   return res;
 }

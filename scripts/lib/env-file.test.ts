@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { appendMissingEnv, readEnvFile } from "./env-file";
+import { appendMissingEnv, readEnvFile, setEnvValue } from "./env-file";
 
 const tempFile = () => path.join(mkdtempSync(path.join(os.tmpdir(), "env-file-")), ".env.local");
 
@@ -19,5 +19,14 @@ describe("env files", () => {
     expect(readEnvFile(file)).toEqual({ AUTH_SECRET: "keep-me", SERVICE_URL: "http://x", PORT: "3401" });
     expect(readFileSync(file, "utf8")).toBe("# mine\nAUTH_SECRET=keep-me\nSERVICE_URL=http://x\n# added by a test\nPORT=3401\n");
     expect(appendMissingEnv(file, { PORT: "1" })).toEqual([]);
+  });
+
+  it("sets a value the scripts own: replaced in place, appended when absent", () => {
+    const file = tempFile();
+    writeFileSync(file, "A=1\nSERVICE_LOCAL_URL=http://old\nB=2\n");
+    setEnvValue(file, "SERVICE_LOCAL_URL", "http://new");
+    expect(readFileSync(file, "utf8")).toBe("A=1\nSERVICE_LOCAL_URL=http://new\nB=2\n");
+    setEnvValue(file, "C", "3", "why");
+    expect(readEnvFile(file)).toEqual({ A: "1", SERVICE_LOCAL_URL: "http://new", B: "2", C: "3" });
   });
 });

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseEnv } from "node:util";
 
 /** The variables of a dotenv file, or none when it does not exist. */
@@ -21,4 +21,18 @@ export function appendMissingEnv(file: string, values: Record<string, string>, c
   const lines = missing.map(([key, value]) => `${key}=${value}`);
   appendFileSync(file, `${lead}${comment ? `# ${comment}\n` : ""}${lines.join("\n")}\n`, { mode: 0o600 });
   return missing.map(([key]) => key);
+}
+
+/**
+ * Sets one variable: its line is replaced where the file has one, appended (after `comment`)
+ * otherwise. For values the scripts own, like the marker of the bundled service's URL.
+ */
+export function setEnvValue(file: string, key: string, value: string, comment?: string): void {
+  const current = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const line = new RegExp(`^(\\s*(?:export\\s+)?${key}\\s*=).*$`, "m");
+  if (line.test(current)) {
+    writeFileSync(file, current.replace(line, `${key}=${value}`), { mode: 0o600 });
+    return;
+  }
+  appendMissingEnv(file, { [key]: value }, comment);
 }

@@ -1,6 +1,8 @@
+import { checkServiceAccess, type AccessCheck } from "../../lib/server/service/access-check";
 import { startChild, type Child } from "./child";
-import { readEnvFile } from "./env-file";
+import { readEnvFile, setEnvValue } from "./env-file";
 import { BIN } from "./paths";
+import { LOCAL_MARKER, LOCAL_MARKER_COMMENT, projectList, serviceSetting } from "./service-config";
 
 export interface ServiceChoice {
   url: string;
@@ -8,60 +10,76 @@ export interface ServiceChoice {
   child: Child | null;
   /** SERVICE_* values for the dashboard. */
   env: Record<string, string>;
+  /** What is wrong with the configured service, when something is; the dashboard starts anyway and shows it. */
+  problem: AccessCheck | null;
 }
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
-async function answers(url: string): Promise<boolean> {
-  try {
-    const response = await fetch(new URL("/v1/openapi.json", url), { signal: AbortSignal.timeout(3_000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
+type Vars = Record<string, string | undefined>;
+type Log = Pick<Console, "log" | "warn">;
 
 /**
- * The service the dashboard talks to. SERVICE_URL and SERVICE_API_KEY (shell or .env.local)
- * name one; if they point at this machine and nothing answers there, they are the local
- * service's own values from an earlier start, so the local service is started again.
- * Without them the local service starts, seeds its demo account and writes them.
+ * The service the dashboard talks to (scripts/lib/service-config.ts decides which). The
+ * bundled one is started only when no service is configured or the configured values are its
+ * own; a service the user configured is checked with an operation of the interface and never
+ * replaced: what is wrong is printed, and the dashboard starts anyway with a banner saying it.
  */
-export async function ensureService(settings: Record<string, string | undefined>, envFile: string): Promise<ServiceChoice> {
-  const configured = settings.SERVICE_URL && settings.SERVICE_API_KEY ? settings.SERVICE_URL : null;
-  let port = settings.SERVICE_PORT || "4010";
-  if (configured) {
-    if (await answers(configured)) {
-      console.log(`Using the email service at ${configured}.`);
-      return { url: configured, child: null, env: {} };
+export async function ensureService(shell: Vars, envFile: string, log: Log = console): Promise<ServiceChoice> {
+  const serviceEnvFile = shell.SERVICE_ENV_FILE || envFile;
+  const file = { ...readEnvFile(envFile), ...(serviceEnvFile !== envFile ? readEnvFile(serviceEnvFile) : {}) };
+  const setting = serviceSetting(shell, file);
+
+  if (setting.kind === "incomplete") throw new Error(setting.message);
+
+  if (setting.kind === "external") {
+    log.log(`Using the email service at ${setting.url} (SERVICE_URL from ${setting.from === "shell" ? "the environment" : envFile}).`);
+    const check = await checkServiceAccess({ url: setting.url, key: setting.key, projects: setting.projects });
+    if (check.problem) {
+      const hint =
+        check.problem === "unreachable" && setting.from === "file" && /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])[:/]/.test(setting.url)
+          ? `\n  If an earlier npm start wrote these values for the bundled service, add ${LOCAL_MARKER}=${setting.url} to ${envFile} (or remove its SERVICE_* lines) and start again.`
+          : "";
+      log.warn(`\n  ${check.reason}${hint}\n  Starting the dashboard anyway: every screen shows this until it is fixed.\n`);
     }
-    const url = new URL(configured);
-    if (!LOOPBACK.has(url.hostname)) {
-      console.warn(`The email service at ${configured} does not answer; starting the dashboard anyway (it shows a banner until the service is back).`);
-      return { url: configured, child: null, env: {} };
-    }
-    port = url.port || "80";
+    return { url: setting.url, child: null, env: {}, problem: check.problem ? check : null };
   }
 
-  console.log(`Starting the local email service on port ${port}...`);
+  if (setting.kind === "local") {
+    // Its own values from an earlier start: already running (npm run service)? Then use it.
+    const check = await checkServiceAccess({ url: setting.url, key: setting.key, projects: setting.projects, timeoutMs: 3_000 });
+    if (check.problem === "key_refused") throw refusedLocal(check, envFile);
+    if (check.problem !== "unreachable") {
+      log.log(`Using the local email service already running at ${setting.url}.`);
+      if (check.problem) log.warn(`\n  ${check.reason}\n`);
+      return { url: setting.url, child: null, env: {}, problem: check.problem ? check : null };
+    }
+  }
+
+  const port = setting.port;
+  log.log(`Starting the local email service on port ${port}...`);
   const child = startChild({
     name: "service",
     command: process.execPath,
     args: [BIN.tsx, "service/server.ts"],
-    env: { ...settings, SERVICE_PORT: port, SERVICE_ENV_FILE: settings.SERVICE_ENV_FILE || envFile },
+    env: { ...shell, SERVICE_PORT: port, SERVICE_ENV_FILE: serviceEnvFile },
     echo: "prefix",
   });
   const [, url] = await child.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
-  const written = { ...readEnvFile(settings.SERVICE_ENV_FILE || envFile), ...pick(settings) };
+  const written = { ...readEnvFile(serviceEnvFile), ...pick(shell) };
   if (!written.SERVICE_URL || !written.SERVICE_API_KEY) {
     await child.stop();
-    throw new Error(`The local service started but SERVICE_URL/SERVICE_API_KEY are not in ${envFile}.`);
+    throw new Error(`The local service started but SERVICE_URL/SERVICE_API_KEY are not in ${serviceEnvFile}.`);
   }
-  await checkKey(written, child);
-  return { url, child, env: written };
+  // The values it wrote stay "the bundled service" on the next start (service-config.ts).
+  if (written.SERVICE_URL === url) setEnvValue(envFile, LOCAL_MARKER, url, LOCAL_MARKER_COMMENT);
+  const check = await checkServiceAccess({ url: written.SERVICE_URL, key: written.SERVICE_API_KEY, projects: projectList(written.SERVICE_PROJECTS) });
+  if (check.problem === "key_refused") {
+    await child.stop();
+    throw refusedLocal(check, envFile);
+  }
+  return { url, child, env: written, problem: check.problem ? check : null };
 }
 
-function pick(settings: Record<string, string | undefined>): Record<string, string> {
+function pick(settings: Vars): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key of ["SERVICE_URL", "SERVICE_API_KEY", "SERVICE_PROJECTS"]) {
     const value = settings[key];
@@ -74,16 +92,9 @@ function pick(settings: Record<string, string | undefined>): Record<string, stri
  * A key left in .env.local from a database that has since been deleted is refused by the
  * new one (the service never overwrites values already set); say so plainly.
  */
-async function checkKey(values: Record<string, string>, child: Child): Promise<void> {
-  const project = (values.SERVICE_PROJECTS ?? "").split(",")[0]?.trim();
-  const response = await fetch(new URL("/v1/templates?limit=1", values.SERVICE_URL), {
-    headers: { Authorization: `Bearer ${values.SERVICE_API_KEY}`, ...(project ? { "X-Service-Product": project } : {}) },
-  }).catch(() => null);
-  if (response?.status === 401) {
-    await child.stop();
-    throw new Error(
-      "The local service refuses the SERVICE_API_KEY in .env.local: it belongs to an earlier, deleted database.\n" +
-        "Remove the SERVICE_URL, SERVICE_API_KEY and SERVICE_PROJECTS lines from .env.local and run npm start again.",
-    );
-  }
+function refusedLocal(check: AccessCheck, envFile: string): Error {
+  return new Error(
+    `${check.reason}\nThe key in ${envFile} belongs to an earlier, deleted database of the local service.\n` +
+      `Remove the SERVICE_URL, SERVICE_API_KEY, SERVICE_PROJECTS and ${LOCAL_MARKER} lines from ${envFile} and run npm start again.`,
+  );
 }

@@ -1,5 +1,15 @@
+import { loadActorAndProject, sessionClaimsFromRequest } from "@/lib/server/access";
 import { route } from "@/lib/server/route";
 import { serviceHealth } from "@/lib/server/service-client";
 
-/** The service's state for the banner; no sign-in needed, nothing about the account in it. */
-export const GET = route(null, async () => ({ service: await serviceHealth() }));
+/**
+ * The service's state for the banner; no sign-in needed (scripts wait on it), nothing about
+ * the account in it. The reason names the service's address and quotes it, so only a
+ * signed-in user gets it; anyone else gets the kind of problem alone.
+ */
+export const GET = route(null, async ({ req }) => {
+  const health = await serviceHealth();
+  if (!health.reason) return { service: health };
+  const { user } = await loadActorAndProject(await sessionClaimsFromRequest(req));
+  return { service: user ? health : { ...health, reason: null } };
+});

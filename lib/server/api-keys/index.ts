@@ -29,7 +29,7 @@ export async function createApiKey(actor: Actor, project: Project, input: unknow
   );
   const row = {
     id: created.id,
-    name: created.name,
+    name: created.name || form.name,
     project: scopeOf,
     createdIn: project.externalId,
     scopes: form.scopes,

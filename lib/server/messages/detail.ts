@@ -7,8 +7,8 @@ import { db } from "@/lib/server/db";
 import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { service } from "@/lib/server/service";
 import { asc, eq } from "drizzle-orm";
-import { isFinalStatus } from "./fold";
 import { readMessage } from "./read";
+import { settledState } from "./settled";
 import { bareAddress } from "./recipients";
 import { findIndexedMessage, threadOf } from "./search";
 import { suppressionsOf } from "./suppression-of";
@@ -42,7 +42,7 @@ export async function getMessageDetail(project: Project, id: string): Promise<Me
   ]);
   return {
     message,
-    final: isFinalStatus(message.status),
+    ...settledState(message),
     source: indexed?.source ?? "lookup",
     sentBy: indexed?.sentBy ?? null,
     attachments: attachments.data,

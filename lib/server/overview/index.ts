@@ -92,14 +92,20 @@ export async function upcomingScheduled(project: Project, now = new Date()) {
   return rows.map((r) => ({ id: r.id, to: r.to, subject: r.subject, status: r.status, scheduledAt: r.scheduledAt!.toISOString() }));
 }
 
-/** Pending and failed domains, first page of each: the overview only needs to say "these". */
+/**
+ * Pending and failed domains, first page of each: the overview only needs to say "these".
+ * The statuses are the ones the domains screen shows (derived from the records when the
+ * service gives none, lib/domains/status.ts), so a domain whose records are all verified
+ * never appears here, whatever the service's filter returned.
+ */
 async function unverifiedDomains(project: Project): Promise<{ data: Domain[]; error: string | null }> {
   try {
     const [pending, failed] = await Promise.all([
       service.domains.list(project.externalId, { status: "pending", limit: 10 }),
       service.domains.list(project.externalId, { status: "failed", limit: 10 }),
     ]);
-    const data = [...pending.data.map((d) => ({ ...d, status: d.status ?? "pending" })), ...failed.data.map((d) => ({ ...d, status: d.status ?? "failed" }))];
+    const seen = new Set<string>();
+    const data = [...pending.data, ...failed.data].filter((d) => !seen.has(d.id) && seen.add(d.id));
     return { data, error: null };
   } catch (e) {
     return { data: [], error: e instanceof AppError ? e.message : "The domains could not be read." };

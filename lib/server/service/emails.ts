@@ -1,19 +1,13 @@
 import "server-only";
-import {
-  attachmentList,
-  batchResponse,
-  message,
-  sendEmailResponse,
-  type ReplyRequest,
-  type SendEmail,
-} from "@/lib/schemas";
+import type { ReplyRequest, SendEmail } from "@/lib/schemas";
 import { callService, fetchServiceUrl } from "../service-client";
 import { seg } from "./path";
+import { attachmentsReader, batchAnswerReader, messageReader, sendAnswerReader } from "./readers";
 
 /** Sends carry an Idempotency-Key created once per user intent (ARCHITECTURE rule 7). */
 export const emails = {
   send: async (project: string, body: SendEmail, idempotencyKey: string) =>
-    callService({ method: "POST", path: "/v1/emails", project, body, idempotencyKey, schema: sendEmailResponse }),
+    callService({ method: "POST", path: "/v1/emails", project, body, idempotencyKey, schema: sendAnswerReader }),
 
   batch: async (project: string, emails: SendEmail[], idempotencyKey?: string) =>
     callService({
@@ -22,11 +16,11 @@ export const emails = {
       project,
       body: { emails },
       idempotencyKey,
-      schema: batchResponse,
+      schema: batchAnswerReader,
     }),
 
   get: async (project: string, id: string) =>
-    callService({ method: "GET", path: `/v1/emails/${seg(id)}`, project, schema: message }),
+    callService({ method: "GET", path: `/v1/emails/${seg(id)}`, project, schema: messageReader }),
 
   reply: async (project: string, id: string, body: ReplyRequest, idempotencyKey: string) =>
     callService({
@@ -35,13 +29,12 @@ export const emails = {
       project,
       body,
       idempotencyKey,
-      schema: sendEmailResponse,
+      schema: sendAnswerReader,
     }),
 
   attachments: async (project: string, id: string) =>
-    callService({ method: "GET", path: `/v1/emails/${seg(id)}/attachments`, project, schema: attachmentList }),
+    callService({ method: "GET", path: `/v1/emails/${seg(id)}/attachments`, project, schema: attachmentsReader }),
 
   /** Bytes of one attachment: its `url` is fetched only if it points at the service. */
   downloadAttachment: async (url: string) => fetchServiceUrl(url),
 };
-

@@ -1,8 +1,16 @@
 import "server-only";
+import type { AccessProblem } from "./access-check";
+import { checkServiceAccess } from "./access-check";
 import { env } from "../env";
-import { serviceUrl } from "./url";
 
-export type ServiceHealth = { state: "up" | "slow" | "down"; latencyMs: number | null };
+export type ServiceHealth = {
+  state: "up" | "slow" | "down";
+  latencyMs: number | null;
+  /** What stands in the way, when something does: the same kinds `npm start` reports. */
+  problem: AccessProblem | null;
+  /** One sentence for the banner, with what the service said. */
+  reason: string | null;
+};
 
 /** Above this the banner says the service is slow. */
 export const SLOW_MS = 1_500;
@@ -15,10 +23,12 @@ type Cache = { at: number; value: ServiceHealth } | { at: number; pending: Promi
 type Holder = { [KEY]?: Cache };
 
 /**
- * Whether the service answers, for the banner. The interface has no health endpoint, so the
- * probe is the cheapest read (one template); any answer below 500 means it is up — a 400
- * for the missing project header still proves it is there. Cached ~10 s and shared by
- * concurrent callers, so the banner's polling never loads the service.
+ * Whether the dashboard can use the service, for the banner. The interface has no health
+ * endpoint, so the probe is an operation of it (one template of each SERVICE_PROJECTS
+ * project, lib/server/service/access-check.ts): unreachable, key refused and unknown project
+ * are told apart, as `npm start` tells them, so the banner stays right when the service goes
+ * away or the key is revoked later. Cached ~10 s and shared by concurrent callers, so the
+ * banner's polling never loads the service.
  */
 export async function serviceHealth(): Promise<ServiceHealth> {
   const holder = globalThis as Holder;
@@ -35,22 +45,12 @@ export async function serviceHealth(): Promise<ServiceHealth> {
 }
 
 async function probe(): Promise<ServiceHealth> {
-  const started = performance.now();
-  try {
-    const res = await fetch(serviceUrl("/v1/templates", { limit: 1 }), {
-      headers: { Authorization: `Bearer ${env().SERVICE_API_KEY}`, Accept: "application/json" },
-      redirect: "manual",
-      signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
-      cache: "no-store",
-    });
-    await res.body?.cancel();
-    const latencyMs = Math.round(performance.now() - started);
-    if (res.status >= 500) return { state: "down", latencyMs };
-    return { state: latencyMs > SLOW_MS ? "slow" : "up", latencyMs };
-  } catch {
-    // Not answering within the probe timeout is as good as down for the person waiting.
-    return { state: "down", latencyMs: null };
-  }
+  const e = env();
+  const check = await checkServiceAccess({ url: e.SERVICE_URL, key: e.SERVICE_API_KEY, projects: e.SERVICE_PROJECTS, timeoutMs: PROBE_TIMEOUT_MS });
+  // Not answering, failing or refusing the key: nothing that needs the service works.
+  const down = check.problem !== null && check.problem !== "unknown_project";
+  const state = down ? "down" : check.latencyMs !== null && check.latencyMs > SLOW_MS ? "slow" : "up";
+  return { state, latencyMs: check.latencyMs, problem: check.problem, reason: check.reason };
 }
 
 /** Tests only: forget the cached probe. */

@@ -1,11 +1,15 @@
 import "server-only";
-import { page, suppression, type AddSuppressionRequest, type PageQuery } from "@/lib/schemas";
+import type { AddSuppressionRequest, PageQuery } from "@/lib/schemas";
 import { callService } from "../service-client";
+import { listQuery } from "./page-size";
+import { pageReader, suppressionReader } from "./readers";
+
+const suppressionPage = pageReader(suppressionReader, "suppression");
 
 export const suppressions = {
   list: async (project: string, query: Partial<PageQuery> = {}) =>
-    callService({ method: "GET", path: "/v1/suppressions", project, query, schema: page(suppression) }),
+    callService({ method: "GET", path: "/v1/suppressions", project, query: listQuery(query), schema: suppressionPage }),
 
   add: async (project: string, body: AddSuppressionRequest) =>
-    callService({ method: "POST", path: "/v1/suppressions", project, body, schema: suppression }),
+    callService({ method: "POST", path: "/v1/suppressions", project, body, schema: suppressionReader }),
 };

@@ -1,6 +1,6 @@
 "use client";
 
-import { MESSAGE_STATUSES } from "@/lib/schemas/emails";
+import { MESSAGE_STATUSES } from "@/lib/messages/vocabulary";
 import type { ParamPatch } from "@/components/hooks/search-params";
 import { SearchInput } from "@/components/common/search-input";
 import { DateRangeFilter, FilterSelect } from "@/components/common/filters";

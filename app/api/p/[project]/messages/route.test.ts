@@ -120,7 +120,7 @@ describe("reply and simulate", () => {
     expect(replies.size).toBe(1);
     const detail = await (await DETAIL(await apiRequest("/api/p/demo/messages/in_1/detail", { cookie: support }), params({ project: "demo", id: "in_1" }))).json();
     expect(detail.thread.map((m: { id: string; direction: string }) => [m.id, m.direction])).toEqual([["in_1", "inbound"], ["rep_1", "outbound"]]);
-    expect(detail.final).toBe(true);
+    expect(detail.settled).toBe(true);
   });
 
   it("a reply without text names the field", async () => {

@@ -69,6 +69,7 @@ export function DomainScreen({ project, id, initial }: { project: string; id: st
             {status === "pending" && "Publish the records below in your DNS panel; this page notices by itself when the domain is verified."}
             {status === "verified" && "Mail from this domain is accepted."}
             {status === "failed" && "The records were not found in time. Fix them below, then add the domain again."}
+            {!["pending", "verified", "failed"].includes(status) && `The email service reports “${status}” for this domain; the records below show what it has checked.`}
           </>
         }
         actions={<ZoneFileButton domain={domain.domain} records={allRecords} />}

@@ -2,11 +2,12 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { RefreshCwIcon, SendIcon } from "lucide-react";
+import { HistoryIcon, RefreshCwIcon, SendIcon } from "lucide-react";
 import type { MessageDetail } from "@/lib/schemas/messages-index";
 import { messageDetailQuery } from "@/lib/queries/messages";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
+import { RelativeTime } from "@/components/common/relative-time";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { AttachmentsList } from "@/components/messages/attachments-list";
@@ -17,7 +18,7 @@ import { OutcomeCard } from "@/components/messages/outcome-card";
 import { Timeline } from "@/components/messages/timeline";
 import { ReplyFormCard } from "./reply-form";
 
-/** The timeline is the centre; it refreshes by itself until the message reaches a final state. */
+/** The timeline is the centre; it refreshes by itself until the message settles (a final state, or quiet for a while). */
 export function MessageScreen({ project, id, initial, canReply, canSend }: { project: string; id: string; initial: MessageDetail; canReply: boolean; canSend: boolean }) {
   const query = useQuery(messageDetailQuery(project, id, initial));
   const detail = query.data ?? initial;
@@ -36,12 +37,17 @@ export function MessageScreen({ project, id, initial, canReply, canSend }: { pro
         title={m.subject || "(no subject)"}
         actions={
           <>
-            {!detail.final && (
-              <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" role="status">
+            {!detail.settled ? (
+              <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" role="status" data-testid="message-liveness">
                 <RefreshCwIcon className="size-3.5 motion-safe:animate-spin" aria-hidden="true" />
                 Updating live
               </span>
-            )}
+            ) : detail.lastChangedAt ? (
+              <span className="inline-flex items-center gap-1.5 text-xs text-muted-foreground" role="status" data-testid="message-liveness">
+                <HistoryIcon className="size-3.5" aria-hidden="true" />
+                Last changed <RelativeTime value={detail.lastChangedAt} />
+              </span>
+            ) : null}
             {canSend && m.direction === "outbound" && (
               <Button variant="outline" asChild>
                 <Link href={`/p/${encodeURIComponent(project)}/compose?from=${encodeURIComponent(m.id)}`}>
@@ -54,7 +60,7 @@ export function MessageScreen({ project, id, initial, canReply, canSend }: { pro
         }
       />
       {query.isError && <ErrorState compact title="Could not refresh this message" error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />}
-      <OutcomeCard message={m} suppressions={detail.suppressions} />
+      <OutcomeCard message={m} suppressions={detail.suppressions} settled={detail.settled} />
       <div className="grid gap-5 lg:grid-cols-[minmax(0,1fr)_24rem]">
         <Card>
           <CardHeader>

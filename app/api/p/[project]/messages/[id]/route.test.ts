@@ -88,6 +88,6 @@ describe("GET /api/health", () => {
     const res = await HEALTH(await apiRequest("/api/health"), params({}));
     expect(res.status).toBe(200);
     const body = await res.json();
-    expect(body).toEqual({ service: { state: "up", latencyMs: expect.any(Number) } });
+    expect(body).toEqual({ service: { state: "up", latencyMs: expect.any(Number), problem: null, reason: null } });
   });
 });

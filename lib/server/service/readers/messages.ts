@@ -1,0 +1,166 @@
+import { z } from "zod";
+import type { AttachmentMeta, BatchResponse, Message, SendEmailResponse } from "@/lib/schemas/emails";
+import type { MessageEvent } from "@/lib/schemas/events";
+import { normalizeEvent } from "@/lib/messages/event-element";
+import { canonicalStatus, isKnownStatus } from "@/lib/messages/vocabulary";
+import { summarizeErrorBody } from "../error-body";
+import { idReader, intReader, isRecord, lenient, listOf, nullableText, text, timeReader } from "./common";
+
+/** An event as the dashboard keeps it: the interface's type, the service's own word when it differs, time, details. */
+export type ReadEvent = MessageEvent & { rawType?: string };
+
+/** `Ann <ann@x.io>` for an address object with a name, the bare address otherwise (the form `from` has in ours). */
+export function addressText(value: unknown): string | null {
+  if (typeof value === "string") return value.trim() || null;
+  if (!isRecord(value)) return null;
+  const email = [value.email, value.address, value.addr].find((v): v is string => typeof v === "string" && v.trim() !== "")?.trim();
+  if (!email) return null;
+  const name = typeof value.name === "string" ? value.name.trim() : "";
+  if (!name) return email;
+  const quoted = /[",.:;<>@[\]()\\]/.test(name) ? `"${name.replace(/(["\\])/g, "\\$1")}"` : name;
+  return `${quoted} <${email}>`;
+}
+
+/** Recipients as strings: a list of strings or address objects, or one of either. Recipients are bare addresses, as in ours. */
+const recipients = z.unknown().optional().transform((value) => {
+  const list = Array.isArray(value) ? value : value == null ? [] : [value];
+  return list
+    .map((v) => (isRecord(v) ? (addressText({ email: v.email ?? v.address ?? v.addr }) ?? null) : addressText(v)))
+    .filter((v): v is string => Boolean(v));
+});
+
+/** Statuses the dashboard knows are read into its word (`DELIVERED` → `delivered`); others are kept as the service wrote them. */
+export function readStatus(value: unknown): string | null {
+  if (typeof value !== "string" || !value.trim()) return null;
+  return isKnownStatus(value) ? canonicalStatus(value) : value.trim();
+}
+
+const direction = z.unknown().optional().transform((v): Message["direction"] =>
+  typeof v === "string" && /^(inbound|incoming|in|received|receive)$/i.test(v.trim()) ? "inbound" : "outbound",
+);
+
+/** Every event element, whatever its fields (lib/messages/event-element.ts). */
+export const eventsReader = z.unknown().optional().transform((value): ReadEvent[] =>
+  (Array.isArray(value) ? value : []).map((raw) => {
+    const e = normalizeEvent(raw);
+    return { type: e.type, ...(e.rawType ? { rawType: e.rawType } : {}), ...(e.createdAt ? { createdAt: e.createdAt } : {}), data: e.data };
+  }),
+);
+
+const headersReader = z.unknown().optional().transform((value): Record<string, string> | undefined => {
+  if (Array.isArray(value)) {
+    const out: Record<string, string> = {};
+    for (const h of value) if (isRecord(h) && typeof h.name === "string" && h.value != null) out[h.name] = String(h.value);
+    return out;
+  }
+  if (!isRecord(value)) return undefined;
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v != null).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]));
+});
+
+const tagsReader = z.unknown().optional().transform((value): { name: string; value: string }[] | undefined => {
+  if (isRecord(value)) return Object.entries(value).map(([name, v]) => ({ name, value: v == null ? "" : String(v) }));
+  if (!Array.isArray(value)) return undefined;
+  return value.flatMap((t) => (isRecord(t) && typeof t.name === "string" ? [{ name: t.name, value: t.value == null ? "" : String(t.value) }] : []));
+});
+
+const optionalId = lenient(idReader).transform((v) => v ?? null);
+
+/**
+ * A retrieved message. Required by the dashboard: an id. `from` may be text or an address
+ * object, `to` strings or address objects, `status` any word, `createdAt` missing (the first
+ * event's time then, else empty); events of any shape; fields beyond the interface's are read
+ * when present and ignored when odd.
+ */
+export const messageReader = z
+  .object({
+    id: idReader,
+    from: z.unknown().optional(),
+    to: recipients,
+    cc: recipients.optional(),
+    bcc: recipients.optional(),
+    replyTo: recipients.optional(),
+    subject: nullableText,
+    status: z.unknown().optional(),
+    direction,
+    createdAt: timeReader,
+    events: eventsReader,
+    html: nullableText,
+    text: nullableText,
+    headers: headersReader,
+    tags: tagsReader,
+    scheduledAt: timeReader,
+    inReplyTo: optionalId,
+    threadId: optionalId,
+    templateId: optionalId,
+  })
+  .transform((m): Message & { events: ReadEvent[] } => {
+    const times = m.events.map((e) => e.createdAt).filter((t): t is string => Boolean(t)).sort();
+    const lastEvent = m.events.at(-1);
+    return {
+      id: m.id,
+      from: addressText(m.from) ?? "",
+      to: m.to,
+      ...(m.cc !== undefined ? { cc: m.cc } : {}),
+      ...(m.bcc !== undefined ? { bcc: m.bcc } : {}),
+      ...(m.replyTo !== undefined ? { replyTo: m.replyTo } : {}),
+      subject: m.subject,
+      // The interface requires a status; without one, the newest event says the most.
+      status: readStatus(m.status) ?? (lastEvent ? canonicalStatus(lastEvent.type) : "queued"),
+      direction: m.direction,
+      createdAt: m.createdAt ?? times[0] ?? "",
+      events: m.events,
+      html: m.html,
+      text: m.text,
+      ...(m.headers ? { headers: m.headers } : {}),
+      ...(m.tags ? { tags: m.tags } : {}),
+      scheduledAt: m.scheduledAt ?? null,
+      inReplyTo: m.inReplyTo,
+      threadId: m.threadId,
+      templateId: m.templateId,
+    };
+  });
+
+/** The answer to a send or a reply: an id; the status `queued` when the service names none. */
+export const sendAnswerReader = z
+  .object({ id: idReader, status: z.unknown().optional() })
+  .transform((a): SendEmailResponse => ({ id: a.id, status: readStatus(a.status) ?? "queued" }));
+
+const batchEntry = z.unknown().optional().transform((entry): BatchResponse["data"][number] => {
+  if (!isRecord(entry)) return { error: { message: "The service gave no result for this email.", code: "unknown" } };
+  const id = idReader.safeParse(entry.id).data;
+  const status = readStatus(entry.status) ?? undefined;
+  const failed = entry.error ?? entry.errors ?? (entry.success === false || entry.ok === false ? entry : undefined);
+  if (failed !== undefined && failed !== null && failed !== false) {
+    const said = typeof failed === "string" ? { message: failed, code: null, param: null } : summarizeErrorBody(failed);
+    return { ...(id ? { id } : {}), error: { message: said.message ?? "The service refused this email.", code: said.code ?? "refused", param: said.param } };
+  }
+  return id ? { id, ...(status ? { status } : {}) } : { error: { message: "The service gave no id for this email.", code: "unknown" } };
+});
+
+/** A batch answer: one entry per email, in order; success and failure read from any of the usual layouts. */
+export const batchAnswerReader = z
+  .union([z.object({ data: z.array(z.unknown()) }), z.array(z.unknown()).transform((data) => ({ data }))])
+  .transform((b): BatchResponse => ({ data: b.data.map((e) => batchEntry.parse(e)) }));
+
+const attachmentReader = z
+  .object({ id: idReader, filename: text.optional(), name: text.optional(), contentType: text.optional(), size: intReader, url: z.string().min(1) })
+  .transform((a): AttachmentMeta => ({
+    id: a.id,
+    filename: a.filename ?? a.name ?? a.id,
+    contentType: a.contentType ?? "application/octet-stream",
+    size: a.size ?? 0,
+    url: a.url,
+  }));
+
+/** Attachment metadata; one without a `url` cannot be downloaded and is left out. */
+export const attachmentsReader = z
+  .union([z.object({ data: z.unknown().optional() }), z.array(z.unknown()).transform((data) => ({ data }))])
+  .transform((l) => ({ data: listOf(attachmentReader, "attachment").parse(l.data) }));
+
+/** What a simulated inbound message answer carries that the dashboard uses: its id, when any (the shape is "not shown"). */
+export const simulatedReader = z.unknown().optional().transform((value): { id?: string } & Record<string, unknown> => {
+  if (!isRecord(value)) return {};
+  const inner = isRecord(value.data) && !("id" in value) ? value.data : value;
+  const id = idReader.safeParse(inner.id ?? inner.messageId ?? inner.emailId).data;
+  return { ...inner, ...(id ? { id } : {}) };
+});
