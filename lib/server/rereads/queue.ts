@@ -109,3 +109,15 @@ export async function pauses(d: Db): Promise<Map<string, Date>> {
   const rows = rowsOf(await d.execute(sql`select project_id, until from reread_pauses`));
   return new Map(rows.map((r) => [String(r.project_id), r.until instanceof Date ? r.until : new Date(String(r.until))]));
 }
+
+/** Whether a read is due now that some instance could take (its project not paused). */
+export async function anyDue(d: Db): Promise<boolean> {
+  const rows = rowsOf(
+    await d.execute(sql`
+      select 1 from message_rereads r
+       where r.due_at <= now() and (r.claimed_by is null or r.lease_until < now())
+         and not exists (select 1 from reread_pauses p where p.project_id = r.project_id and p.until > now())
+       limit 1`),
+  );
+  return rows.length > 0;
+}

@@ -7,7 +7,7 @@ import { env } from "@/lib/server/env";
 import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { service } from "@/lib/server/service";
-import { claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./queue";
+import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./queue";
 
 /**
  * The re-read worker: reads queued messages back from the service and indexes the answer as
@@ -163,10 +163,12 @@ function wake(delayMs: number): void {
 
 /** When some project ran out of tokens, the time until it has one again; null when none is waiting. */
 function untilTokens(): number | null {
+  const rate = env().REREAD_RATE_PER_S;
   let soonest: number | null = null;
   for (const b of state().buckets.values()) {
-    if (b.tokens >= 1 || b.active >= env().REREAD_CONCURRENCY) continue;
-    const wait = Math.ceil(((1 - b.tokens) / env().REREAD_RATE_PER_S) * 1000);
+    const tokens = Math.min(rate, b.tokens + ((Date.now() - b.refilledAt) / 1000) * rate);
+    if (tokens >= 1 || b.active >= env().REREAD_CONCURRENCY) continue;
+    const wait = Math.ceil(((1 - tokens) / rate) * 1000);
     soonest = soonest === null ? wait : Math.min(soonest, wait);
   }
   return soonest === null ? null : Math.min(soonest, IDLE_POLL_MS);
@@ -195,16 +197,17 @@ export async function stopRereadWorker(): Promise<void> {
   await Promise.allSettled([...s.inFlight]);
 }
 
-/** Tests and scripts: runs passes until nothing due is left (reads not due yet stay queued). */
+/** Tests and scripts: runs passes until no read is due (reads not due yet, or of a paused project, stay queued). */
 export async function drainRereads(): Promise<void> {
   const s = state();
   for (;;) {
+    const busy = s.inFlight.size > 0;
     const started = await runRereadTick();
     await Promise.allSettled([...s.inFlight]);
-    if (started > 0) continue;
-    const wait = untilTokens();
-    if (wait === null) return;
-    await new Promise((resolve) => setTimeout(resolve, wait));
+    if (started > 0 || busy) continue;
+    if (!(await anyDue(await db()))) return;
+    // Due, but the project's rate budget is spent for now.
+    await new Promise((resolve) => setTimeout(resolve, untilTokens() ?? 50));
   }
 }
 
