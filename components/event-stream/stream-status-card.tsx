@@ -40,7 +40,7 @@ export function StreamStatusCard({ project, initial, canConnect }: { project: st
   const s = query.data;
 
   return (
-    <Card aria-labelledby="stream-status-title" data-stream-status={s?.code}>
+    <Card role="region" aria-labelledby="stream-status-title" data-stream-status={s?.code}>
       <CardHeader>
         <div className="flex flex-wrap items-center gap-2">
           <CardTitle id="stream-status-title">Dashboard event stream</CardTitle>

@@ -23,6 +23,9 @@ type Pending = {
   lastReasonAt: number | null;
 };
 
+/** Reasons remembered for the once-only warning, per process (a bound, should a service vary its payloads endlessly). */
+const MAX_WARNED = 1_000;
+
 type State = { pending: Map<string, Pending>; warned: Set<string>; flushing: Promise<void> | null };
 
 // On globalThis: the ingest route counts, the background flush (instrumentation) writes.
@@ -50,8 +53,9 @@ export function countDelivery(project: { id: string; externalId: string }, outco
   if (reason) {
     p.lastReason = reason;
     p.lastReasonAt = now;
-    const key = `${projectId}\u0000${outcome}\u0000${reason}`;
-    if (!s.warned.has(key)) {
+    // One warning per kind of problem: "10 min old" and "11 min old" are the same problem.
+    const key = `${projectId}\u0000${outcome}\u0000${reason.replace(/\d+/g, "#")}`;
+    if (!s.warned.has(key) && s.warned.size < MAX_WARNED) {
       s.warned.add(key);
       const what = outcome === "refused" ? "refused a delivery (401)" : "acknowledged a delivery it cannot use";
       log.warn(`event stream: project ${project.externalId} ${what}: ${reason}. Further deliveries for the same reason are counted on the webhooks screen, not logged.`);
