@@ -7,7 +7,7 @@ import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
-import { readStreamHealth } from "@/lib/server/event-stream/health";
+import { readStreamHealth, resetStreamHealthMemory } from "@/lib/server/event-stream/health";
 import { registerProject } from "@/lib/server/projects";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { POST } from "./route";
@@ -268,6 +268,7 @@ describe("POST /api/ingest/[project]", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
       const before = await readStreamHealth(demoId);
+      resetStreamHealthMemory(); // earlier cases warned about stale timestamps already
       const good = payload("sent", "m_counted");
       await deliver(good, signed(good));
       const odd = JSON.stringify({ hello: "world" });
