@@ -9,6 +9,8 @@ export class AppError extends Error {
   code: string;
   param: string | null;
   correlationId?: string;
+  /** On a 429 from the email service: how long its Retry-After asked to wait, when it said. */
+  retryAfterMs?: number;
 
   constructor(status: number, code: string, message: string, param: string | null = null, correlationId?: string) {
     super(message);

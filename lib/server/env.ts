@@ -57,6 +57,20 @@ const schema = z
     SPAMD_HOST: optionalText,
     SPAMD_PORT: positiveInt(783).pipe(z.number().max(65535, { error: "must be a port number (1-65535)" })),
     SPAMD_TIMEOUT_MS: positiveInt(10_000),
+    /** Re-reads of messages from the service (lib/server/rereads): per project and second, per dashboard process. */
+    REREAD_RATE_PER_S: positiveInt(10),
+    /** Re-reads under way at once per project, per dashboard process. */
+    REREAD_CONCURRENCY: positiveInt(4),
+    /** A message is read this long after its first event, so a burst of events costs one read. */
+    REREAD_COALESCE_MS: positiveInt(1_000),
+    /** Polling mode (no working event stream): an unsettled message is read again at most this often. */
+    RECONCILE_POLL_S: positiveInt(15),
+    /** Messages older than this are not re-read by the reconciler. */
+    RECONCILE_MAX_AGE_H: positiveInt(48),
+    /** Live mode's safety net: a message unsettled this long is read again, once per this period. */
+    RECONCILE_SAFETY_MIN: positiveInt(10),
+    /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
+    STREAM_SILENT_AFTER_S: positiveInt(30),
     NODE_ENV: optionalText,
   })
   .superRefine((v, ctx) => {

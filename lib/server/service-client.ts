@@ -64,13 +64,16 @@ async function readBody(res: Response): Promise<{ text: string; json: unknown }>
 
 function rateLimited(waitMs: number | null): AppError {
   const seconds = waitMs ? Math.max(1, Math.ceil(waitMs / 1000)) : null;
-  return new AppError(
+  const e = new AppError(
     429,
     "rate_limited",
     seconds
       ? `The email service is rate limiting requests. Try again in ${seconds} s.`
       : "The email service is rate limiting requests. Try again in a moment.",
   );
+  // Background work (the re-read queue) waits as long as the service asked.
+  if (waitMs !== null) e.retryAfterMs = waitMs;
+  return e;
 }
 
 /**

@@ -5,6 +5,7 @@ import { db } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
 import { getProject, registerProject } from "./projects";
+import { startEventWork } from "./rereads/background";
 import { ensureFirstAdmin } from "./users";
 
 /**
@@ -25,6 +26,7 @@ export async function startDashboard(): Promise<void> {
   await ensureFirstAdmin();
   await registerServiceProjects(env().SERVICE_PROJECTS);
   connectEventStreamsInBackground(); // message index: each project's webhook (lib/server/event-stream)
+  startEventWork(); // re-reads of messages the stream announced, and the reconciler for when it is silent
 }
 
 /**

@@ -4,10 +4,13 @@ import { EVENT_TYPES } from "@/lib/schemas/events";
 import type { Project } from "@/lib/server/access";
 import { withAudit, type AuditActor, SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
+import { eventStreamHealth } from "@/lib/server/db/schema/event-stream";
 import { eventStreams } from "@/lib/server/db/schema/messages";
 import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
+import { flushStreamHealth } from "./health";
 import { sealSecret } from "./secret-box";
+import { forgetStreamKeys } from "./stream-cache";
 
 export type EventStreamState = { connected: boolean; url: string | null; lastEventAt: string | null; createdAt: string | null };
 
@@ -18,12 +21,16 @@ export function ingestUrl(project: Pick<Project, "externalId">): string {
 }
 
 export async function getEventStream(projectId: string): Promise<EventStreamState> {
+  await flushStreamHealth();
   const d = await db();
-  const [row] = await d.select().from(eventStreams).where(eq(eventStreams.projectId, projectId)).limit(1);
+  const [[row], [health]] = await Promise.all([
+    d.select().from(eventStreams).where(eq(eventStreams.projectId, projectId)).limit(1),
+    d.select({ lastDeliveryAt: eventStreamHealth.lastAcceptedAt }).from(eventStreamHealth).where(eq(eventStreamHealth.projectId, projectId)).limit(1),
+  ]);
   return {
     connected: Boolean(row),
     url: row?.url ?? null,
-    lastEventAt: row?.lastEventAt?.toISOString() ?? null,
+    lastEventAt: row ? (health?.lastDeliveryAt?.toISOString() ?? null) : null,
     createdAt: row?.createdAt.toISOString() ?? null,
   };
 }
@@ -51,6 +58,7 @@ export async function connectEventStream(project: Project, actor: AuditActor = S
       .onConflictDoNothing({ target: eventStreams.projectId })
       .returning();
     if (!row) await service.webhooks.remove(project.externalId, created.id).catch(() => {});
+    forgetStreamKeys(project.externalId);
     return getEventStream(project.id);
   });
 }

@@ -10,7 +10,8 @@ import { asc, eq } from "drizzle-orm";
 import { readMessage } from "./read";
 import { settledState } from "./settled";
 import { bareAddress } from "./recipients";
-import { findIndexedMessage, threadOf } from "./search";
+import { conversationOf } from "./conversation";
+import { findIndexedMessage } from "./search";
 import { suppressionsOf } from "./suppression-of";
 
 /** Outcomes whose explanation depends on the recipient being suppressed. */
@@ -35,7 +36,7 @@ export async function getMessageDetail(project: Project, id: string): Promise<Me
   }
   const [attachments, thread, suppressions] = await Promise.all([
     attachmentsOf(project, id),
-    message.threadId ? threadOf(project.id, message.threadId) : Promise.resolve([]),
+    conversationOf(project.id, id, message.threadId ?? null),
     SUPPRESSION_STATUSES.has(message.status) && message.direction === "outbound"
       ? suppressionsOf(project.externalId, message.to.map(bareAddress)).catch(() => [])
       : Promise.resolve([]),
@@ -90,6 +91,7 @@ async function fromIndex(row: IndexedMessageRow): Promise<Message> {
     inReplyTo: row.inReplyTo,
     templateId: row.templateId,
     scheduledAt: row.scheduledAt?.toISOString() ?? null,
-    events: events.map((e) => ({ type: e.type, createdAt: e.occurredAt.toISOString(), data: e.data })),
+    // A read's events are the service's whole lifecycle; the stream's are the fallback.
+    events: (events.some((e) => e.origin === "read") ? events.filter((e) => e.origin === "read") : events).map((e) => ({ type: e.type, createdAt: e.occurredAt.toISOString(), data: e.data })),
   };
 }

@@ -44,4 +44,20 @@ describe("foldStatus", () => {
   it("inbound mail is received", () => {
     expect(foldStatus("queued", "inbound_received")).toBe("received");
   });
+
+  it("reads a service's own event words through the vocabulary", () => {
+    expect(foldAll("queued", ["email.sent", "email.delivered"])).toBe("delivered");
+    expect(foldStatus("sent", "Bounced")).toBe("bounced");
+    expect(foldStatus("queued", "DeliveryEvent")).toBe("delivered");
+    expect(foldStatus("sent", "spam_report")).toBe("complained");
+    expect(foldStatus("delivered", "email.complained")).toBe("complained");
+  });
+
+  it("takes what is final from the vocabulary's one list, whatever its spelling", () => {
+    // "Canceled" is final in the vocabulary: nothing moves it.
+    expect(foldStatus("canceled", "delivery")).toBe("canceled");
+    expect(foldStatus("Delivered", "sent")).toBe("Delivered");
+    // A status word the dashboard does not know is not final: events still move it.
+    expect(foldStatus("archived", "delivery")).toBe("delivered");
+  });
 });

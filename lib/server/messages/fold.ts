@@ -1,20 +1,21 @@
-/**
- * Folding events into a message's status. Webhooks arrive out of order and more than once,
- * so the fold is monotone: a status only moves forward, final statuses stay, except that a
- * complaint after delivery is what the recipient did next and so wins.
- */
-const RANK: Record<string, number> = { queued: 0, scheduled: 0, sending: 1, sent: 2, delivered: 3 };
-export const FINAL = new Set(["bounced", "complained", "rejected", "failed", "received"]);
+import { canonicalEventType, canonicalStatus, isFinalStatus, isKnownEventType as knownEventWord } from "@/lib/messages/vocabulary";
 
-/** The status each known event type implies; `null` means "leaves the status as it is". */
+/**
+ * Folding events into a message's status. Events arrive out of order and more than once, so
+ * the fold is monotone: a status only moves forward, final statuses stay, except that a
+ * complaint after delivery is what the recipient did next and so wins. Event words are read
+ * through the shared vocabulary (`email.delivered`, `Delivered`… are `delivery`), and what is
+ * final is the vocabulary's one list.
+ */
+const RANK: Record<string, number> = { queued: 0, scheduled: 0, sending: 1, sent: 2, delayed: 2, delivered: 3 };
+
+/** The status each interface event type implies; `null` means "leaves the status as it is". */
 const IMPLIED: Record<string, string | null> = {
   accepted: "queued",
   queued: "queued",
-  scheduled: "queued",
   sending: "sending",
   sent: "sent",
   delivery: "delivered",
-  delivered: "delivered",
   open: "delivered",
   click: "delivered",
   delivery_delayed: null,
@@ -27,23 +28,28 @@ const IMPLIED: Record<string, string | null> = {
   inbound_rejected: "rejected",
 };
 
+export { isFinalStatus };
+
 export function isKnownEventType(type: string): boolean {
-  return Object.hasOwn(IMPLIED, type);
+  return knownEventWord(type);
 }
 
-export function isFinalStatus(status: string): boolean {
-  return FINAL.has(status) || status === "delivered";
+/** The status an event word implies, or null when it leaves the status alone (unknown words included). */
+export function impliedStatus(eventType: string): string | null {
+  const type = canonicalEventType(eventType);
+  return Object.hasOwn(IMPLIED, type) ? IMPLIED[type] : null;
 }
 
 export function foldStatus(current: string, eventType: string): string {
-  const implied = Object.hasOwn(IMPLIED, eventType) ? IMPLIED[eventType] : null;
+  const implied = impliedStatus(eventType);
   if (!implied || implied === current) return current;
-  if (current === "delivered" && implied === "complained") return "complained";
+  const now = canonicalStatus(current);
+  if (now === "delivered" && implied === "complained") return "complained";
   // Delivered and the failure states are final: a late "sent", or a bounce racing a delivery
   // that already arrived, cannot move them.
-  if (isFinalStatus(current)) return current;
-  if (FINAL.has(implied)) return implied;
-  const from = RANK[current] ?? -1;
+  if (isFinalStatus(now)) return current;
+  if (isFinalStatus(implied) && implied !== "delivered") return implied;
+  const from = RANK[now] ?? -1;
   const to = RANK[implied] ?? -1;
   return to > from ? implied : current;
 }

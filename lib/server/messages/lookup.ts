@@ -1,30 +1,68 @@
 import "server-only";
-import { sql } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { eq, sql } from "drizzle-orm";
+import { normalizeEvent } from "@/lib/messages/event-element";
+import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
-import { db } from "@/lib/server/db";
-import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { db, type Db } from "@/lib/server/db";
+import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
 
 type Extras = {
   source?: "lookup" | "dashboard";
   sentBy?: string | null;
   idempotencyKey?: string | null;
+  /** What the dashboard knows about the message that the service may not say (a reply's original). */
+  inReplyTo?: string | null;
+};
+
+const toDate = (iso: string | undefined | null): Date | null => {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : new Date(t);
 };
 
 /**
- * A message the service returned, written into the index: added when the index did not know
- * it (source `lookup`), refreshed otherwise. The service is the truth for status and thread;
- * the body the dashboard recorded is kept when the service omits it.
+ * The events of a retrieved message as index rows, each keyed by its content so a second read
+ * adds nothing, and the newest time any of them carried.
  */
-export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}): Promise<void> {
-  const createdAt = new Date(m.createdAt);
-  const at = Number.isNaN(createdAt.getTime()) ? new Date() : createdAt;
-  const lastEvent = m.events.map((e) => (e.createdAt ? Date.parse(e.createdAt) : NaN)).filter((t) => !Number.isNaN(t));
+function readEventRows(projectId: string, m: Message, fallbackAt: Date): { rows: (typeof indexedEvents.$inferInsert)[]; newest: Date | null } {
+  const seen = new Map<string, number>();
+  let newest: number | null = null;
+  const rows = (m.events as unknown[]).map((raw) => {
+    const e = normalizeEvent(raw);
+    const timed = toDate(e.createdAt);
+    if (timed) newest = Math.max(newest ?? 0, timed.getTime());
+    const at = timed ?? fallbackAt;
+    const content = JSON.stringify([e.type, at.toISOString(), e.data]);
+    // Two identical events (two opens without a time) stay two: the nth copy has its own key.
+    const n = (seen.get(content) ?? 0) + 1;
+    seen.set(content, n);
+    const key = createHash("sha256").update(`${m.id}\u0000${content}\u0000${n}`).digest("base64url").slice(0, 32);
+    const data = e.rawType ? { ...e.data, type: e.rawType } : e.data;
+    return { messageId: m.id, projectId, type: e.type, occurredAt: at, data, webhookId: `read:${key}`, origin: "read" as const };
+  });
+  return { rows, newest: newest === null ? null : new Date(newest) };
+}
+
+/**
+ * A message the service returned, written into the index: added when the index did not know
+ * it (source `lookup`), refreshed otherwise. The service is the truth for status (read into
+ * the dashboard's words), addresses, subject, thread and events; the body the dashboard
+ * recorded is kept when the service omits it, and so are the links the dashboard recorded
+ * itself (a reply's original). `lastEventAt` is the newest event time, or, when the events
+ * carry no time, the moment the status was seen to change — "last changed" for isSettled.
+ */
+export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<void> {
+  const hasTime = toDate(m.createdAt) !== null;
+  const at = toDate(m.createdAt) ?? new Date();
+  const { rows: events, newest } = readEventRows(projectId, m, at);
   const row: typeof indexedMessages.$inferInsert = {
     id: m.id,
     projectId,
     direction: m.direction,
-    status: m.status,
+    status: canonicalStatus(m.status),
     from: m.from,
     to: m.to,
     cc: m.cc ?? [],
@@ -36,40 +74,53 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
     headers: m.headers ?? null,
     templateId: m.templateId ?? null,
     threadId: m.threadId ?? null,
-    inReplyTo: m.inReplyTo ?? null,
-    scheduledAt: m.scheduledAt ? new Date(m.scheduledAt) : null,
+    // The dashboard's own link wins: a service may put an RFC Message-ID where the interface's id belongs.
+    inReplyTo: extras.inReplyTo ?? m.inReplyTo ?? null,
+    scheduledAt: toDate(m.scheduledAt),
     idempotencyKey: extras.idempotencyKey ?? null,
     sentBy: extras.sentBy ?? null,
     source: extras.source ?? "lookup",
     createdAt: at,
-    lastEventAt: lastEvent.length ? new Date(Math.max(...lastEvent)) : null,
+    lastEventAt: newest,
+    checkedAt: new Date(),
   };
-  const d = await db();
-  await d.transaction(async (tx) => {
-    await tx
+  const write = async (t: Db) => {
+    await t
       .insert(indexedMessages)
       .values(row)
       .onConflictDoUpdate({
         target: indexedMessages.id,
         set: {
           status: sql`excluded.status`,
+          from: sql`excluded.from_address`,
+          to: sql`case when jsonb_array_length(excluded.to_addresses) > 0 then excluded.to_addresses else ${indexedMessages.to} end`,
+          subject: sql`coalesce(excluded.subject, ${indexedMessages.subject})`,
           threadId: sql`coalesce(excluded.thread_id, ${indexedMessages.threadId})`,
-          inReplyTo: sql`coalesce(excluded.in_reply_to, ${indexedMessages.inReplyTo})`,
-          cc: sql`excluded.cc`,
-          bcc: sql`excluded.bcc`,
+          inReplyTo: extras.inReplyTo ? sql`excluded.in_reply_to` : sql`coalesce(${indexedMessages.inReplyTo}, excluded.in_reply_to)`,
+          // A service that does not list cc/bcc leaves what the dashboard recorded.
+          cc: m.cc ? sql`excluded.cc` : sql`${indexedMessages.cc}`,
+          bcc: m.bcc ? sql`excluded.bcc` : sql`${indexedMessages.bcc}`,
           html: sql`coalesce(excluded.html, ${indexedMessages.html})`,
           text: sql`coalesce(excluded.text, ${indexedMessages.text})`,
           headers: sql`coalesce(excluded.headers, ${indexedMessages.headers})`,
           tags: sql`case when jsonb_array_length(excluded.tags) > 0 then excluded.tags else ${indexedMessages.tags} end`,
           templateId: sql`coalesce(excluded.template_id, ${indexedMessages.templateId})`,
-          createdAt: sql`excluded.created_at`,
-          lastEventAt: sql`greatest(excluded.last_event_at, ${indexedMessages.lastEventAt})`,
+          // A service that gives no time of its own must not move the row's time on every read.
+          createdAt: hasTime ? sql`excluded.created_at` : sql`${indexedMessages.createdAt}`,
+          lastEventAt: sql`greatest(${indexedMessages.lastEventAt}, coalesce(excluded.last_event_at, case when ${indexedMessages.status} is distinct from excluded.status then now() end))`,
+          checkedAt: sql`excluded.checked_at`,
           sentBy: sql`coalesce(${indexedMessages.sentBy}, excluded.sent_by)`,
           idempotencyKey: sql`coalesce(${indexedMessages.idempotencyKey}, excluded.idempotency_key)`,
           updatedAt: new Date(),
         },
+        // Ids are the service's; one that another project already holds is not overwritten.
+        setWhere: eq(indexedMessages.projectId, projectId),
       });
     const rows = recipientRows({ id: m.id, projectId, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, createdAt: at });
-    if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();
-  });
+    if (rows.length) await t.insert(indexedRecipients).values(rows).onConflictDoNothing();
+    if (events.length) await t.insert(indexedEvents).values(events).onConflictDoNothing({ target: [indexedEvents.projectId, indexedEvents.webhookId] });
+    if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: m.from, subject: m.subject });
+  };
+  if (tx) await write(tx);
+  else await (await db()).transaction(write);
 }

@@ -152,6 +152,23 @@ describe("readMessage", () => {
     expect(reads("streamed") - before).toBe(2);
   });
 
+  it("with several instances, notices a change another instance's re-read wrote, though no event announced it", async () => {
+    setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", DATABASE_URL: "postgres://other-instances@db.test/dashboard" });
+    // Earlier cases may have indexed msg_1 under the other project: this one is "streamed"'s.
+    await (await db()).delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
+    const before = reads("streamed");
+    await readMessage(streamed, "msg_1");
+    await readMessage(streamed, "msg_1");
+    expect(reads("streamed") - before).toBe(1);
+    const indexed = async () => (await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status;
+    await expect.poll(indexed).toBe("sent"); // this read's own index write has landed
+    // Another instance read the message back (lib/server/rereads) and wrote what it found.
+    await (await db()).update(indexedMessages).set({ status: "delivered" }).where(eq(indexedMessages.id, "msg_1"));
+    status.streamed = "delivered";
+    expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");
+    expect(reads("streamed") - before).toBe(2);
+  });
+
   it("writes a message it read into the index, after answering", async () => {
     await (await db()).delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
     status.quiet = "delivered";

@@ -6,6 +6,7 @@ import { afterResponse } from "@/lib/server/after-response";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
+import { canonicalStatus } from "@/lib/messages/vocabulary";
 import { indexServiceMessage } from "./lookup";
 
 /**
@@ -20,8 +21,10 @@ import { indexServiceMessage } from "./lookup";
  *   ingest of an event drops the message from this cache (`invalidateMessage`) — at once, and
  *   a cache hit costs no query at all.
  * - Several instances on one Postgres database (`DATABASE_URL`): an event may reach another
- *   instance, so each entry keeps the newest `indexed_events.seq` the shared index held
- *   *before* the service was read, and a hit is served only while that number is unchanged.
+ *   instance, so each entry keeps the newest `indexed_events.seq` of the stream's events the
+ *   shared index held *before* the service was read, and a hit is served only while that
+ *   number is unchanged — and while the index's status is the one the entry holds, since
+ *   another instance's re-read (lib/server/rereads) may have found a change no event announced.
  *
  * Projects without an event stream are never cached: nothing would say when the message
  * changed. `MAX_AGE_MS` bounds what a delayed or lost delivery can leave stale, and `fresh`
@@ -30,7 +33,12 @@ import { indexServiceMessage } from "./lookup";
 const MAX_AGE_MS = 30_000;
 const MAX_ENTRIES = 500;
 
-type Entry = { message: Message; eventSeq: number; cachedAt: number };
+/** `indexStatus`: the index's status before the read (the read then writes the message's own). */
+type Entry = { message: Message; eventSeq: number; indexStatus: string | null; cachedAt: number };
+
+/** Shared database: the index's status is one this entry accounts for, so no re-read elsewhere changed it. */
+const statusAccountedFor = (status: string | null, hit: Entry) =>
+  status === null || status === hit.indexStatus || status === canonicalStatus(hit.message.status);
 /** `epoch` moves on every invalidation: a read that began before one must not cache what it got. */
 type Cache = { entries: Map<string, Entry>; epoch: number };
 
@@ -56,7 +64,7 @@ export function clearMessageCache(): void {
   cache().entries.clear();
 }
 
-type IndexState = { streaming: boolean; eventSeq: number };
+type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
 
 /** One query, prepared once per database handle: whether events flow for the project, and the message's newest event. */
 const preparedStateQueries = new WeakMap<Db, ReturnType<typeof prepareStateQuery>>();
@@ -67,7 +75,9 @@ function prepareStateQuery(d: Db) {
   return d
     .select({
       streaming: sql<boolean>`exists (select 1 from event_streams where project_id = ${projectId})`,
-      eventSeq: sql<string | number | null>`(select max(seq) from indexed_events where message_id = ${id} and project_id = ${projectId})`,
+      // The stream's events only: a read's own events, indexed after it, must not void its entry.
+      eventSeq: sql<string | number | null>`(select max(seq) from indexed_events where message_id = ${id} and project_id = ${projectId} and origin = 'stream')`,
+      status: sql<string | null>`(select status from indexed_messages where id = ${id} and project_id = ${projectId})`,
     })
     .from(sql`(select 1) as one`)
     .prepare("message_read_state");
@@ -78,7 +88,7 @@ async function indexState(projectId: string, id: string): Promise<IndexState> {
   let q = preparedStateQueries.get(d);
   if (!q) preparedStateQueries.set(d, (q = prepareStateQuery(d)));
   const [row] = await q.execute({ projectId, id });
-  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0) };
+  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0), status: row?.status ?? null };
 }
 
 /**
@@ -94,7 +104,7 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   const hit = opts.fresh ? undefined : c.entries.get(key);
   if (hit && Date.now() - hit.cachedAt < MAX_AGE_MS) {
     if (shared) state = await indexState(project.id, id);
-    if (!shared || (state!.streaming && state!.eventSeq === hit.eventSeq)) {
+    if (!shared || (state!.streaming && state!.eventSeq === hit.eventSeq && statusAccountedFor(state!.status, hit))) {
       // Touch: the Map's order is the eviction order.
       c.entries.delete(key);
       c.entries.set(key, hit);
@@ -105,7 +115,7 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   const epoch = c.epoch;
   state ??= await indexState(project.id, id);
   const message = await service.emails.get(project.externalId, id);
-  if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, cachedAt: Date.now() });
+  if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
   else c.entries.delete(key);
   // A message the index did not know is added, a known one refreshed (issue 4: looked-up
   // messages become searchable) — after the answer is sent, unless the caller needs it now.

@@ -1,15 +1,27 @@
 import "server-only";
+import { sql } from "drizzle-orm";
+import { canonicalStatus } from "@/lib/messages/vocabulary";
 import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
+import { db } from "@/lib/server/db";
+import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { enqueueReread } from "@/lib/server/rereads/queue";
+import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
 import { indexServiceMessage } from "./lookup";
+import { recipientRows } from "./recipients";
+import { findIndexedMessage } from "./search";
 
 /**
  * A reply in the thread of message `id`. The Idempotency-Key comes from the form (made once
  * when it opened), so a double click or a retried request reaches the service with the same
- * key and sends one reply. The reply is read back and indexed at once, so the conversation
- * shows it before any webhook arrives.
+ * key and sends one reply.
+ *
+ * The dashboard knows what the reply answers, whether or not the service has a thread field:
+ * the link (`in_reply_to`) is written into the index at once, and the conversation is built
+ * from those links (./conversation.ts). The reply is then read back and indexed; when that
+ * read fails, a re-read is queued and the index keeps what was sent meanwhile.
  */
 export async function replyToMessage(project: Project, actor: Actor, id: string, input: ReplyForm): Promise<{ id: string; status: string }> {
   const form = replyForm.parse(input);
@@ -20,18 +32,59 @@ export async function replyToMessage(project: Project, actor: Actor, id: string,
       { text: form.text, ...(form.html ? { html: form.html } : {}), ...(form.subject ? { subject: form.subject } : {}) },
       form.idempotencyKey,
     );
+    // Sent is sent: nothing below may make it look like a failed reply.
+    try {
+      await recordReply(project, actor, id, sent, form);
+    } catch (e) {
+      console.warn(`reply ${sent.id}: could not record it: ${e instanceof Error ? e.message : String(e)}`);
+    }
     try {
       const reply = await service.emails.get(project.externalId, sent.id);
       // The service keeps the body; the index keeps what we sent even if a service does not.
       await indexServiceMessage(
         project.id,
         { ...reply, text: reply.text ?? form.text, html: reply.html ?? form.html ?? null },
-        { source: "dashboard", sentBy: actor.id, idempotencyKey: form.idempotencyKey },
+        { source: "dashboard", sentBy: actor.id, idempotencyKey: form.idempotencyKey, inReplyTo: id },
       );
     } catch (e) {
-      // Sent is sent: a failed read-back must not look like a failed reply (the webhook indexes it).
-      console.warn(`reply ${sent.id}: could not index it now: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn(`reply ${sent.id}: could not read it back now, a re-read is queued: ${e instanceof Error ? e.message : String(e)}`);
+      await (await db()).transaction((tx) => enqueueReread(tx, project.id, sent.id, "reply", 0)).catch(() => {});
+      nudgeRereads(0);
     }
     return sent;
+  });
+}
+
+/** What the dashboard knows of the reply before the service says more: who, what, and which message it answers. */
+async function recordReply(project: Project, actor: Actor, originalId: string, sent: { id: string; status: string }, form: ReplyForm): Promise<void> {
+  const original = await findIndexedMessage(project.id, originalId);
+  const inbound = original?.direction === "inbound";
+  const from = (inbound ? original?.to[0] : original?.from) ?? "";
+  const to = original ? (inbound ? [original.from] : original.to) : [];
+  const subject = form.subject ?? (original?.subject ? `Re: ${original.subject.replace(/^re:\s*/i, "")}` : null);
+  const createdAt = new Date();
+  const d = await db();
+  await d.transaction(async (tx) => {
+    await tx
+      .insert(indexedMessages)
+      .values({
+        id: sent.id,
+        projectId: project.id,
+        direction: "outbound",
+        status: canonicalStatus(sent.status),
+        from,
+        to,
+        subject,
+        text: form.text,
+        html: form.html ?? null,
+        inReplyTo: originalId,
+        idempotencyKey: form.idempotencyKey,
+        sentBy: actor.id,
+        source: "dashboard",
+        createdAt,
+      })
+      .onConflictDoUpdate({ target: indexedMessages.id, set: { inReplyTo: sql`excluded.in_reply_to` }, setWhere: sql`${indexedMessages.projectId} = ${project.id}` });
+    const rows = recipientRows({ id: sent.id, projectId: project.id, from, to, createdAt });
+    if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();
   });
 }

@@ -98,14 +98,3 @@ export async function findIndexedMessage(projectId: string, id: string): Promise
     .limit(1);
   return row ?? null;
 }
-
-/** The conversation: every indexed message of the thread, oldest first. */
-export async function threadOf(projectId: string, threadId: string): Promise<IndexedMessage[]> {
-  const rows = await (await db())
-    .select()
-    .from(indexedMessages)
-    .where(and(eq(indexedMessages.projectId, projectId), or(eq(indexedMessages.threadId, threadId), eq(indexedMessages.id, threadId))))
-    .orderBy(indexedMessages.createdAt, indexedMessages.id)
-    .limit(200);
-  return rows.map(toIndexedMessage);
-}

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { Domain } from "@/lib/schemas";
 import type { AuditEntry } from "@/lib/schemas/audit";
 import { listAudit } from "../audit";
+import { getStreamStatus } from "../event-stream/status";
 import { db } from "../db";
 import { indexedMessages } from "../db/schema/messages";
 import type { Project } from "../guard";
@@ -119,12 +120,13 @@ async function recentActivity(project: Project): Promise<AuditEntry[]> {
 export async function getOverview(project: Project, range: OverviewRange = "7d"): Promise<OverviewData> {
   if (!OVERVIEW_RANGES.includes(range)) range = "7d";
   const now = new Date();
-  const [counts, series, scheduled, domains, activity] = await Promise.all([
+  const [counts, series, scheduled, domains, activity, stream] = await Promise.all([
     overviewCounts(project, now),
     overviewSeries(project, range, now),
     upcomingScheduled(project, now),
     unverifiedDomains(project),
     recentActivity(project),
+    getStreamStatus(project).catch(() => null),
   ]);
-  return { range, generatedAt: now.toISOString(), counts, series, scheduled, unverifiedDomains: domains.data, domainsError: domains.error, activity };
+  return { range, generatedAt: now.toISOString(), counts, series, scheduled, unverifiedDomains: domains.data, domainsError: domains.error, activity, stream };
 }

@@ -1,5 +1,6 @@
 import type { Domain } from "@/lib/schemas";
 import type { AuditEntry } from "@/lib/schemas/audit";
+import type { StreamStatus } from "@/lib/schemas/event-stream";
 
 /** Shapes of the overview, shared with the browser (no server-only import). */
 export const OVERVIEW_RANGES = ["24h", "7d", "30d"] as const;
@@ -19,6 +20,8 @@ export type OverviewData = {
   unverifiedDomains: Domain[];
   domainsError: string | null;
   activity: AuditEntry[];
+  /** Where the counts come from: the event stream (live) or the dashboard's own reads (polling). Null when it could not be read. */
+  stream: StreamStatus | null;
 };
 
 /** Thresholds mailbox providers enforce (Google and Yahoo sender rules, common ESP limits). */

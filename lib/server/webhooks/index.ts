@@ -6,6 +6,7 @@ import type { Page, Webhook } from "@/lib/schemas";
 import { withAudit } from "../audit";
 import { db } from "../db";
 import { eventStreams } from "../db/schema/messages";
+import { forgetStreamKeys } from "../event-stream/stream-cache";
 import type { Actor, Project } from "../guard";
 import { requireRecentAuth } from "../reauth";
 import { service } from "../service/index";
@@ -70,4 +71,9 @@ export async function deleteWebhook(actor: Actor, project: Project, id: string, 
   await withAudit({ actor, action: "webhook.delete", project: project.externalId, target: url ? withoutQuery(url) : id, detail: { webhookId: id, eventStream: url !== null } }, () =>
     service.webhooks.remove(project.externalId, id),
   );
+  if (url !== null) {
+    // The stream is gone: the project shows "not connected" (polling mode) and can be connected again.
+    await (await db()).delete(eventStreams).where(eq(eventStreams.projectId, project.id));
+    forgetStreamKeys(project.externalId);
+  }
 }

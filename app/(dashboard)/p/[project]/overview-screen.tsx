@@ -15,6 +15,7 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
 import { OverviewChart } from "./overview-chart";
 import { OverviewNumbers } from "./overview-numbers";
+import { StreamStatusLine } from "@/components/event-stream/stream-status-line";
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -58,6 +59,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
         <div className="h-96 animate-pulse rounded-lg bg-muted" aria-busy="true" aria-label="Loading the overview" />
       ) : (
         <>
+          {data.stream && <StreamStatusLine project={project} status={data.stream} />}
           <OverviewNumbers counts={data.counts[range]} />
           <OverviewChart series={data.series} range={data.range} />
           <Table label="Volumes by period">

@@ -1,32 +1,43 @@
 import { Webhook } from "standardwebhooks";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
+import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
+import { readStreamHealth, resetStreamHealthMemory } from "@/lib/server/event-stream/health";
 import { registerProject } from "@/lib/server/projects";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { POST } from "./route";
 
 const SECRET = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
+/** The second project's service hands out its secret without the `whsec_` prefix. */
+const BARE_SECRET = Buffer.from("fedcba9876543210fedcba9876543210").toString("base64");
 let dispose: () => Promise<void>;
 let service: TestServer;
 let n = 0;
+let demoId: string;
+let otherId: string;
 
 beforeAll(async () => {
   // A fake service that hands out the signing secret when the dashboard creates its webhook.
   service = await startHttpServer((req, res) => {
     if (req.method === "POST" && req.url === "/v1/webhooks") {
-      return json(res, 201, { id: "wh_1", url: JSON.parse(req.body).url, enabled: true, eventTypes: JSON.parse(req.body).eventTypes, signingSecret: SECRET, createdAt: new Date().toISOString() });
+      const other = req.headers["x-service-product"] === "other";
+      return json(res, 201, { id: other ? "wh_2" : "wh_1", url: JSON.parse(req.body).url, enabled: true, eventTypes: JSON.parse(req.body).eventTypes, signingSecret: other ? BARE_SECRET : SECRET, createdAt: new Date().toISOString() });
     }
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
   });
   setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
   ({ dispose } = await useTestDb());
   const project = await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
+  const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
   await connectEventStream(project);
+  await connectEventStream(other);
+  demoId = project.id;
+  otherId = other.id;
 });
 afterAll(async () => {
   await dispose();
@@ -41,13 +52,14 @@ function payload(type: string, messageId: string, extra: Record<string, unknown>
   });
 }
 
-function signed(body: string, opts: { id?: string; at?: Date; secret?: string } = {}) {
+function signed(body: string, opts: { id?: string; at?: Date; secret?: string; prefix?: "webhook" | "svix" } = {}) {
   const id = opts.id ?? `whd_${++n}_${Math.random().toString(36).slice(2)}`;
   const at = opts.at ?? new Date();
+  const p = opts.prefix ?? "webhook";
   return {
-    "webhook-id": id,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(opts.secret ?? SECRET).sign(id, at, body),
+    [`${p}-id`]: id,
+    [`${p}-timestamp`]: String(Math.floor(at.getTime() / 1000)),
+    [`${p}-signature`]: new Webhook(opts.secret ?? SECRET).sign(id, at, body),
   };
 }
 
@@ -62,6 +74,9 @@ async function messageRow(id: string) {
 }
 async function eventCount(id: string) {
   return (await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, id))).length;
+}
+async function queuedReads(id: string) {
+  return (await (await db()).select().from(messageRereads).where(eq(messageRereads.messageId, id))).length;
 }
 
 describe("POST /api/ingest/[project]", () => {
@@ -163,10 +178,115 @@ describe("POST /api/ingest/[project]", () => {
     expect(await messageRow("m_in")).toMatchObject({ direction: "inbound", status: "received", text: "Hello", html: "<p>Hello</p>" });
   });
 
-  it("answers 400 naming the field for a signed but malformed payload", async () => {
+  it("acknowledges a signed payload without a message id (202), with the reason, and indexes nothing", async () => {
+    const before = await readStreamHealth(demoId);
     const body = JSON.stringify({ type: "sent", createdAt: new Date().toISOString(), data: { project: "demo" } });
     const res = await deliver(body, signed(body));
-    expect(res.status).toBe(400);
-    expect((await res.json()).error.message).toMatch(/^data\.messageId/);
+    expect(res.status).toBe(202);
+    expect((await res.json()).reason).toMatch(/^no message id in the payload/);
+    const after = await readStreamHealth(demoId);
+    expect(after.unusableCount - before.unusableCount).toBe(1);
+    expect(after.acceptedCount).toBe(before.acceptedCount);
+    expect(after.lastReason).toMatch(/^no message id in the payload .*its fields: type, createdAt, data/);
+    expect(after.lastUnusableAt!.getTime()).toBeGreaterThanOrEqual(after.lastReasonAt!.getTime() - 1);
+  });
+
+  it("acknowledges a signed body that is not JSON (202) and records why", async () => {
+    const body = "event=delivered&id=m_form";
+    const res = await deliver(body, signed(body));
+    expect(res.status).toBe(202);
+    expect((await readStreamHealth(demoId)).lastReason).toBe("the body is not JSON");
+  });
+
+  it("takes a nested foreign shape: the id from data.email_id, the word through the vocabulary, a re-read queued", async () => {
+    const at = new Date(Date.now() - 5_000);
+    const body = JSON.stringify({ type: "email.bounced", created_at: at.toISOString(), data: { email_id: "m_nested", from: "shop@acme.test", to: ["ada@example.com"], subject: "Order", bounce: { message: "550 5.1.1 no such user" } } });
+    expect((await deliver(body, signed(body))).status).toBe(204);
+    expect(await messageRow("m_nested")).toMatchObject({ status: "bounced", subject: "Order", source: "webhook", from: "shop@acme.test", to: ["ada@example.com"] });
+    const [event] = await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "m_nested"));
+    expect(event).toMatchObject({ type: "bounce", origin: "stream", data: { bounce: { message: "550 5.1.1 no such user" } } });
+    expect(event.occurredAt.getTime()).toBe(Math.floor(at.getTime()));
+    expect(await queuedReads("m_nested")).toBe(1);
+  });
+
+  it("takes a flat shape without addresses: the message is indexed with what there is, the re-read fills in", async () => {
+    const body = JSON.stringify({ event: "Delivered", message_id: "m_flat", timestamp: Math.floor(Date.now() / 1000) });
+    expect((await deliver(body, signed(body))).status).toBe(204);
+    expect(await messageRow("m_flat")).toMatchObject({ status: "delivered", from: "", to: [], subject: null });
+  });
+
+  it("accepts Standard Webhooks signatures under svix-* header names", async () => {
+    const body = JSON.stringify({ type: "email.sent", data: { email_id: "m_svix" } });
+    expect((await deliver(body, signed(body, { prefix: "svix" }))).status).toBe(204);
+    expect((await messageRow("m_svix"))!.status).toBe("sent");
+  });
+
+  it("verifies with a secret the service handed out without the whsec_ prefix", async () => {
+    const body = JSON.stringify({ type: "delivered", data: { messageId: "m_bare" } });
+    expect((await deliver(body, signed(body, { secret: BARE_SECRET }), "other")).status).toBe(204);
+    expect(await messageRow("m_bare")).toMatchObject({ projectId: otherId, status: "delivered" });
+  });
+
+  it("refuses a delivery signed with another project's secret (the project check), and counts it for the project it was sent to", async () => {
+    const before = await readStreamHealth(otherId);
+    const body = JSON.stringify({ type: "delivered", data: { messageId: "m_cross" } });
+    const res = await deliver(body, signed(body, { secret: SECRET }), "other");
+    expect(res.status).toBe(401);
+    expect(await messageRow("m_cross")).toBeUndefined();
+    expect(await eventCount("m_cross")).toBe(0);
+    const after = await readStreamHealth(otherId);
+    expect(after.refusedCount - before.refusedCount).toBe(1);
+    expect(after.lastReason).toBe("the signature does not match the signing secret");
+    // …and the other way round: demo's endpoint refuses other's secret.
+    expect((await deliver(body, signed(body, { secret: BARE_SECRET }), "demo")).status).toBe(401);
+  });
+
+  it("takes a delivery that is a list of events, each once", async () => {
+    const body = JSON.stringify([
+      { event: "delivered", sg_message_id: "ignored", message_id: "m_list_a" },
+      { event: "open", message_id: "m_list_b" },
+      { event: "processed" },
+    ]);
+    const headers = signed(body);
+    expect((await deliver(body, headers)).status).toBe(204);
+    expect((await deliver(body, headers)).status).toBe(204);
+    expect(await eventCount("m_list_a")).toBe(1);
+    expect(await eventCount("m_list_b")).toBe(1);
+    expect((await messageRow("m_list_b"))!.status).toBe("delivered");
+  });
+
+  it("a burst of events for one message queues one re-read", async () => {
+    for (const type of ["queued", "sending", "sent", "delivery", "open"]) {
+      const body = payload(type, "m_burst");
+      expect((await deliver(body, signed(body))).status).toBe(204);
+    }
+    expect(await eventCount("m_burst")).toBe(5);
+    expect(await queuedReads("m_burst")).toBe(1);
+  });
+
+  it("counts accepted deliveries and warns once per project and reason, not once per delivery", async () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      const before = await readStreamHealth(demoId);
+      resetStreamHealthMemory(); // earlier cases warned about stale timestamps already
+      const good = payload("sent", "m_counted");
+      await deliver(good, signed(good));
+      const odd = JSON.stringify({ hello: "world" });
+      for (let i = 0; i < 3; i++) expect((await deliver(odd, signed(odd))).status).toBe(202);
+      const late = payload("sent", "m_late");
+      // 20 and then 21 minutes late: one kind of problem, one warning.
+      for (let i = 0; i < 2; i++) expect((await deliver(late, signed(late, { at: new Date(Date.now() - (20 + i) * 60_000) }))).status).toBe(401);
+      const after = await readStreamHealth(demoId);
+      expect(after.acceptedCount - before.acceptedCount).toBe(1);
+      expect(after.unusableCount - before.unusableCount).toBe(3);
+      expect(after.refusedCount - before.refusedCount).toBe(2);
+      expect(after.lastReason).toMatch(/21 min old/);
+      const lines = warn.mock.calls.map((c) => String(c[0]));
+      expect(lines.filter((l) => l.includes("its fields: hello"))).toHaveLength(1);
+      expect(lines.filter((l) => / min old/.test(l))).toHaveLength(1);
+      expect(lines.every((l) => l.includes("project demo"))).toBe(true);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });

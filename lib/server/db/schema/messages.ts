@@ -1,6 +1,10 @@
 import { sql } from "drizzle-orm";
 import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { FINAL_STATUSES } from "../../../messages/vocabulary";
 import { projects, users } from "./core";
+
+/** `status not in (<the vocabulary's final statuses>)`: the messages the reconciler may still have to read. */
+const NOT_FINAL = sql.raw(`status not in (${[...FINAL_STATUSES].map((s) => `'${s}'`).join(", ")})`);
 
 /**
  * The message index. The interface can retrieve a message by id but cannot list or search,
@@ -34,6 +38,7 @@ export const indexedMessages = pgTable(
     /** The merge data the dashboard sent with a template (the service does not return it): "Send again" refills it. */
     templateData: jsonb("template_data").$type<Record<string, unknown>>(),
     threadId: text("thread_id"),
+    /** The message this one answers: from the service, or recorded by the dashboard when it sent the reply. */
     inReplyTo: text("in_reply_to"),
     scheduledAt: at("scheduled_at"),
     idempotencyKey: text("idempotency_key"),
@@ -45,13 +50,18 @@ export const indexedMessages = pgTable(
     batchJobId: text("batch_job_id"),
     /** The service's createdAt. */
     createdAt: at("created_at").notNull(),
+    /** The newest event time known, or when the dashboard noticed a status change: "last changed" for isSettled. */
     lastEventAt: at("last_event_at"),
+    /** When the dashboard last read the message from the service (a look-up or a re-read). */
+    checkedAt: at("checked_at"),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (t) => [
     index("indexed_messages_project_created_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
     index("indexed_messages_project_status_created_idx").on(t.projectId, t.status, t.createdAt.desc()),
     index("indexed_messages_thread_idx").on(t.threadId),
+    index("indexed_messages_in_reply_to_idx").on(t.inReplyTo),
+    index("indexed_messages_unsettled_idx").on(t.projectId, t.createdAt.desc()).where(NOT_FINAL),
     index("indexed_messages_scheduled_idx").on(t.projectId, t.scheduledAt),
   ],
 );
@@ -74,7 +84,11 @@ export const indexedRecipients = pgTable(
   ],
 );
 
-/** Events as the webhook delivered them (or as a look-up returned them). */
+/**
+ * Events as the event stream delivered them (`origin` stream), and as a read of the message
+ * from the service listed them (`origin` read: the service's whole lifecycle, which the
+ * message screen prefers when it has to answer from the index).
+ */
 export const indexedEvents = pgTable(
   "indexed_events",
   {
@@ -84,11 +98,15 @@ export const indexedEvents = pgTable(
     type: text("type").notNull(),
     occurredAt: at("occurred_at").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
-    /** Standard Webhooks `webhook-id`: each delivery is taken once. Null for look-ups. */
+    /**
+     * Each event is taken once per project: the delivery's `webhook-id` for the stream (an
+     * array delivery adds `#n`), `read:<fingerprint>` for an event a read returned.
+     */
     webhookId: text("webhook_id"),
+    origin: text("origin", { enum: ["stream", "read"] }).notNull().default("stream"),
   },
   (t) => [
-    uniqueIndex("indexed_events_webhook_id_idx").on(t.webhookId),
+    uniqueIndex("indexed_events_project_webhook_id_idx").on(t.projectId, t.webhookId),
     index("indexed_events_message_idx").on(t.messageId, t.occurredAt),
     index("indexed_events_project_type_idx").on(t.projectId, t.type, t.occurredAt),
   ],
@@ -105,7 +123,6 @@ export const eventStreams = pgTable("event_streams", {
   /** The signing secret, encrypted with a key derived from AUTH_SECRET (AES-256-GCM). */
   secretCiphertext: text("secret_ciphertext").notNull(),
   createdAt: at("created_at").notNull().defaultNow(),
-  lastEventAt: at("last_event_at"),
 });
 
 export type IndexedMessageRow = typeof indexedMessages.$inferSelect;

@@ -25,7 +25,7 @@ export function EventStreamNotice({ project, canConnect }: { project: string; ca
     <div role="status" className="flex flex-wrap items-center gap-3 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100">
       <RadioTowerIcon className="size-4 shrink-0" aria-hidden="true" />
       <p className="min-w-0 flex-1">
-        This project&apos;s event stream is not connected: statuses and inbound mail are not updated here.
+        This project&apos;s event stream is not connected: the dashboard reads statuses from the service itself, but inbound mail does not reach this list.
         {!canConnect && " Ask an admin to connect it."}
       </p>
       {canConnect && (

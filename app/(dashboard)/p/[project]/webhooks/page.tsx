@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
+import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
+import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { listWebhooks } from "@/lib/server/webhooks";
 import { decodeParam } from "@/components/shell/nav";
 import { WebhooksScreen } from "./webhooks-screen";
@@ -8,8 +10,8 @@ export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [{ project: raw }, sp] = await Promise.all([params, searchParams]);
-  const { project } = await guardPage("webhooks:read", decodeParam(raw));
+  const { user, project } = await guardPage("webhooks:read", decodeParam(raw));
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
-  const initial = await listWebhooks(project!, { cursor }).catch(() => undefined);
-  return <WebhooksScreen project={project!.externalId} initial={initial} />;
+  const [initial, stream] = await Promise.all([listWebhooks(project!, { cursor }).catch(() => undefined), getStreamStatus(project!).catch(() => undefined)]);
+  return <WebhooksScreen project={project!.externalId} initial={initial} stream={stream} canConnect={can(user.role, "webhooks:write")} />;
 }

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import { toast } from "sonner";
 import type { Page } from "@/lib/schemas";
+import type { StreamStatus } from "@/lib/schemas/event-stream";
 import type { WebhookListItem } from "@/lib/schemas/webhooks-form";
 import { webhookKeys, webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";
 import { PageHeader } from "@/components/common/page-header";
@@ -18,8 +19,10 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
 import { CreateWebhookDialog } from "@/components/webhooks/create-webhook-dialog";
+import { StreamStatusCard } from "@/components/event-stream/stream-status-card";
+import { streamStatusKeys } from "@/lib/queries/event-stream";
 
-export function WebhooksScreen({ project, initial }: { project: string; initial?: Page<WebhookListItem> }) {
+export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial?: Page<WebhookListItem>; stream?: StreamStatus; canConnect: boolean }) {
   const { get, set } = useUrlState();
   const { can } = useShell();
   const cursor = get("cursor");
@@ -31,12 +34,13 @@ export function WebhooksScreen({ project, initial }: { project: string; initial?
   async function remove(w: WebhookListItem, confirmUrl?: string) {
     await webhookMutations.remove(project, w.id, confirmUrl);
     toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
-    await queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) });
+    await Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) }), queryClient.invalidateQueries({ queryKey: streamStatusKeys.detail(project) })]);
   }
 
   return (
     <div className="space-y-6">
       <PageHeader title="Webhooks" description="Endpoints the service notifies about delivery and inbound events. Signing secrets are shown once, when the endpoint is created." actions={create} />
+      <StreamStatusCard project={project} initial={stream} canConnect={canConnect} />
       {query.error && !query.data ? (
         <ErrorState title="The webhooks could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : !query.data ? (

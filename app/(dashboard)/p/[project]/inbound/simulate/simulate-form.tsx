@@ -59,7 +59,7 @@ export function SimulateForm({ project }: { project: string }) {
               Open the message {result.id}
             </Link>
           ) : (
-            "The service did not return its id; it appears in Messages once the event stream reports it."
+            "The service did not return its id; the message is already listed in Messages."
           )}
         </div>
       )}

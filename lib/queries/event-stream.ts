@@ -1,0 +1,15 @@
+import { queryOptions } from "@tanstack/react-query";
+import { api } from "@/lib/api-client";
+import { streamStatus, type StreamStatus } from "@/lib/schemas/event-stream";
+
+export const streamStatusKeys = { detail: (project: string) => ["event-stream-status", project] as const };
+
+/** Refreshed while the screen is open: the counts and the mode move with the mail. */
+export function streamStatusQuery(project: string, initialData?: StreamStatus) {
+  return queryOptions({
+    queryKey: streamStatusKeys.detail(project),
+    queryFn: ({ signal }) => api.get<StreamStatus>(`/api/p/${encodeURIComponent(project)}/event-stream/status`, { signal, schema: streamStatus }),
+    initialData,
+    refetchInterval: 10_000,
+  });
+}
