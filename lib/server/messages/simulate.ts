@@ -1,5 +1,5 @@
 import "server-only";
-import { inboundSimulateRequest, type InboundSimulateRequest } from "@/lib/schemas/emails";
+import { inboundSimulateRequest, message, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { SimulateResult } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
@@ -9,7 +9,6 @@ import { findMessageId } from "@/lib/server/event-stream/payload";
 import { enqueueReread } from "@/lib/server/rereads/queue";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
-import { messageReader } from "@/lib/server/service/readers";
 import { PLACEHOLDER_SOURCE } from "./inbound-placeholder";
 import { indexServiceMessage } from "./lookup";
 import { recipientRows } from "./recipients";
@@ -28,7 +27,9 @@ export async function simulateInbound(project: Project, actor: Actor, input: Inb
     const result = await service.inbound.simulate(project.externalId, body);
     const id = findMessageId(result, "inbound_received")?.id ?? null;
     try {
-      const whole = messageReader.safeParse(result);
+      // The strict wire shape on purpose: a looser reader would take an answer that merely wraps
+      // an id for a whole message and index it without its sender and subject.
+      const whole = message.safeParse(result);
       if (id && whole.success && whole.data.id === id) await indexServiceMessage(project.id, whole.data);
       else await indexRequest(project.id, id, body);
     } catch (e) {
