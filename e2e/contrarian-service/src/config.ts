@@ -31,7 +31,7 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
-export function readConfig(env: NodeJS.ProcessEnv = process.env): ContrarianConfig {
+export function readConfig(env: Record<string, string | undefined> = process.env): ContrarianConfig {
   const projects = (env.CONTRARIAN_PROJECTS ?? "orbit.live,orbit~trial")
     .split(",")
     .map((p) => p.trim())
