@@ -79,6 +79,10 @@ test("a webhook is created with its signing secret shown once, then deleted", as
   await row.getByRole("button", { name: `Delete webhook ${url}` }).click();
   const confirm = page.getByRole("alertdialog", { name: `Delete the webhook to ${url}?` });
   await confirm.getByRole("button", { name: "Delete webhook" }).click();
+  // While the confirmation is open the table is hidden from the accessibility tree, so the
+  // row counts as gone only once the dialog has closed.
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText("Webhook deleted")).toBeVisible();
   await expect(row).toBeHidden();
   const after = await service<{ data: { url: string }[] }>("GET", "/v1/webhooks?limit=100");
   expect(after.json.data.map((w) => w.url), "the service no longer lists it").not.toContain(url);

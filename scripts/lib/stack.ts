@@ -191,6 +191,7 @@ async function startContrarian(o: { port: number; envFile: string; logFile: stri
       CONTRARIAN_PROJECTS: CONTRARIAN_PROJECTS.join(","),
       CONTRARIAN_STEP_MS: String(o.stepMs ?? 800),
       CONTRARIAN_DOMAIN_VERIFY_MS: "3000",
+      CONTRARIAN_LOG_REQUESTS: "1",
     },
   });
   try {

@@ -51,6 +51,7 @@ export function createContrarian(config: ContrarianConfig, publicUrl: () => stri
     c.set("rt", rt);
     c.header("X-Contrarian-Request", Math.random().toString(36).slice(2, 10));
     await next();
+    if (config.logRequests) console.log(`${c.req.method} ${new URL(c.req.url).pathname}${new URL(c.req.url).search} → ${c.res.status}`);
   });
   app.use("/v1/*", rateLimit(), authenticate());
   app.use("/blobs/*", rateLimit(), authenticate());

@@ -22,6 +22,8 @@ export interface ContrarianConfig {
   rateLimit: number;
   rateWindowMs: number;
   defaultPageSize: number;
+  /** One line per request on stdout (method, path, status). */
+  logRequests: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -54,5 +56,6 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     rateLimit: int(env.CONTRARIAN_RATE_LIMIT, 1000, "CONTRARIAN_RATE_LIMIT"),
     rateWindowMs: int(env.CONTRARIAN_RATE_WINDOW_MS, 10_000, "CONTRARIAN_RATE_WINDOW_MS"),
     defaultPageSize: int(env.CONTRARIAN_DEFAULT_PAGE_SIZE, 3, "CONTRARIAN_DEFAULT_PAGE_SIZE"),
+    logRequests: env.CONTRARIAN_LOG_REQUESTS === "1",
   };
 }
