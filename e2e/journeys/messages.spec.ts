@@ -62,7 +62,7 @@ test("a bounce shows the reason the service gave", async ({ page }) => {
   const id = await sendDirect(target.address.bounced(u), subject);
   await visit(page, messagePath(id));
   await expect(outcome(page)).toContainText("Bounced", { timeout: 15_000 });
-  await expect(page.getByText(target.bounceReason).first()).toBeVisible();
+  await expect(page.getByText(target.bounceReason).filter({ visible: true }).first()).toBeVisible();
   expect(target.truth.bounced, "the service says it bounced").toContain(await finalStatus(id));
   await screenshot(page, `journey-${target.name}-bounced`);
 });
@@ -76,7 +76,7 @@ test("a message whose final status the dashboard does not know stops showing its
   expect(status).toMatch(target.unfamiliarStatus);
   await visit(page, messagePath(id));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(subject);
-  await expect(page.getByText(target.unfamiliarStatus).first()).toBeVisible();
+  await expect(page.getByText(target.unfamiliarStatus).filter({ visible: true }).first()).toBeVisible();
   await expect(inProgress(page)).toBeHidden({ timeout: target.unfamiliarSettlesWithinMs });
   await expect(outcome(page)).not.toContainText("On its way");
   await screenshot(page, `journey-${target.name}-unfamiliar-final`);
