@@ -39,7 +39,8 @@ export async function takeAttempt(keys: ThrottleKeys, now = Date.now()): Promise
   const at = new Date(now);
   const expired = new Date(now - windowMs);
   const d = await db();
-  const restart = sql`${loginThrottle.windowStart} <= ${expired}`;
+  // As text with a cast: postgres.js cannot bind a bare Date inside raw SQL.
+  const restart = sql`${loginThrottle.windowStart} <= ${expired.toISOString()}::timestamptz`;
   const rows = await d
     .insert(loginThrottle)
     .values([
