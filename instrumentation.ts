@@ -6,6 +6,9 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
+  // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
+  const { installPeerAddressHeader } = await import("./lib/server/client-address");
+  installPeerAddressHeader();
   const { startDashboard } = await import("./lib/server/startup");
   await startDashboard();
 }

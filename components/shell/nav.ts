@@ -15,7 +15,7 @@ import {
   WebhookIcon,
   type LucideIcon,
 } from "lucide-react";
-import { can, type Permission, type Role } from "@/lib/permissions";
+import { allows, type AccessSubject, type Permission } from "@/lib/permissions";
 
 /**
  * Every screen of the dashboard in one list: the sidebar, the command palette and the project
@@ -59,12 +59,13 @@ export function projectHref(project: string, segment = ""): string {
   return segment ? `${base}/${segment}` : base;
 }
 
-export function visibleProjectScreens(role: Role): ProjectScreen[] {
-  return PROJECT_SCREENS.filter((s) => can(role, s.permission));
+export function visibleProjectScreens(user: AccessSubject): ProjectScreen[] {
+  return PROJECT_SCREENS.filter((s) => allows(user, s.permission));
 }
 
-export function visibleAdminScreens(role: Role): AdminScreen[] {
-  return ADMIN_SCREENS.filter((s) => can(role, s.permission));
+/** Admin screens need every project too (lib/permissions.ts ACCOUNT_PERMISSIONS). */
+export function visibleAdminScreens(user: AccessSubject): AdminScreen[] {
+  return ADMIN_SCREENS.filter((s) => allows(user, s.permission));
 }
 
 /** Screens under /p/[project]/ that have no sidebar link of their own, with what they need. */

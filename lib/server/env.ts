@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { emailAddress } from "@/lib/schemas/common";
+import { isAddressOrRange } from "./ip-ranges";
 
 /**
  * The one reader of `process.env`. Validated lazily on first use, so `next build` works
@@ -51,6 +52,22 @@ const schema = z
     LOGIN_THROTTLE_WINDOW_S: positiveInt(900),
     /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
     REAUTH_MAX_AGE_S: positiveInt(600),
+    // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/client-address.ts).
+    /** Absolute lifetime of a session, counted from sign-in: 7 days. */
+    SESSION_MAX_AGE_S: positiveInt(7 * 24 * 60 * 60),
+    /** A session unused this long ends: 12 hours. */
+    SESSION_IDLE_S: positiveInt(12 * 60 * 60),
+    /** Reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, comma-separated. Unset: none. */
+    TRUSTED_PROXIES: optionalText.transform((v, ctx) => {
+      const entries = v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [];
+      for (const entry of entries) {
+        if (!isAddressOrRange(entry)) {
+          ctx.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 127.0.0.1, ::1)` });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    }),
     /** DNS server(s) for the domain screen's live check, "ip[:port]" comma-separated; the system resolver when unset. */
     DNS_RESOLVER: optionalText,
     /** SpamAssassin for the pre-send checks: where spamd listens. Unset = no spam score (the panel says how to enable it). */

@@ -20,7 +20,7 @@ let server: TestServer;
 let dispose: () => Promise<void>;
 let seq = 0;
 const project: Project = { id: "p-1", externalId: "acme", name: "Acme", createdAt: new Date().toISOString() };
-const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null };
+const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], sessionId: "s-1", authAt: null };
 
 beforeAll(async () => {
   server = await startHttpServer((req, res) => {
