@@ -65,7 +65,10 @@ const API_TABLE: Record<string, Row> = {
   "GET /api/p/[project]/recipients/[email]": READ,
   "GET /api/p/[project]/event-stream": READ,
   "POST /api/p/[project]/event-stream": PROJECT_ADMIN,
+  "GET /api/p/[project]/event-stream/status": PROJECT_ADMIN,
   "POST /api/p/[project]/emails": SEND,
+  "POST /api/p/[project]/checks": SEND,
+  "POST /api/p/[project]/checks/links": SEND,
   "POST /api/p/[project]/inbound/simulate": SUPPORT_WORK,
 
   "GET /api/p/[project]/batches": MARKETING_WORK,
