@@ -19,7 +19,7 @@ afterAll(() => dir.remove());
 async function fresh(overrides: Parameters<typeof testConfig>[0] = {}) {
   forgetCachedKeys();
   const database = await openTestDatabase();
-  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", ...overrides }), kick: () => {} };
+  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", ...overrides }), kick: () => {} };
   return { deps, database };
 }
 

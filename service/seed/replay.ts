@@ -1,0 +1,138 @@
+import { createHash } from "node:crypto";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Deps } from "../context";
+import { demoHistories, messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
+import { STATUS_AFTER, webhookPayloadOf, type MessageRow, type Tx } from "../lib/events";
+import { rowsOf } from "../../lib/db-rows";
+import type { EventType } from "../../lib/schemas";
+import { yieldToIo } from "../worker/messages";
+import { enqueue, type JobHandlers } from "../worker/queue";
+import { deliver } from "../worker/webhooks";
+
+/**
+ * The hand-over of a demo project's past to its first webhook endpoint (rule in
+ * service/README.md, "Seed"): every event recorded before the endpoint existed, each delivered
+ * once, signed, with its original time, through the normal delivery path, behind live events.
+ */
+export const DEMO_REPLAY_JOB = "webhook.demo_replay";
+
+/** Messages handed over per job run (about six events each); live jobs wait at most one run. */
+export const REPLAY_BATCH_MESSAGES = 8;
+/** Requests in flight for all replays together, so the receiver is never flooded. */
+export const REPLAY_CONCURRENCY = 4;
+/** The receiver creating the endpoint stores its secret just after; give it that moment. */
+const START_DELAY_MS = 1000;
+
+/**
+ * Called in the transaction that creates an endpoint. The first endpoint of a project seeded
+ * with a history claims it; the cut between past and live is drawn under a lock that waits
+ * for every transaction still writing events, so each event is delivered once: as history
+ * (up to the cut) or live (after the endpoint is visible).
+ */
+export async function claimDemoReplay(tx: Tx, webhook: { id: string; projectId: string }): Promise<boolean> {
+  const claimed = await tx.update(demoHistories).set({ replayWebhookId: webhook.id })
+    .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)))
+    .returning({ projectId: demoHistories.projectId });
+  if (!claimed.length) return false;
+  await tx.execute(sql`lock table message_events in share mode`);
+  const [cut] = rowsOf<{ max: number | string | null }>(await tx.execute(sql`select max(id) as max from message_events`));
+  await tx.update(demoHistories).set({ replayCutoffEventId: Number(cut?.max ?? 0) }).where(eq(demoHistories.projectId, webhook.projectId));
+  await enqueue(tx, DEMO_REPLAY_JOB, { projectId: webhook.projectId, batch: 0 }, new Date(Date.now() + START_DELAY_MS));
+  return true;
+}
+
+let active = 0;
+const queued: (() => void)[] = [];
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  while (active >= REPLAY_CONCURRENCY) await new Promise<void>((resolve) => queued.push(resolve));
+  active++;
+  try {
+    return await work();
+  } finally {
+    active--;
+    queued.shift()?.();
+  }
+}
+
+/** The same id for the same event and endpoint, so a batch that runs twice inserts once. */
+const deliveryId = (webhookId: string, eventId: number) => `whd_${createHash("sha256").update(`${webhookId}:${eventId}`).digest("hex").slice(0, 32)}`;
+
+/**
+ * One run: the next few messages (newest first, so the recent past fills in first), their
+ * events up to the cut as `webhook_deliveries` rows, delivered with bounded concurrency; then
+ * the next run is queued behind whatever live work is due. While the endpoint has a delivery
+ * waiting for a retry, the history waits too.
+ */
+async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
+  await yieldToIo();
+  const { db } = deps;
+  const projectId = String(payload.projectId);
+  const batch = Number(payload.batch);
+  const [state] = await db.select().from(demoHistories).where(eq(demoHistories.projectId, projectId)).limit(1);
+  if (!state?.replayWebhookId || state.replayFinishedAt || state.replayBatch !== batch) return;
+  const [hook] = await db.select({ webhook: webhooks, project: projects.externalId }).from(webhooks)
+    .innerJoin(projects, eq(projects.id, webhooks.projectId)).where(eq(webhooks.id, state.replayWebhookId)).limit(1);
+  const finish = () => db.update(demoHistories).set({ replayFinishedAt: new Date() })
+    .where(and(eq(demoHistories.projectId, projectId), eq(demoHistories.replayBatch, batch)));
+  if (!hook || !hook.webhook.enabled || hook.webhook.deletedAt) return void (await finish());
+
+  const failing = await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.webhookId, hook.webhook.id), eq(webhookDeliveries.state, "pending"), sql`${webhookDeliveries.attempts} > 0`)).limit(1);
+  if (failing.length) {
+    await enqueue(db, DEMO_REPLAY_JOB, payload, new Date(Date.now() + deps.config.SERVICE_WEBHOOK_RETRY_SCHEDULE[0]));
+    return;
+  }
+
+  const after = state.replayCursorAt && state.replayCursorId
+    ? sql`and (${messages.createdAt}, ${messages.id}) < (${state.replayCursorAt.toISOString()}::timestamptz, ${state.replayCursorId})`
+    : sql``;
+  const page = await db.select().from(messages)
+    .where(sql`${messages.projectId} = ${projectId} ${after}`)
+    .orderBy(sql`${messages.createdAt} desc, ${messages.id} desc`).limit(REPLAY_BATCH_MESSAGES);
+  if (!page.length) return void (await finish());
+
+  const events = await db.select().from(messageEvents)
+    .where(and(inArray(messageEvents.messageId, page.map((m) => m.id)), sql`${messageEvents.id} <= ${state.replayCutoffEventId ?? 0}`))
+    .orderBy(messageEvents.id);
+  const rows = deliveriesOf(page, events, hook.webhook, hook.project);
+  if (rows.length) await db.insert(webhookDeliveries).values(rows).onConflictDoNothing();
+  const due = rows.length
+    ? await db.select({ id: webhookDeliveries.id }).from(webhookDeliveries)
+      .where(and(inArray(webhookDeliveries.id, rows.map((r) => r.id)), eq(webhookDeliveries.state, "pending"), eq(webhookDeliveries.attempts, 0)))
+    : [];
+  const order = new Map(rows.map((r, i) => [r.id, i]));
+  due.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
+  await Promise.all(due.map((d) => limited(() => deliver(deps, { deliveryId: d.id }))));
+
+  const last = page[page.length - 1];
+  await db.transaction(async (tx) => {
+    const moved = await tx.update(demoHistories)
+      .set({ replayCursorAt: last.createdAt, replayCursorId: last.id, replayBatch: batch + 1, replayDeliveries: sql`${demoHistories.replayDeliveries} + ${due.length}` })
+      .where(and(eq(demoHistories.projectId, projectId), eq(demoHistories.replayBatch, batch)))
+      .returning({ projectId: demoHistories.projectId });
+    if (moved.length) await enqueue(tx, DEMO_REPLAY_JOB, { projectId, batch: batch + 1 });
+  });
+  deps.kick();
+}
+
+/** Each event as the delivery it would have been: the status it left, its own time. */
+function deliveriesOf(page: MessageRow[], events: (typeof messageEvents.$inferSelect)[], webhook: typeof webhooks.$inferSelect, project: string) {
+  const byId = new Map(page.map((m) => [m.id, m]));
+  const status = new Map<string, string>();
+  const now = new Date();
+  const rows: (typeof webhookDeliveries.$inferInsert)[] = [];
+  for (const e of events) {
+    const message = byId.get(e.messageId)!;
+    const type = e.type as EventType;
+    const current = STATUS_AFTER[type] ?? status.get(message.id) ?? message.status;
+    status.set(message.id, current);
+    if (!webhook.eventTypes.includes(type)) continue;
+    rows.push({
+      id: deliveryId(webhook.id, e.id), webhookId: webhook.id, eventType: type, nextAttemptAt: now, createdAt: now,
+      payload: webhookPayloadOf({ message: { ...message, status: current }, type, data: e.data }, project, e.createdAt),
+    });
+  }
+  return rows;
+}
+
+export const demoReplayJobHandlers: JobHandlers = { [DEMO_REPLAY_JOB]: replayBatch };
