@@ -209,6 +209,7 @@ export const demoHistories = pgTable("demo_histories", {
   replayCursorAt: ts("replay_cursor_at"),
   replayCursorId: text("replay_cursor_id"),
   replayBatch: integer("replay_batch").notNull().default(0),
+  /** Deliveries the hand-over has created so far (past events of the types the endpoint takes). */
   replayDeliveries: integer("replay_deliveries").notNull().default(0),
   replayFinishedAt: ts("replay_finished_at"),
 });

@@ -136,5 +136,5 @@ function remember(state: SuppressionState, suppression: Suppression): Suppressio
 
 /** The first link most of the time (the call to action), the others now and then. */
 function pickLink(random: Random, links: string[]): string {
-  return random.weighted(links.map((l, i) => [l, l.endsWith("/unsubscribe") ? 0.06 : i === 0 ? 1 : 0.35] as const));
+  return random.weighted(links.map((l, i) => [l, l.endsWith("/unsubscribe") ? 0.2 : i === 0 ? 1 : 0.35] as const));
 }

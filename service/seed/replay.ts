@@ -22,6 +22,11 @@ export const REPLAY_BATCH_MESSAGES = 8;
 export const REPLAY_CONCURRENCY = 4;
 /** The receiver creating the endpoint stores its secret just after; give it that moment. */
 const START_DELAY_MS = 1000;
+/**
+ * No new request starts after this long in one run (a slow receiver): the run ends well
+ * inside the queue's lease, so the job is never taken twice at once; the next run goes on.
+ */
+const RUN_BUDGET_MS = 15_000;
 
 /**
  * Called in the transaction that creates an endpoint. The first endpoint of a project seeded
@@ -102,12 +107,22 @@ async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
     : [];
   const order = new Map(rows.map((r, i) => [r.id, i]));
   due.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  await Promise.all(due.map((d) => limited(() => deliver(deps, { deliveryId: d.id }))));
+  const deadline = Date.now() + RUN_BUDGET_MS;
+  const attempted = await Promise.all(due.map((d) => limited(async () => {
+    if (Date.now() > deadline) return false;
+    await deliver(deps, { deliveryId: d.id });
+    return true;
+  })));
+  if (attempted.includes(false)) {
+    // Out of time: the same page again next run, for the deliveries not attempted yet.
+    await enqueue(db, DEMO_REPLAY_JOB, payload);
+    return deps.kick();
+  }
 
   const last = page[page.length - 1];
   await db.transaction(async (tx) => {
     const moved = await tx.update(demoHistories)
-      .set({ replayCursorAt: last.createdAt, replayCursorId: last.id, replayBatch: batch + 1, replayDeliveries: sql`${demoHistories.replayDeliveries} + ${due.length}` })
+      .set({ replayCursorAt: last.createdAt, replayCursorId: last.id, replayBatch: batch + 1, replayDeliveries: sql`${demoHistories.replayDeliveries} + ${rows.length}` })
       .where(and(eq(demoHistories.projectId, projectId), eq(demoHistories.replayBatch, batch)))
       .returning({ projectId: demoHistories.projectId });
     if (moved.length) await enqueue(tx, DEMO_REPLAY_JOB, { projectId, batch: batch + 1 });
