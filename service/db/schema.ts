@@ -201,9 +201,14 @@ export const demoHistories = pgTable("demo_histories", {
   messages: integer("messages").notNull(),
   events: integer("events").notNull(),
   seededAt: ts("seeded_at").notNull().defaultNow(),
-  /** The endpoint that received the past; set once, by the first endpoint created. */
+  /**
+   * Endpoints created before the hand-over started, each with the last event id recorded before
+   * it existed (later events reached it live). The oldest still there when it starts gets the past.
+   */
+  replayCandidates: jsonb("replay_candidates").$type<{ webhookId: string; cutoff: number }[]>().notNull().default([]),
+  /** The endpoint that receives the past; set once, when the hand-over starts. */
   replayWebhookId: text("replay_webhook_id").references(() => webhooks.id),
-  /** Events up to this id were recorded before the endpoint existed; later ones reach it live. */
+  /** Its cut: events up to this id are handed over. */
   replayCutoffEventId: bigint("replay_cutoff_event_id", { mode: "number" }),
   /** Keyset of the last message handed over (newest first) and the batch count, so a job that runs twice delivers once. */
   replayCursorAt: ts("replay_cursor_at"),

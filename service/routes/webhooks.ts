@@ -8,7 +8,7 @@ import { assertResourceProject, requireScope, resolveProject } from "../lib/auth
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { decodeCursor, toPage } from "../lib/pagination";
-import { claimDemoReplay } from "../seed/replay";
+import { offerDemoHistory } from "../seed/replay";
 import { projectHeaders } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -97,7 +97,7 @@ export function register(app: App) {
         secret: newSigningSecret(),
       }).returning();
       // A demo project's first endpoint receives its seeded past (README, "Seed").
-      await claimDemoReplay(tx, row);
+      await offerDemoHistory(tx, row);
       return row;
     });
     return c.json(toWebhook(row, "full"), 201);

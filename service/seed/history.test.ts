@@ -65,8 +65,8 @@ describe("the demo history generator", () => {
     expect(rate(f.total.opened, f.total.delivered)).toBeLessThan(0.5);
     expect(rate(f.total.clicked, f.total.delivered)).toBeGreaterThan(0.06);
     expect(rate(f.total.clicked, f.total.delivered)).toBeLessThan(0.1);
-    expect(f.total.complained).toBeGreaterThanOrEqual(2);
-    expect(f.total.complained).toBeLessThanOrEqual(10);
+    expect(f.total.complained).toBeGreaterThanOrEqual(1);
+    expect(f.total.complained).toBeLessThanOrEqual(6);
     expect(f.deferred / f.total.sent).toBeGreaterThan(0.015);
     const yahoo = rate(f.byProvider.yahoo.bounced, f.byProvider.yahoo.sent);
     expect(yahoo).toBeGreaterThan(0.055);

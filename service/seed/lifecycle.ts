@@ -25,10 +25,16 @@ const SMTP_OK: Record<string, (id: string) => string> = {
 /** Past suppressions of the project as they stand at each moment of the replayed month. */
 export type SuppressionState = Map<string, Suppression>;
 
-/** Steady draws of the rare outcomes, one set per provider, so each provider shows its own rates. */
-export type Draws = Map<Provider["key"], { unknownUser: Quota; policy: Quota; complaint: Quota }>;
+/**
+ * Steady draws of the rare outcomes: bounces per provider, so each provider shows its own
+ * rate; complaints across the project (a handful in all, likelier where the rate is higher).
+ */
+export type Draws = { byProvider: Map<Provider["key"], { unknownUser: Quota; policy: Quota }>; complaint: Quota };
 export function createDraws(random: Random): Draws {
-  return new Map(PROVIDERS.map((p) => [p.key, { unknownUser: createQuota(random), policy: createQuota(random), complaint: createQuota(random) }]));
+  return {
+    byProvider: new Map(PROVIDERS.map((p) => [p.key, { unknownUser: createQuota(random), policy: createQuota(random) }])),
+    complaint: createQuota(random),
+  };
 }
 
 /**
@@ -41,7 +47,7 @@ export function lifecycle(random: Random, input: { id: string; t: number; now: n
   const { t, now, person, composed } = input;
   const recipient = person.email;
   const provider = providerFor(person);
-  const draws = input.draws.get(provider.key)!;
+  const draws = input.draws.byProvider.get(provider.key)!;
   const events: PlannedEvent[] = [
     { type: "accepted", data: {}, at: t },
     { type: "queued", data: {}, at: t + 1 },
@@ -114,7 +120,7 @@ export function lifecycle(random: Random, input: { id: string; t: number; now: n
 
   let status = "delivered";
   let suppression: Suppression | undefined;
-  if (draws.complaint(provider.complaint * reactions.complaint)) {
+  if (input.draws.complaint(provider.complaint * reactions.complaint)) {
     const complainedAt = delivered + Math.max(10 * MINUTE, random.logNormal(3 * HOUR, 1.2));
     if (!late(complainedAt)) {
       events.push({ type: "complaint", at: complainedAt, data: { recipient, feedbackType: "abuse" } });

@@ -5,6 +5,8 @@ import { EVENT_TYPES } from "../../lib/schemas";
 import { demoHistories, messageEvents, messages, webhookDeliveries } from "../db/schema";
 import { syncTemplates } from "../lib/template-files";
 import { createTestService, type TestService } from "../test/harness";
+import { jobHandlers } from "../worker/handlers";
+import { startWorker, type Worker } from "../worker/queue";
 import { addVerifiedDomain, waitFor } from "../test/sending-fixtures";
 import { PROFILES, type HistoryProfile } from "./history";
 import { DEMO_REPLAY_JOB, REPLAY_BATCH_MESSAGES, REPLAY_CONCURRENCY, demoReplayJobHandlers } from "./replay";
@@ -113,8 +115,32 @@ describe("the demo history's hand-over to the first endpoint", () => {
   });
 });
 
-describe("projects without a history", () => {
-  it("give their first endpoint nothing of the past", async () => {
+describe("who gets the past", () => {
+  it("the oldest endpoint still there when the hand-over starts: two made at once, the first deleted", async () => {
+    const { svc } = await serviceWithHistory(SMALL, 2);
+    const receivers = [await startSignedReceiver(), await startSignedReceiver()];
+    let worker: Worker | null = null;
+    try {
+      await svc.worker!.stop();
+      const [lost, kept] = [await connect(svc, receivers[0]), await connect(svc, receivers[1])];
+      expect((await svc.call("DELETE", `/v1/webhooks/${lost.id}`, { project: null })).status).toBe(204);
+      worker = startWorker(svc.deps, jobHandlers);
+      await waitFor(async () => (await historyOf(svc))?.replayFinishedAt, "the hand-over to finish", 60_000);
+      const state = await historyOf(svc);
+      expect(state.replayWebhookId).toBe(kept.id);
+      expect(state.replayCandidates.map((c) => c.webhookId)).toEqual([lost.id, kept.id]);
+      const expected = await pastEvents(svc, state.replayCutoffEventId!);
+      await waitFor(async () => receivers[1].deliveries.length >= expected.length, "every delivery to arrive");
+      expect(receivers[1].deliveries.map((d) => `${d.payload.data.messageId} ${d.payload.type} ${d.payload.createdAt}`).sort()).toEqual(expected);
+      expect(receivers[0].deliveries).toEqual([]);
+    } finally {
+      await worker?.stop();
+      await svc.close();
+      for (const r of receivers) await r.close();
+    }
+  });
+
+  it("nothing of the past for the first endpoint of a project without a history", async () => {
     const { svc } = await serviceWithHistory(SMALL, 3);
     try {
       await svc.worker!.stop();

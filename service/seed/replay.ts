@@ -11,8 +11,9 @@ import { deliver } from "../worker/webhooks";
 
 /**
  * The hand-over of a demo project's past to its first webhook endpoint (rule in
- * service/README.md, "Seed"): every event recorded before the endpoint existed, each delivered
- * once, signed, with its original time, through the normal delivery path, behind live events.
+ * service/README.md, "Demo history"): every event recorded before the endpoint existed, each
+ * delivered once, signed, with its original time, through the normal delivery path, behind
+ * live events.
  */
 export const DEMO_REPLAY_JOB = "webhook.demo_replay";
 
@@ -20,8 +21,12 @@ export const DEMO_REPLAY_JOB = "webhook.demo_replay";
 export const REPLAY_BATCH_MESSAGES = 8;
 /** Requests in flight for all replays together, so the receiver is never flooded. */
 export const REPLAY_CONCURRENCY = 4;
-/** The receiver creating the endpoint stores its secret just after; give it that moment. */
-const START_DELAY_MS = 1000;
+/**
+ * The hand-over starts this long after the first endpoint is created: the receiver stores its
+ * secret meanwhile, and a receiver that made two endpoints at once (two processes racing)
+ * has deleted the one it does not keep.
+ */
+const START_DELAY_MS = 3000;
 /**
  * No new request starts after this long in one run (a slow receiver): the run ends well
  * inside the queue's lease, so the job is never taken twice at once; the next run goes on.
@@ -29,21 +34,44 @@ const START_DELAY_MS = 1000;
 const RUN_BUDGET_MS = 15_000;
 
 /**
- * Called in the transaction that creates an endpoint. The first endpoint of a project seeded
- * with a history claims it; the cut between past and live is drawn under a lock that waits
- * for every transaction still writing events, so each event is delivered once: as history
- * (up to the cut) or live (after the endpoint is visible).
+ * Called in the transaction that creates an endpoint. While a demo project's history is not
+ * handed over yet, each new endpoint becomes a candidate with its cut: the last event
+ * recorded before it existed. The cut is drawn under a lock that waits for every transaction
+ * still writing events, so each event is either up to the cut (past) or written after the
+ * endpoint is visible (delivered live), never both. The first candidate queues the hand-over.
  */
-export async function claimDemoReplay(tx: Tx, webhook: { id: string; projectId: string }): Promise<boolean> {
-  const claimed = await tx.update(demoHistories).set({ replayWebhookId: webhook.id })
-    .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)))
-    .returning({ projectId: demoHistories.projectId });
-  if (!claimed.length) return false;
+export async function offerDemoHistory(tx: Tx, webhook: { id: string; projectId: string }): Promise<boolean> {
+  const open = await tx.select({ projectId: demoHistories.projectId }).from(demoHistories)
+    .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)));
+  if (!open.length) return false;
   await tx.execute(sql`lock table message_events in share mode`);
   const [cut] = rowsOf<{ max: number | string | null }>(await tx.execute(sql`select max(id) as max from message_events`));
-  await tx.update(demoHistories).set({ replayCutoffEventId: Number(cut?.max ?? 0) }).where(eq(demoHistories.projectId, webhook.projectId));
-  await enqueue(tx, DEMO_REPLAY_JOB, { projectId: webhook.projectId, batch: 0 }, new Date(Date.now() + START_DELAY_MS));
+  const candidate = { webhookId: webhook.id, cutoff: Number(cut?.max ?? 0) };
+  const [row] = await tx.update(demoHistories)
+    .set({ replayCandidates: sql`${demoHistories.replayCandidates} || ${JSON.stringify([candidate])}::jsonb` })
+    .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)))
+    .returning({ candidates: demoHistories.replayCandidates });
+  if (!row) return false;
+  if (row.candidates.length === 1) await enqueue(tx, DEMO_REPLAY_JOB, { projectId: webhook.projectId, batch: 0 }, new Date(Date.now() + START_DELAY_MS));
   return true;
+}
+
+/**
+ * The first run picks the oldest candidate still enabled. None left (all deleted): the
+ * candidates are dropped and the next endpoint created starts over.
+ */
+async function chooseEndpoint(deps: Deps, state: typeof demoHistories.$inferSelect) {
+  const ids = state.replayCandidates.map((c) => c.webhookId);
+  const alive = ids.length ? await deps.db.select({ id: webhooks.id }).from(webhooks)
+    .where(and(inArray(webhooks.id, ids), eq(webhooks.enabled, true), isNull(webhooks.deletedAt))) : [];
+  const chosen = state.replayCandidates.find((c) => alive.some((a) => a.id === c.webhookId));
+  const open = and(eq(demoHistories.projectId, state.projectId), isNull(demoHistories.replayWebhookId), eq(demoHistories.replayBatch, 0));
+  if (!chosen) {
+    await deps.db.update(demoHistories).set({ replayCandidates: [] }).where(open);
+    return null;
+  }
+  const [row] = await deps.db.update(demoHistories).set({ replayWebhookId: chosen.webhookId, replayCutoffEventId: chosen.cutoff }).where(open).returning();
+  return row ?? null;
 }
 
 let active = 0;
@@ -73,10 +101,13 @@ async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
   const { db } = deps;
   const projectId = String(payload.projectId);
   const batch = Number(payload.batch);
-  const [state] = await db.select().from(demoHistories).where(eq(demoHistories.projectId, projectId)).limit(1);
-  if (!state?.replayWebhookId || state.replayFinishedAt || state.replayBatch !== batch) return;
+  const [found] = await db.select().from(demoHistories).where(eq(demoHistories.projectId, projectId)).limit(1);
+  if (!found || found.replayFinishedAt || found.replayBatch !== batch) return;
+  const state = found.replayWebhookId ? found : await chooseEndpoint(deps, found);
+  if (!state?.replayWebhookId) return;
+  const webhookId = state.replayWebhookId;
   const [hook] = await db.select({ webhook: webhooks, project: projects.externalId }).from(webhooks)
-    .innerJoin(projects, eq(projects.id, webhooks.projectId)).where(eq(webhooks.id, state.replayWebhookId)).limit(1);
+    .innerJoin(projects, eq(projects.id, webhooks.projectId)).where(eq(webhooks.id, webhookId)).limit(1);
   const finish = () => db.update(demoHistories).set({ replayFinishedAt: new Date() })
     .where(and(eq(demoHistories.projectId, projectId), eq(demoHistories.replayBatch, batch)));
   if (!hook || !hook.webhook.enabled || hook.webhook.deletedAt) return void (await finish());

@@ -99,8 +99,8 @@ describe("the seed with its history", () => {
     expect(all.opened / all.delivered).toBeLessThan(0.5);
     expect(all.clicked / all.delivered).toBeGreaterThan(0.06);
     expect(all.clicked / all.delivered).toBeLessThan(0.1);
-    expect(figures.complaints).toBeGreaterThanOrEqual(2);
-    expect(figures.complaints).toBeLessThanOrEqual(10);
+    expect(figures.complaints).toBeGreaterThanOrEqual(1);
+    expect(figures.complaints).toBeLessThanOrEqual(6);
     expect(figures.inbound).toBeGreaterThan(25);
     expect(figures.scheduled).toBeGreaterThanOrEqual(5);
     expect(figures.links.size).toBeGreaterThan(5);

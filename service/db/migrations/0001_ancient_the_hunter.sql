@@ -3,6 +3,7 @@ CREATE TABLE "demo_histories" (
 	"messages" integer NOT NULL,
 	"events" integer NOT NULL,
 	"seeded_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"replay_candidates" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"replay_webhook_id" text,
 	"replay_cutoff_event_id" bigint,
 	"replay_cursor_at" timestamp with time zone,
