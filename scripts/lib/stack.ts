@@ -37,6 +37,11 @@ export interface StackOptions {
   sandboxStepMs?: number;
   /** Keep the temporary data folder after stopping (to inspect a failure). */
   keepData?: boolean;
+  /**
+   * The bundled service's 30-day demo history (SERVICE_SEED_HISTORY). Off unless asked: the
+   * specs start from the base demo; e2e/demo.spec.ts asks for it on a stack of its own.
+   */
+  demoHistory?: boolean;
 }
 
 // Variables of a developer's shell or .env.local that must not leak into a run on fresh data.
@@ -82,6 +87,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
         // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
         SERVICE_RATE_LIMIT: "100000",
+        SERVICE_SEED_HISTORY: options.demoHistory ? "on" : "off",
       },
     });
     children.push(service);
