@@ -1,14 +1,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { rowsOf } from "../lib/db-rows";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "./app";
 import { testConfig } from "./config";
 import type { Deps } from "./context";
 import { openTestDatabase } from "./db/test-db";
-import { accounts, contacts, domains, messages, projects, suppressions, templates } from "./db/schema";
+import { accounts, contacts, demoHistories, domains, messages, projects, suppressions, templates } from "./db/schema";
 import { forgetCachedKeys } from "./lib/auth";
 import { seedIfNew } from "./seed";
+import { DEMO_REPLAY_JOB } from "./seed/replay";
 import { tempDir } from "./test/harness";
 import { jobHandlers } from "./worker/handlers";
 import { startWorker } from "./worker/queue";
@@ -97,6 +99,20 @@ describe("seedIfNew", () => {
     } finally {
       await worker.stop();
     }
+  });
+
+  it("with SERVICE_SEED_HISTORY=off seeds no month and gives the first endpoint nothing of the past", async () => {
+    if (!result.seeded) throw new Error("not seeded");
+    expect(result.history).toBeNull();
+    expect(await ctx.deps.db.select().from(demoHistories)).toEqual([]);
+    const res = await createApp(ctx.deps).request("/v1/webhooks", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${result.apiKey}`, "X-Service-Product": "acme-production", "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", eventTypes: ["accepted", "delivery"] }),
+    });
+    expect(res.status).toBe(201);
+    const jobs = rowsOf<{ n: number }>(await ctx.deps.db.execute(sql`select count(*)::int as n from jobs where kind = ${DEMO_REPLAY_JOB}`));
+    expect(Number(jobs[0].n)).toBe(0);
   });
 
   it("writes the env file without overwriting a value already set, keeping other lines", () => {
