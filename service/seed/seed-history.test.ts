@@ -63,7 +63,8 @@ describe("the seed with its history", () => {
     const reasons = new Set((await deps.db.select({ reason: suppressions.reason }).from(suppressions)).map((s) => s.reason));
     for (const reason of ["bounce", "complaint", "manual"]) expect(reasons).toContain(reason);
     expect(log.join("\n")).toMatch(/seeded a 30-day demo history in \d+\.\d s: \d+ messages, \d+ events/);
-    expect(log.join("\n")).toMatch(/acme-production: .*\n.*yahoo .*bounced/);
+    expect(log.join("\n")).toMatch(/acme-production: \d+ messages, \d+ events, \d+ inbound, \d+ threads, \d+ scheduled/);
+    expect(log.join("\n")).toMatch(/yahoo +sent +\d+ +bounced +\d+\.\d %/);
   });
 
   it("seeds nothing again on a second start", async () => {
