@@ -49,6 +49,13 @@ describe("the demo history's hand-over to the first endpoint", () => {
   let hook: { id: string };
   beforeAll(async () => {
     ({ svc } = await serviceWithHistory(SMALL, 12));
+    // Times with microseconds (as `now()` stores them): the last message of the first batch and
+    // the next one in the same millisecond. The cursor, a Date, holds milliseconds only; the
+    // next one must not be skipped.
+    const [last, next] = await svc.db.select({ id: messages.id }).from(messages).where(eq(messages.projectId, svc.alpha.id))
+      .orderBy(sql`${messages.createdAt} desc`).limit(2).offset(REPLAY_BATCH_MESSAGES - 1);
+    await svc.db.execute(sql`update messages set created_at = date_trunc('milliseconds', created_at) + interval '456 microseconds' where id = ${last.id}`);
+    await svc.db.execute(sql`update messages set created_at = (select created_at from messages where id = ${last.id}) - interval '333 microseconds' where id = ${next.id}`);
     first = await startSignedReceiver({ delayMs: 5 });
     second = await startSignedReceiver();
     hook = await connect(svc, first);

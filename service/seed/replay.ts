@@ -119,12 +119,14 @@ async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
     return;
   }
 
+  // Milliseconds, as a Date holds them: a time stored with microseconds must not repeat forever.
+  const at = sql`date_trunc('milliseconds', ${messages.createdAt})`;
   const after = state.replayCursorAt && state.replayCursorId
-    ? sql`and (${messages.createdAt}, ${messages.id}) < (${state.replayCursorAt.toISOString()}::timestamptz, ${state.replayCursorId})`
+    ? sql`and (${at}, ${messages.id}) < (${state.replayCursorAt.toISOString()}::timestamptz, ${state.replayCursorId})`
     : sql``;
   const page = await db.select().from(messages)
     .where(sql`${messages.projectId} = ${projectId} ${after}`)
-    .orderBy(sql`${messages.createdAt} desc, ${messages.id} desc`).limit(REPLAY_BATCH_MESSAGES);
+    .orderBy(sql`${at} desc, ${messages.id} desc`).limit(REPLAY_BATCH_MESSAGES);
   if (!page.length) return void (await finish());
 
   const events = await db.select().from(messageEvents)
