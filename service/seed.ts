@@ -150,7 +150,7 @@ async function seedHistories(deps: Deps, projectRows: { id: string; externalId: 
         ...describeFigures(figures).map((l) => `  ${l}`));
     }
   } catch (error) {
-    console.error("[service] seeding the demo history failed; the demo has no history", error);
+    console.error("[service] seeding the demo history failed; projects seeded before the failure keep theirs, the others have none", error);
     return null;
   }
   summary.ms = Math.round(performance.now() - started);
