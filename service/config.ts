@@ -33,6 +33,8 @@ const schema = z.object({
   SERVICE_WORKER_POLL_MS: z.coerce.number().int().positive().default(200),
   SERVICE_FAULT_BATCH_EVERY: z.coerce.number().int().nonnegative().default(0),
   SERVICE_SEED: z.enum(["auto", "off"]).default("auto"),
+  /** `off` seeds the base demo without its 30-day history (service/seed/). */
+  SERVICE_SEED_HISTORY: z.enum(["on", "off"]).default("on"),
 });
 
 export type ServiceConfig = z.infer<typeof schema>;

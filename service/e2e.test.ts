@@ -77,6 +77,8 @@ beforeAll(async () => {
       SERVICE_DATA_DIR: join(tmp, "data"),
       SERVICE_ENV_FILE: envFile,
       SERVICE_SEED: "auto",
+      // The demo month would go to this test's endpoint (the project's first); it tests relaying.
+      SERVICE_SEED_HISTORY: "off",
       SERVICE_SMTP_URL: sink.url,
       SERVICE_SANDBOX_STEP_MS: "0",
       SERVICE_WORKER_POLL_MS: "50",

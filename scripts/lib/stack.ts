@@ -50,6 +50,11 @@ export interface StackOptions {
   sandboxStepMs?: number;
   /** Keep the temporary data folder after stopping (to inspect a failure). */
   keepData?: boolean;
+  /**
+   * The bundled service's 30-day demo history (SERVICE_SEED_HISTORY). Off unless asked: the
+   * specs start from the base demo; e2e/demo.spec.ts asks for it on a stack of its own.
+   */
+  demoHistory?: boolean;
 }
 
 // Variables of a developer's shell or .env.local that must not leak into a run on fresh data.
@@ -84,7 +89,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const started =
       options.target === "contrarian"
         ? await startContrarian({ port: servicePort, envFile: serviceEnvFile, logFile, stepMs: options.sandboxStepMs })
-        : await startBundled({ port: servicePort, envFile: serviceEnvFile, logFile, dataDir: path.join(tmpDir, "service"), stepMs: options.sandboxStepMs });
+        : await startBundled({ port: servicePort, envFile: serviceEnvFile, logFile, dataDir: path.join(tmpDir, "service"), stepMs: options.sandboxStepMs, demoHistory: options.demoHistory });
     children.push(started.child);
     const { serviceURL, serviceKey, projects, written } = started;
 
@@ -136,7 +141,7 @@ interface StartedService {
 }
 
 /** The bundled service on fresh data; it seeds its demo account and writes the dashboard's connection. */
-async function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number }): Promise<StartedService> {
+async function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean }): Promise<StartedService> {
   const child = startChild({
     name: "service",
     command: process.execPath,
@@ -152,6 +157,8 @@ async function startBundled(o: { port: number; envFile: string; logFile: string;
       SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
       // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
       SERVICE_RATE_LIMIT: "100000",
+      // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
+      SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
     },
   });
   try {

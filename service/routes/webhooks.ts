@@ -8,6 +8,7 @@ import { assertResourceProject, requireScope, resolveProject } from "../lib/auth
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { decodeCursor, toPage } from "../lib/pagination";
+import { offerDemoHistory } from "../seed/replay";
 import { projectHeaders } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -87,13 +88,18 @@ export function register(app: App) {
     const project = (await resolveProject(c, { required: true }))!;
     const body = c.req.valid("json");
     // Private and loopback URLs are allowed on purpose: this service runs next to its receivers.
-    const [row] = await c.get("deps").db.insert(webhooks).values({
-      id: newId("wh"),
-      projectId: project.id,
-      url: body.url,
-      eventTypes: [...new Set(body.eventTypes)],
-      secret: newSigningSecret(),
-    }).returning();
+    const row = await c.get("deps").db.transaction(async (tx) => {
+      const [row] = await tx.insert(webhooks).values({
+        id: newId("wh"),
+        projectId: project.id,
+        url: body.url,
+        eventTypes: [...new Set(body.eventTypes)],
+        secret: newSigningSecret(),
+      }).returning();
+      // A demo project's first endpoint receives its seeded past (README, "Seed").
+      await offerDemoHistory(tx, row);
+      return row;
+    });
     return c.json(toWebhook(row, "full"), 201);
   });
 

@@ -42,7 +42,7 @@ async function post(url: string, headers: Record<string, string>, body: string, 
  * it ends `failed`. A delivery whose endpoint was deleted or disabled, or that was
  * cancelled, is dropped without a request.
  */
-async function deliver(deps: Deps, payload: Record<string, unknown>) {
+export async function deliver(deps: Deps, payload: Record<string, unknown>) {
   await yieldToIo();
   const id = String(payload.deliveryId);
   const [row] = await deps.db.select({ delivery: webhookDeliveries, webhook: webhooks })
