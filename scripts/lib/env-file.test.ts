@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -19,5 +19,15 @@ describe("env files", () => {
     expect(readEnvFile(file)).toEqual({ AUTH_SECRET: "keep-me", SERVICE_URL: "http://x", PORT: "3401" });
     expect(readFileSync(file, "utf8")).toBe("# mine\nAUTH_SECRET=keep-me\nSERVICE_URL=http://x\n# added by a test\nPORT=3401\n");
     expect(appendMissingEnv(file, { PORT: "1" })).toEqual([]);
+  });
+
+  it("keeps the file owner-only (0600): a new one, and an existing 0644 one even when nothing is added", () => {
+    const created = tempFile();
+    appendMissingEnv(created, { AUTH_SECRET: "s" });
+    expect(statSync(created).mode & 0o777).toBe(0o600);
+    const existing = tempFile();
+    writeFileSync(existing, "AUTH_SECRET=s\n", { mode: 0o644 });
+    expect(appendMissingEnv(existing, { AUTH_SECRET: "t" })).toEqual([]);
+    expect(statSync(existing).mode & 0o777).toBe(0o600);
   });
 });
