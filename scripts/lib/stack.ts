@@ -82,6 +82,9 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
         // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
         SERVICE_RATE_LIMIT: "100000",
+        // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
+        // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
+        SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
       },
     });
     children.push(service);

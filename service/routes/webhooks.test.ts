@@ -11,7 +11,8 @@ let svc: TestService;
 const email = { from: { email: "app@alpha.test" }, to: [{ email: "someone@example.com" }], subject: "Hook me", text: "x" };
 
 beforeAll(async () => {
-  svc = await createTestService({ worker: true });
+  // The receivers of these tests listen on loopback, which only ALLOW_PRIVATE lets through.
+  svc = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
   await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
 });
 afterAll(() => svc.close());
@@ -132,7 +133,7 @@ describe("webhook deliveries", () => {
   });
 
   it("stops delivering at once when the endpoint is deleted", async () => {
-    const other = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_RETRY_SCHEDULE: [400, 400, 400] } });
+    const other = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_RETRY_SCHEDULE: [400, 400, 400], SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
     const receiver = await startReceiver(() => 500);
     try {
       await addVerifiedDomain(other.db, other.alpha.id, "alpha.test");
