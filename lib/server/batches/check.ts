@@ -1,6 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { mapRows, parseCsv } from "@/lib/batch/csv";
+import { createRowMapper } from "@/lib/batch/csv";
+import { mapInSlices, parseCsvInSlices, TooManyRowsError } from "@/lib/batch/slices";
+import { MAX_FILE_ROWS } from "@/lib/schemas/limits";
 import { csvMapping, type BatchRowStatus } from "@/lib/schemas/batch";
 import { batchContent, type BatchContent } from "@/lib/schemas/compose";
 import { sendEmailRequest, type SendEmail } from "@/lib/schemas/emails";
@@ -42,16 +44,28 @@ export function checkContent(input: unknown): BatchContent {
  * rows whose send the wire schema refuses, and addresses on the project's suppression list
  * (read from the service, every page). The same code answers the screen's check and
  * creates the job, so what the user saw is what is sent.
+ *
+ * At most MAX_FILE_ROWS rows; parsed and checked in slices of a few milliseconds, so other
+ * requests are answered while a large file is checked.
  */
 export async function checkFile(project: string, csv: string, mappingInput: unknown, content: BatchContent | null): Promise<{ rows: CheckedRow[]; summary: CheckSummary }> {
   const mapping = csvMapping.parse(mappingInput);
-  const parsed = parseCsv(csv);
+  let parsed;
+  try {
+    parsed = await parseCsvInSlices(csv, { maxRows: MAX_FILE_ROWS });
+  } catch (e) {
+    if (e instanceof TooManyRowsError) {
+      throw new AppError(400, "too_many_rows", `csv: the file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows; split it into smaller files`, "csv");
+    }
+    throw e;
+  }
   if (!parsed.rows.length) throw new AppError(400, "validation_error", "csv: the file has no rows", "csv");
   if (!parsed.headers.includes(mapping.email)) {
     throw new AppError(400, "validation_error", `mapping.email: the file has no column "${mapping.email}"`, "mapping.email");
   }
   const suppressed = await suppressedAddresses(project);
-  const rows = mapRows(parsed.rows, mapping).map((m): CheckedRow => {
+  const mapped = await mapInSlices(parsed.rows, createRowMapper(mapping));
+  const rows = await mapInSlices(mapped, (m): CheckedRow => {
     const base = { row: m.row, email: m.email, name: m.name ?? null, data: m.data };
     if (m.errors.length) {
       const e = m.errors[0];
@@ -70,9 +84,10 @@ export async function checkFile(project: string, csv: string, mappingInput: unkn
     }
     return { ...base, status: "pending", error: null };
   });
-  const count = (s: CheckedRow["status"]) => rows.filter((r) => r.status === s).length;
-  return {
-    rows,
-    summary: { total: rows.length, toSend: count("pending"), invalid: count("invalid"), suppressed: count("suppressed"), duplicate: count("duplicate") },
-  };
+  const summary: CheckSummary = { total: rows.length, toSend: 0, invalid: 0, suppressed: 0, duplicate: 0 };
+  for (const r of rows) {
+    if (r.status === "pending") summary.toSend++;
+    else summary[r.status]++;
+  }
+  return { rows, summary };
 }
