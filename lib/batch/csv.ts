@@ -117,9 +117,9 @@ export class CsvAssembler {
  * preview without them; the real parse keeps them, so that the numbering stays the file's.
  * The line break is fixed here too, so a parse in slices cannot guess it per slice.
  */
-export function detectFormat(input: string): { delimiter: string; newline: string } {
+export function detectFormat(input: string): { delimiter: string; newline: "\r" | "\n" | "\r\n" } {
   const { delimiter, linebreak } = Papa.parse<string[]>(input, { preview: PREVIEW_RECORDS, skipEmptyLines: "greedy" }).meta;
-  return { delimiter, newline: linebreak };
+  return { delimiter, newline: linebreak as "\r" | "\n" | "\r\n" };
 }
 
 export function parseCsv(text: string, options: ParseOptions = {}): ParsedCsv {
