@@ -11,7 +11,7 @@ export const MAX_JSON_DEPTH = 32;
 export type JsonProblem = { param: string | null; message: string };
 
 /** `to.0.email`, as the zod errors name fields. */
-const join = (path: (string | number)[]) => (path.length ? path.map(String).join(".") : null);
+const join = (path: (string | number)[]) => (path.length ? path.map((p) => (p === "" ? '""' : String(p))).join(".") : null);
 
 /** A field name fit for a message: control characters shown as escapes. */
 export function printable(text: string): string {

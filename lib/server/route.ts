@@ -103,9 +103,10 @@ function isZodError(e: unknown): e is z.ZodError {
 /** The first issue names the field: `param` is its dotted path, the message starts with it. */
 export function appErrorFromZod(e: z.ZodError): AppError {
   const issue = e.issues[0];
-  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : null;
+  // An issue about the whole input (a body that is not an object) names the body.
+  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
   const text = issue?.message ?? "is not valid";
-  return new AppError(400, "validation_error", param ? `${param}: ${text}` : text, param);
+  return new AppError(400, "validation_error", `${param}: ${text}`, param);
 }
 
 export function errorResponse(e: unknown, correlationId: string, req?: Request): Response {

@@ -77,7 +77,7 @@ export function urlGuard(routes: () => string[]): MiddlewareHandler<AppEnv> {
     }
     for (const [key, value] of url.searchParams) {
       if (key.includes("\u0000") || value.includes("\u0000")) {
-        const name = key.replace(/\u0000/g, "\\u0000");
+        const name = key.replace(/\u0000/g, "\\u0000") || "query";
         throw new ServiceError(400, "validation_error", `${name}: must not contain a NUL character (%00)`, name);
       }
     }
