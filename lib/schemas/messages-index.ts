@@ -77,7 +77,8 @@ export const replyForm = z
       .refine((v) => !/[\r\n]/.test(v), { error: "must not contain line breaks" })
       .optional(),
     /** Made once when the form opens, so a double click or retry sends one reply. */
-    idempotencyKey: z.string().trim().min(8, { error: "is required" }).max(200),
+    // Sent as the Idempotency-Key header: printable ASCII only (anything else cannot be a header value).
+    idempotencyKey: z.string().trim().min(8, { error: "is required" }).max(200).regex(/^[\x21-\x7e]+$/, { error: "must be printable ASCII characters" }),
   });
 export type ReplyForm = z.infer<typeof replyForm>;
 

@@ -30,7 +30,7 @@ beforeAll(async () => {
   ids.id = [sent.id, contact.id, ...(templates.data ?? []).map((t: { id: string }) => t.id), "msg_none"];
 });
 afterAll(async () => {
-  console.log(`fuzz: bundled service, ${cases} requests (seed ${FUZZ.seed}, ${FUZZ.runs} runs per operation and key)`);
+  console.log(`fuzz: bundled service, ${cases} requests (seed ${FUZZ.seed}, ${FUZZ.runs * 8} runs per operation)`);
   await svc.close();
 });
 
