@@ -62,6 +62,12 @@ describe("NUL characters are a 400 naming the field", () => {
     expect(await errorOf(res)).toMatchObject({ status: 400, param: "firstName" });
   });
 
+  it("in the project of the ingest route (no sign-in there)", async () => {
+    const { POST: ingest } = await import("@/app/api/ingest/[project]/route");
+    const res = await ingest(new Request("http://localhost:3000/api/ingest/x", { method: "POST", body: "{}" }), { params: Promise.resolve({ project: "de\u0000mo" }) });
+    expect(await errorOf(res)).toMatchObject({ status: 400, code: "validation_error", param: "project" });
+  });
+
   it("and nothing reached the service", () => {
     expect(service.requests.slice(setupCalls).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });

@@ -148,6 +148,7 @@ function paramValue(name: string): fc.Arbitrary<string> {
     { weight: 1, arbitrary: fc.stringMatching(/^[a-z0-9_.@-]{1,24}$/) },
     // Next decodes parameters before the handler: "%2500" arrives as "%00", "%00" as NUL.
     { weight: 2, arbitrary: hostileString.filter((s) => s.length > 0 && s.length < 5000) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 10 }).map((s) => `${s}\u0000`) },
   );
 }
 

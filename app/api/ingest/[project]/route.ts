@@ -1,3 +1,5 @@
+import { AppError } from "@/lib/errors";
+import { findJsonProblem } from "@/lib/http/json-safety";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
 import { errorResponse, readRequestText } from "@/lib/server/route";
@@ -11,6 +13,9 @@ import { errorResponse, readRequestText } from "@/lib/server/route";
 export async function POST(req: Request, ctx: { params: Promise<{ project: string }> }): Promise<Response> {
   try {
     const { project } = await ctx.params;
+    // A NUL in the project would reach the database, which refuses it (a 500): refused here, unread.
+    const problem = findJsonProblem({ project });
+    if (problem) throw new AppError(400, "validation_error", problem.message, problem.param);
     const result = await ingestDelivery(project, await readRequestText(req, MAX_REQUEST_BYTES), req.headers);
     return new Response(result.body ? JSON.stringify(result.body) : null, {
       status: result.status,
