@@ -14,8 +14,8 @@ const API_PROBES: [string, string | null][] = [
   [`/api/p/${project}/messages?q=%00`, "q"],
   [`/api/p/${project}/contacts/abc%00def`, "id"],
   [`/api/p/${project}/recipients/%00`, "email"],
-  [`/api/p/%zz/messages`, null],
-  [`/api/p/${project}/messages/%E0%A4%A`, null],
+  [`/api/p/%zz/messages`, "path"],
+  [`/api/p/${project}/messages/%E0%A4%A`, "path"],
 ];
 const PAGE_PROBES = [
   `/p/%00`,
@@ -53,14 +53,17 @@ test("API routes answer NUL and malformed escapes with a 400 naming the field (s
   }
 });
 
-test("pages answer them with a 400 or 404 page, never a 500", async () => {
+test("pages answer them with a 400 or 404 page (or open and say what was dropped), never a 500 or an error screen", async () => {
   const admin = await cookieOf(authFile("admin"));
   for (const path of PAGE_PROBES) {
     for (const cookie of [admin, undefined]) {
-      const { status } = await get(path, cookie);
+      const { status, text } = await get(path, cookie);
       const who = cookie ? "signed in" : "signed out";
       // Signed out, a well-formed address is sent to the sign-in page; anything else is refused.
-      expect.soft([400, 404, ...(cookie ? [] : [307])], `${path} ${who}: ${status}`).toContain(status);
+      // A screen that streams (loading.tsx) has sent 200 before its not-found page renders.
+      expect.soft([200, 400, 404, ...(cookie ? [] : [307])], `${path} ${who}: ${status}`).toContain(status);
+      expect.soft(text, `${path} ${who}`).not.toContain("This screen could not be shown");
+      if (path.includes("%00") && !path.includes("?") && status === 200) expect.soft(text, `${path} ${who}`).toContain("This page does not exist");
     }
   }
 });

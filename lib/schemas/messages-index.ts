@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, isoDateTime, pageQuery, page, tag } from "./common";
+import { emailAddress, isoDateTime, NO_NUL, pageQuery, page, tag } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { suppression } from "./suppressions";
 
@@ -11,7 +11,7 @@ export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
 
 export const messageListQuery = pageQuery.extend({
   /** Recipient or sender address, subject words, or a message id. */
-  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).optional(),
+  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).regex(NO_NUL.pattern, { error: NO_NUL.error }).optional(),
   status: z.enum(MESSAGE_STATUSES, { error: `must be one of: ${MESSAGE_STATUSES.join(", ")}` }).optional(),
   direction: z.enum(MESSAGE_DIRECTIONS, { error: "must be inbound or outbound" }).optional(),
   /** `name` or `name:value`. */
