@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { baseAuthConfig } from "@/lib/server/auth/config";
 import { env, isDevelopment } from "@/lib/server/env";
+import { malformedPathResponse } from "@/lib/server/malformed-path";
 import { createNonce, pageContentSecurityPolicy } from "@/lib/server/security-headers";
 
 /**
@@ -46,6 +47,10 @@ const withSession = auth((req) => {
  * asynchronously, so Next gets a plain function that awaits it.
  */
 export async function proxy(req: NextRequest, ev: NextFetchEvent): Promise<Response> {
+  // Issue 12, finding 8: a path that does not decode is a 400 here; Next itself would answer 500.
+  const malformed = malformedPathResponse(req);
+  if (malformed) return malformed;
+  if (req.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
   const handler = (await withSession) as unknown as (req: NextRequest, ev: NextFetchEvent) => Promise<Response>;
   return handler(req, ev);
 }
@@ -56,5 +61,7 @@ export const config = {
   // file extensions are skipped: a project id may contain a dot (/p/acme.prod).
   matcher: [
     "/((?!api/|_next/static/|_next/image|.*\\.(?:ico|png|jpe?g|gif|svg|webp|avif|txt|xml|webmanifest|css|js|map|woff2?)$).*)",
+    // API paths only when they hold a % escape: the check above (issue 12); the rest pass through.
+    "/api/(.*%.*)",
   ],
 };
