@@ -8,7 +8,7 @@ import { CsvAssembler, detectFormat, type ParseOptions, type ParsedCsv } from ".
  */
 
 /** Work per slice before the event loop gets a turn. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 5;
 const CHUNK_BYTES = 64 * 1024;
 
 export const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
