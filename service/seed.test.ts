@@ -91,7 +91,8 @@ describe("seedIfNew", () => {
           const res = await app.request(`/v1/emails/${id}`, { headers: { Authorization: `Bearer ${result.seeded ? result.apiKey : ""}` } });
           return (await res.json()).status as string;
         }));
-      } while (statuses.some((s) => ["queued", "sending", "sent"].includes(s)) && Date.now() < deadline);
+        // "delivered" comes before a complaint: wait for every outcome, not just for the first final-looking one.
+      } while ((statuses.some((s) => ["queued", "sending", "sent"].includes(s)) || !["delivered", "bounced", "complained"].every((s) => statuses.includes(s))) && Date.now() < deadline);
       expect(statuses).toEqual(expect.arrayContaining(["delivered", "bounced", "complained"]));
       expect(statuses.filter((s) => ["queued", "sending", "sent"].includes(s))).toEqual([]);
     } finally {
