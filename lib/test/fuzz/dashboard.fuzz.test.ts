@@ -187,7 +187,7 @@ describe("fuzz: the dashboard's /api routes", () => {
             fc.tuple(...t.params.map(paramValue)),
             t.method === "GET" ? queryArb(schemas.query ?? null) : fc.constant(""),
             bodyArb(schemas.body ?? null),
-            fc.boolean().map((b) => b || Math.random() > 0.2),
+            fc.constantFrom(true, true, true, true, false), // mostly same-origin, sometimes not (403)
             async (role, params, query, body, sameOrigin) => {
               const res = await call(t, role, params as string[], query, body, sameOrigin);
               cases++;
