@@ -68,6 +68,11 @@ describe("NUL characters are a 400 naming the field", () => {
     expect(await errorOf(res)).toMatchObject({ status: 400, code: "validation_error", param: "project" });
   });
 
+  it("in a body that is nothing but a string holding one, naming the body", async () => {
+    const res = await createContact(await apiRequest("/api/p/demo/contacts", { method: "POST", cookie: admin, body: JSON.stringify("\u0000") }), params({ project: "demo" }));
+    expect(await errorOf(res)).toMatchObject({ status: 400, param: "body", message: "body: must not contain a NUL character (\\u0000)" });
+  });
+
   it("and nothing reached the service", () => {
     expect(service.requests.slice(setupCalls).map((r) => `${r.method} ${r.url}`)).toEqual([]);
   });

@@ -133,6 +133,8 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
 
 /** A problem found in the input (a NUL, nesting too deep) as the 400 that names its field. */
 function validationError(problem: JsonProblem): AppError {
+  // A problem with the whole input (a body that is only a string holding a NUL) names the body.
+  if (problem.param === null) return new AppError(400, "validation_error", problem.message.startsWith("body: ") ? problem.message : `body: ${problem.message}`, "body");
   return new AppError(400, "validation_error", problem.message, problem.param);
 }
 

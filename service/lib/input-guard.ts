@@ -33,7 +33,7 @@ export function bodyGuard(limit: number): MiddlewareHandler<AppEnv> {
       const parsed = parseJson(text);
       if (!parsed.ok) throw new ServiceError(400, "invalid_json", "body: the request body is not valid JSON", "body");
       const problem = findJsonProblem(parsed.value);
-      if (problem) throw new ServiceError(400, "validation_error", problem.message, problem.param ?? "body");
+      if (problem) throw new ServiceError(400, "validation_error", problem.param ? problem.message : `body: ${problem.message.replace(/^body: /, "")}`, problem.param ?? "body");
     }
     return next();
   };
