@@ -18,6 +18,11 @@ describe("findJsonProblem", () => {
     expect(findJsonProblem(ok)).toBeNull();
   });
 
+  it("names a string holding a lone surrogate (no UTF-8 for it: URLs and headers built from it throw)", () => {
+    expect(findJsonProblem({ id: "\ud800" })).toEqual({ param: "id", message: "id: must be valid Unicode text (it holds a lone surrogate)" });
+    expect(findJsonProblem({ name: "emoji 😀 ok" })).toBeNull();
+  });
+
   it("lets ordinary documents through", () => {
     expect(findJsonProblem({ a: [1, true, null, "text", { b: "ü\u0001" }] })).toBeNull();
   });

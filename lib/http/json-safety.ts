@@ -22,13 +22,20 @@ export function hasControlNul(text: string): boolean {
   return text.includes("\u0000");
 }
 
+/** A lone UTF-16 surrogate ("\ud800") cannot be encoded as UTF-8: in a URL or a header it throws. */
+export function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** The first problem of a parsed JSON value, naming the field; null when there is none. */
 export function findJsonProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): JsonProblem | null {
   const walk = (v: unknown, path: (string | number)[], depth: number): JsonProblem | null => {
     if (typeof v === "string") {
-      if (!hasControlNul(v)) return null;
       const param = join(path);
-      return { param, message: `${param ? `${printable(param)}: ` : ""}must not contain a NUL character (\\u0000)` };
+      const prefix = param ? `${printable(param)}: ` : "";
+      if (hasControlNul(v)) return { param, message: `${prefix}must not contain a NUL character (\\u0000)` };
+      if (!isWellFormed(v)) return { param, message: `${prefix}must be valid Unicode text (it holds a lone surrogate)` };
+      return null;
     }
     if (typeof v !== "object" || v === null) return null;
     if (depth >= maxDepth) {
@@ -43,7 +50,7 @@ export function findJsonProblem(value: unknown, maxDepth = MAX_JSON_DEPTH): Json
       return null;
     }
     for (const [key, child] of Object.entries(v)) {
-      if (hasControlNul(key)) {
+      if (hasControlNul(key) || !isWellFormed(key)) {
         const param = join([...path, key]);
         return { param: printable(param ?? key), message: `${printable(param ?? key)}: a field name must not contain a NUL character (\\u0000)` };
       }
