@@ -128,10 +128,15 @@ export function looksLikeMessageId(text: string): boolean {
   return t.length >= 8 && t.length <= 200 && /^[A-Za-z0-9._:-]+$/.test(t) && /\d/.test(t);
 }
 
-/** A route param, decoded once; malformed escapes are kept as they are (the guard then answers 404). */
+/**
+ * A route param, decoded once; malformed escapes, and escapes that decode to a NUL (which the
+ * database refuses, a 500), are kept as they are: no project or id has that name, so the
+ * guard or the lookup answers 404.
+ */
 export function decodeParam(value: string): string {
   try {
-    return decodeURIComponent(value);
+    const decoded = decodeURIComponent(value);
+    return decoded.includes("\u0000") ? value : decoded;
   } catch {
     return value;
   }

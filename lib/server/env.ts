@@ -89,6 +89,15 @@ const schema = z
     /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
     STREAM_SILENT_AFTER_S: positiveInt(30),
     NODE_ENV: optionalText,
+
+    // ── Security limits (issue 12) ─────────────────────────────────────────────────
+    /**
+     * The dashboard's own fetches of URLs someone else chose (lib/net/destination.ts): never
+     * loopback, private, link-local or metadata addresses, unless a `host[:port]` is listed
+     * here, or OUTBOUND_ALLOW_PRIVATE opens the private ranges (development).
+     */
+    OUTBOUND_ALLOW_HOSTS: optionalText.transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+    OUTBOUND_ALLOW_PRIVATE: optionalText.pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional()).transform((v) => v === "true" || v === "1"),
   })
   .superRefine((v, ctx) => {
     const oidc = { OIDC_ISSUER: v.OIDC_ISSUER, OIDC_CLIENT_ID: v.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: v.OIDC_CLIENT_SECRET };

@@ -159,6 +159,9 @@ async function startBundled(o: { port: number; envFile: string; logFile: string;
       SERVICE_RATE_LIMIT: "100000",
       // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
       SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
+      // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
+      // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
+      SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
     },
   });
   try {

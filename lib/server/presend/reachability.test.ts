@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPublicAddress } from "@/lib/net/destination";
+import { isPublicIp as isPublicAddress } from "@/lib/net/destination";
 import type { ServerResponse } from "node:http";
 import { startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
 import { checkReachability } from "./reachability";
