@@ -21,7 +21,7 @@ afterAll(() => dir.remove());
 async function fresh(overrides: Parameters<typeof testConfig>[0] = {}) {
   forgetCachedKeys();
   const database = await openTestDatabase();
-  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", ...overrides }), kick: () => {} };
+  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", SERVICE_WEBHOOK_ALLOW_PRIVATE: true, ...overrides }), kick: () => {} };
   return { deps, database };
 }
 

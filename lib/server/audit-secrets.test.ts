@@ -24,7 +24,7 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "5000" });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

@@ -24,7 +24,7 @@ beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  marketer = await sessionCookie((await createUser({ email: "mia@example.com", role: "marketer", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser({ email: "mia@example.com", role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => dispose());
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   setupCalls = service.requests.length;
 });
 afterAll(async () => {
