@@ -40,7 +40,7 @@ describe("role-aware screens", () => {
   });
 
   it("shows admins everything", () => {
-    expect(visibleProjectScreens("admin")).toHaveLength(11);
+    expect(visibleProjectScreens("admin")).toHaveLength(13);
     expect(visibleAdminScreens("admin").map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
   });
 });

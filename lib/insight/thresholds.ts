@@ -48,13 +48,15 @@ export function nextLevel(current: Level, rate: number | null, levels: { warning
   return levelRank(eased) < levelRank(current) ? eased : current;
 }
 
-/** "4 %", "0.08 %", "7.1 %": enough digits for the smallest threshold to read right. */
+/** A measured rate: "7.1%", "0.35%" (two decimals under 1 %, where the complaint thresholds are). */
 export function formatRate(rate: number | null): string {
   if (rate === null) return "—";
-  const pct = rate * 100;
-  if (pct === 0) return "0 %";
-  const digits = pct >= 10 ? 1 : pct >= 1 ? 1 : pct >= 0.1 ? 2 : 3;
-  return `${Number(pct.toFixed(digits)).toLocaleString("en-US", { maximumFractionDigits: digits })} %`;
+  return `${(rate * 100).toFixed(rate < 0.01 ? 2 : 1)}%`;
+}
+
+/** A threshold as people write it: "4%", "0.1%", "0.08%". */
+export function formatThreshold(rate: number): string {
+  return `${Number((rate * 100).toPrecision(6))}%`;
 }
 
 export const LEVEL_WORDS: Record<Level, string> = { ok: "Within the thresholds", warning: "Above the warning level", limit: "Above the limit" };

@@ -70,7 +70,7 @@ describe("alerts on the bundled service", () => {
     // Two senders at once (two dashboards): each notification claimed and sent once.
     const [a, b] = await Promise.all([sendDueAlerts({ instance: "dash-a" }), sendDueAlerts({ instance: "dash-b" })]);
     expect(a.sent + b.sent).toBe(2);
-    expect(await mailTo("ada@admins.test")).toEqual([expect.stringMatching(/^\[alpha\] Bounce rate above the limit: 60 % over the last 24 hours$/)]);
+    expect(await mailTo("ada@admins.test")).toEqual([expect.stringMatching(/^\[alpha\] Bounce rate above the limit: 60.0% over the last 24 hours$/)]);
     expect(await mailTo("bo@admins.test")).toHaveLength(1);
     expect(await mailTo("cy@admins.test")).toEqual([]); // an admin of beta only
     expect(await mailTo("dee@admins.test")).toEqual([]); // disabled
@@ -107,7 +107,7 @@ describe("alerts on the bundled service", () => {
     );
     expect((await evaluateAlerts({ now: later })).changes).toEqual([{ project: "alpha", metric: "bounce", from: "limit", to: "ok", episode: 2, notified: 2 }]);
     await sendDueAlerts();
-    expect(await mailTo("ada@admins.test")).toEqual([expect.stringContaining("above the limit"), expect.stringMatching(/^\[alpha\] Bounce rate back to normal: 0 % over the last 24 hours$/)]);
+    expect(await mailTo("ada@admins.test")).toEqual([expect.stringContaining("above the limit"), expect.stringMatching(/^\[alpha\] Bounce rate back to normal: 0.00% over the last 24 hours$/)]);
     expect(await mailTo("bo@admins.test")).toHaveLength(2);
     expect((await evaluateAlerts({ now: later })).changes).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import "server-only";
-import { formatRate, METRIC_WORDS, type Level, type Metric } from "@/lib/insight/thresholds";
+import { formatRate, formatThreshold, METRIC_WORDS, type Level, type Metric } from "@/lib/insight/thresholds";
 import type { AlertWindowFigures } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
 import { ALERT_WINDOWS } from "./evaluate";
@@ -47,7 +47,7 @@ export function alertText(c: AlertContent): string {
   const head =
     c.kind === "recovered"
       ? `The ${words.rate} of ${c.projectName} (${c.projectExternalId}) is back under the warning level.`
-      : `The ${words.rate} of ${c.projectName} (${c.projectExternalId}) crossed ${LEVEL_NAME[c.level]} (${formatRate(c.threshold)}): ${formatRate(c.rate)} over ${windowWords(c.window)}.`;
+      : `The ${words.rate} of ${c.projectName} (${c.projectExternalId}) crossed ${LEVEL_NAME[c.level]} (${c.threshold === null ? "—" : formatThreshold(c.threshold)}): ${formatRate(c.rate)} over ${windowWords(c.window)}.`;
   const advice =
     c.kind === "recovered"
       ? ""
