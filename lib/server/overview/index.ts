@@ -98,32 +98,33 @@ async function recentActivity(project: Project): Promise<AuditEntry[]> {
   return (await listAudit({ project: project.externalId, limit: 8 })).data;
 }
 
-export async function getOverview(project: Project, range: OverviewRange = "7d", now = new Date()): Promise<OverviewData> {
-  if (!OVERVIEW_RANGES.includes(range)) range = "7d";
-  // Domains are the service's: asked first, so its answer overlaps the database work.
-  const domainsAnswer = unverifiedDomains(project);
+/** The overview's figures from the index: what `bench:insight` times (the rest asks the service and the audit log). */
+export async function overviewFigures(project: Project, range: OverviewRange, now = new Date()) {
   const totals = await periodTotals(project, now);
-  const [series, links, thresholds, scheduled, domains, activity, stream] = await Promise.all([
+  const [series, links, thresholds] = await Promise.all([
     overviewSeries(project, range, now),
     topLinks(project.id, new Date(now.getTime() - RANGE_MS[range]), now),
     projectThresholds(project.id),
-    upcomingScheduled(project, now),
-    domainsAnswer,
-    recentActivity(project),
-    getStreamStatus(project).catch(() => null),
   ]);
   return {
-    range,
-    generatedAt: now.toISOString(),
     counts: Object.fromEntries(OVERVIEW_RANGES.map((r) => [r, counts(totals[r])])) as OverviewData["counts"],
     engagement: Object.fromEntries(OVERVIEW_RANGES.map((r) => [r, engagement(totals[r])])) as OverviewData["engagement"],
     series,
     topLinks: links,
     thresholds,
-    scheduled,
-    unverifiedDomains: domains.data,
-    domainsError: domains.error,
-    activity,
-    stream,
   };
+}
+
+export async function getOverview(project: Project, range: OverviewRange = "7d", now = new Date()): Promise<OverviewData> {
+  if (!OVERVIEW_RANGES.includes(range)) range = "7d";
+  // Domains are the service's: asked first, so its answer overlaps the database work.
+  const domainsAnswer = unverifiedDomains(project);
+  const [figures, scheduled, domains, activity, stream] = await Promise.all([
+    overviewFigures(project, range, now),
+    upcomingScheduled(project, now),
+    domainsAnswer,
+    recentActivity(project),
+    getStreamStatus(project).catch(() => null),
+  ]);
+  return { range, generatedAt: now.toISOString(), ...figures, scheduled, unverifiedDomains: domains.data, domainsError: domains.error, activity, stream };
 }
