@@ -108,7 +108,13 @@ async function evaluateProject(tx: Db, project: ProjectRef, now: Date, minVolume
     const kind = levelRank(level) > levelRank(current) ? "raised" : level === "ok" ? "recovered" : "lowered";
     const notify = kind !== "lowered";
     const admins = notify ? await projectAdmins(tx, project.id) : [];
-    const webhook = notify ? await webhookTarget(project.id, tx) : null;
+    // A secret that no longer opens (AUTH_SECRET changed) must not stop the emails.
+    const webhook = notify
+      ? await webhookTarget(project.id, tx).catch((e) => {
+          console.warn(`alerts: the webhook of ${project.externalId} cannot be used: ${e instanceof Error ? e.message : String(e)}`);
+          return null;
+        })
+      : null;
     const threshold = level === "ok" ? null : levelsOf(metric, thresholds)[level];
     const note = !notify
       ? "Lower, still above the warning level: recorded, not notified."

@@ -102,8 +102,6 @@ export async function lookupDueDomains(options: LookupOptions = {}, d?: Db): Pro
   return due.length;
 }
 
-export type DomainsPending = { pending: number };
-
 /** Domains of a project's recent mail still waiting for their first lookup: their mail counts as Other until then. */
 export async function pendingDomains(projectId: string, since: Date, d?: Db): Promise<number> {
   const database = d ?? (await db());

@@ -22,7 +22,7 @@ export function OverviewLinks({ links, period }: { links: TopLink[]; period: str
           description="When recipients click a link and the service reports it (a click event), the link appears here with how many people clicked it."
         />
       ) : (
-        <Table label="Top clicked links">
+        <Table label="Clicked links, most clicked first">
           <TableHeader>
             <TableRow>
               <TableHead>Link</TableHead>

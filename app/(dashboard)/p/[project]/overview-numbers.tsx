@@ -61,8 +61,8 @@ export function OverviewNumbers({ counts, engagement, thresholds }: { counts: Ov
       <div className="grid gap-3 sm:grid-cols-2 xl:grid-cols-4">
         <Rate label="Bounce rate" of="Bounced ÷ sent" value={r.bounce} metric="bounce" thresholds={thresholds} />
         <Rate label="Complaint rate" of="Marked as spam ÷ delivered" value={r.complaint} metric="complaint" thresholds={thresholds} />
-        <Rate label="Open rate" of="Messages opened ÷ delivered (each message once; privacy features such as Apple Mail's open mail for their users, so this reads high)" value={r.open} thresholds={thresholds} />
-        <Rate label="Click rate" of="Messages with a click ÷ delivered (each message once)" value={r.click} thresholds={thresholds} />
+        <Rate label="Open rate" of="Messages opened ÷ delivered, each once. Some mail apps open every message to protect privacy, so this reads high." value={r.open} thresholds={thresholds} />
+        <Rate label="Click rate" of="Messages with a click ÷ delivered, each once." value={r.click} thresholds={thresholds} />
       </div>
     </div>
   );

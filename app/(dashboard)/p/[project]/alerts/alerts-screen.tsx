@@ -2,7 +2,6 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { METRICS, METRIC_WORDS, formatRate, formatThreshold, levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
-import { WINDOW_WORDS } from "@/lib/insight/alert-words";
 import type { AlertsView } from "@/lib/schemas/alerts";
 import { alertsQuery } from "@/lib/queries/insight";
 import { PageHeader } from "@/components/common/page-header";
@@ -12,6 +11,8 @@ import { LevelBadge } from "@/components/insight/level-badge";
 import { useShell } from "@/components/shell/shell-context";
 import { AlertHistory } from "./alert-history";
 import { AlertSettingsForm } from "./alert-settings-form";
+
+const WINDOW_LABELS: Record<string, string> = { "24h": "Last 24 hours", "7d": "Last 7 days" };
 
 function StateCard({ metric, view }: { metric: Metric; view: AlertsView }) {
   const words = METRIC_WORDS[metric];
@@ -40,7 +41,7 @@ function StateCard({ metric, view }: { metric: Metric; view: AlertsView }) {
           <ul className="space-y-1 text-sm">
             {state.windows.map((w) => (
               <li key={w.window} className="flex flex-wrap justify-between gap-x-3" data-window={w.window}>
-                <span className="text-muted-foreground">{WINDOW_WORDS[w.window] ?? w.window}</span>
+                <span className="text-muted-foreground">{WINDOW_LABELS[w.window] ?? w.window}</span>
                 <span className="tabular-nums">
                   {w.enough ? (
                     <>

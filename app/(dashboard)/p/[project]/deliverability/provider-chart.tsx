@@ -16,7 +16,8 @@ function RateChart({ data, metric, title }: { data: DeliverabilityData; metric: 
     const level = metric === "bounce" ? p.bounceLevel : p.complaintLevel;
     return { name: PROVIDERS[p.provider].label, value: rate === null ? 0 : rate * 100, rate, fill: FILL[judged && rate !== null ? level : "none"] };
   });
-  const max = Math.max(levels.limit * 100 * 1.25, ...rows.map((r) => r.value * 1.1));
+  // Room above the limit line; never past 100 %.
+  const max = Math.min(100, Math.max(levels.limit * 100 * 1.25, ...rows.map((r) => r.value * 1.1)));
   return (
     <figure className="rounded-lg border bg-card p-4" aria-label={`${title}: ${rows.map((r) => `${r.name} ${formatRate(r.rate)}`).join(", ")}`}>
       <figcaption className="mb-2 text-sm font-medium">{title}</figcaption>
@@ -32,7 +33,7 @@ function RateChart({ data, metric, title }: { data: DeliverabilityData; metric: 
               itemStyle={{ color: "var(--popover-foreground)" }}
               cursor={{ fill: "var(--muted)" }}
             />
-            <ReferenceLine y={levels.warning * 100} stroke="#d97706" strokeDasharray="4 4" label={{ value: `warning ${formatThreshold(levels.warning)}`, position: "insideTopRight", fontSize: 11, className: "fill-foreground" }} />
+            <ReferenceLine y={levels.warning * 100} stroke="#d97706" strokeDasharray="4 4" label={{ value: `warning ${formatThreshold(levels.warning)}`, position: "insideTopLeft", fontSize: 11, className: "fill-foreground" }} />
             <ReferenceLine y={levels.limit * 100} stroke="#dc2626" strokeDasharray="4 4" label={{ value: `limit ${formatThreshold(levels.limit)}`, position: "insideTopRight", fontSize: 11, className: "fill-foreground" }} />
             <Bar dataKey="value" isAnimationActive={false}>
               {rows.map((r) => (
