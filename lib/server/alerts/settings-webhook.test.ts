@@ -65,7 +65,7 @@ describe("alert settings", () => {
     expect(again.webhookSecret).toBeUndefined();
     const view = await (await ALERTS(await apiRequest("/api/p/p1/alerts", { cookie: support }), params({ project: "p1" }))).json();
     expect(JSON.stringify(view)).not.toContain(body.webhookSecret);
-    expect(view.settings).toMatchObject({ bounceLimit: 4, minVolume: 5 });
+    expect(view.settings).toMatchObject({ bounceLimit: 4, minVolume: 5, webhookUrl: `${receiver.url}/alerts` }); // support: without the token
     const audit = await (await db()).select().from(auditLog).where(eq(auditLog.action, "alerts.settings.update"));
     expect(audit).toHaveLength(2);
     expect(JSON.stringify(audit)).not.toContain(body.webhookSecret);

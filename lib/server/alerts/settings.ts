@@ -52,7 +52,11 @@ export function fromInWords(): string {
 
 const pct = (v: number) => Number((v * 100).toPrecision(6));
 
-export async function getAlertSettings(project: Project): Promise<AlertSettingsView> {
+/**
+ * `canManage`: the admin sees the webhook URL as saved; everyone else without its query and
+ * credentials, where a receiver's token often sits.
+ */
+export async function getAlertSettings(project: Project, canManage = true): Promise<AlertSettingsView> {
   const r = await row(project.id);
   const t = thresholdsOf(r);
   return {
@@ -60,7 +64,7 @@ export async function getAlertSettings(project: Project): Promise<AlertSettingsV
     bounceLimit: pct(t.bounceLimit),
     complaintWarning: pct(t.complaintWarning),
     complaintLimit: pct(t.complaintLimit),
-    webhookUrl: r?.webhookUrl ?? "",
+    webhookUrl: r?.webhookUrl ? (canManage ? r.webhookUrl : urlForAudit(r.webhookUrl)) : "",
     hasWebhookSecret: Boolean(r?.webhookSecretCiphertext),
     minVolume: env().ALERT_MIN_VOLUME,
     from: fromInWords(),

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
+import { can, type Role } from "@/lib/permissions";
 import type { ActiveAlert, ActiveAlertsView, AlertHistoryItem, AlertsView } from "@/lib/schemas/alerts";
 import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";
@@ -66,13 +67,13 @@ export async function alertHistory(project: Project, limit = HISTORY_LIMIT): Pro
   }));
 }
 
-export async function getAlerts(project: Project): Promise<AlertsView> {
+export async function getAlerts(project: Project, viewer: { role: Role }): Promise<AlertsView> {
   const d = await db();
   const [active, states, history, settings] = await Promise.all([
     activeAlerts(project),
     d.select().from(alertStates).where(eq(alertStates.projectId, project.id)),
     alertHistory(project),
-    getAlertSettings(project),
+    getAlertSettings(project, can(viewer.role, "projects:manage")),
   ]);
   return {
     active: active.active,

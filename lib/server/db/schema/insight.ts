@@ -37,7 +37,9 @@ export const insightFacts = pgTable(
   "insight_facts",
   {
     messageId: text("message_id").primaryKey(),
-    projectId: text("project_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     at: at("at").notNull(),
     /** First recipient, lower-cased bare address. */
     recipient: text("recipient").notNull(),
@@ -56,7 +58,9 @@ export const insightFacts = pgTable(
 export const insightHourly = pgTable(
   "insight_hourly",
   {
-    projectId: text("project_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     hour: at("hour").notNull(),
     provider: text("provider").notNull(),
     sent: integer("sent").notNull().default(0),
@@ -77,7 +81,9 @@ export const insightLinkClicks = pgTable(
   {
     messageId: text("message_id").notNull(),
     link: text("link").notNull(),
-    projectId: text("project_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     /** The message's `at`. */
     at: at("at").notNull(),
   },
@@ -88,7 +94,9 @@ export const insightLinkClicks = pgTable(
 export const insightLinkHourly = pgTable(
   "insight_link_hourly",
   {
-    projectId: text("project_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     hour: at("hour").notNull(),
     link: text("link").notNull(),
     messages: integer("messages").notNull().default(0),
@@ -104,7 +112,9 @@ export const insightLinkHourly = pgTable(
 export const insightLinkRecipients = pgTable(
   "insight_link_recipients",
   {
-    projectId: text("project_id").notNull(),
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
     link: text("link").notNull(),
     recipient: text("recipient").notNull(),
     lastAt: at("last_at").notNull(),

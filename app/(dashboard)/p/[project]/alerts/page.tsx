@@ -8,7 +8,7 @@ export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ project: string }> }) {
   const { project: externalId } = await params;
-  const { project } = await guardPage("overview:read", decodeParam(externalId));
-  const initial = await getAlerts(project!).catch(() => undefined);
+  const { project, user } = await guardPage("overview:read", decodeParam(externalId));
+  const initial = await getAlerts(project!, user).catch(() => undefined);
   return <AlertsScreen project={project!.externalId} initial={initial} />;
 }
