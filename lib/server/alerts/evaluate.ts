@@ -32,6 +32,8 @@ export const ALERT_WINDOWS = [
   { key: "7d", ms: 7 * 24 * 3_600_000, words: "the last 7 days" },
 ] as const;
 const LOCK_KEY = "7460312851010022";
+/** More marked messages than this still waiting (a backfill, a bulk hand-over): the figures are not current, the check waits. */
+export const BACKLOG_LIMIT = 10_000;
 
 type Figures = AlertWindowFigures;
 const METRIC_OF: Record<Metric, { count: (t: Totals) => number; volume: (t: Totals) => number }> = {
@@ -75,7 +77,7 @@ export async function projectAdmins(tx: Db, projectId: string): Promise<string[]
 }
 
 export type Change = { project: string; metric: Metric; from: Level; to: Level; episode: number; notified: number };
-export type EvaluationReport = { skipped: boolean; projects: number; changes: Change[] };
+export type EvaluationReport = { skipped: false | "another check runs" | "the rollups are catching up"; projects: number; changes: Change[] };
 
 type ProjectRef = { id: string; externalId: string; name: string };
 
@@ -145,16 +147,18 @@ async function evaluateProject(tx: Db, project: ProjectRef, now: Date, minVolume
   return changes;
 }
 
-/** One check of every project. `skipped` when another dashboard is checking this database right now. */
+/** One check of every project; `skipped` says why not (another dashboard checking this database right now, or a large backlog). */
 export async function evaluateAlerts(opts: { now?: Date; d?: Db } = {}): Promise<EvaluationReport> {
   const d = opts.d ?? (await db());
   const now = opts.now ?? new Date();
   const minVolume = env().ALERT_MIN_VOLUME;
   await catchUpInsight(d);
+  const [backlog] = rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from (select 1 from insight_dirty limit ${String(BACKLOG_LIMIT + 1)}::int) x`));
+  if (Number(backlog?.n ?? 0) > BACKLOG_LIMIT) return { skipped: "the rollups are catching up", projects: 0, changes: [] };
   const audits: AuditInput[] = [];
-  const report = await d.transaction(async (tx) => {
+  const report = await d.transaction(async (tx): Promise<EvaluationReport> => {
     const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
-    if (!lock?.locked) return { skipped: true, projects: 0, changes: [] };
+    if (!lock?.locked) return { skipped: "another check runs", projects: 0, changes: [] };
     const all = await tx.select({ id: projects.id, externalId: projects.externalId, name: projects.name }).from(projects).orderBy(asc(projects.createdAt));
     const changes: Change[] = [];
     for (const project of all) changes.push(...(await evaluateProject(tx, project, now, minVolume, audits)));

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
@@ -8,7 +8,9 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
+import { BACKLOG_LIMIT, evaluateAlerts } from "@/lib/server/alerts/evaluate";
 import { startInsightWork, stopInsightWork } from "./background";
+import { refreshInsight } from "./refresh";
 
 let dispose: () => Promise<void>;
 let project: Project;
@@ -58,5 +60,13 @@ describe("insight's background work", () => {
     expect(await d.select().from(insightDirty)).toEqual([]);
     await stopInsightWork();
     await stopInsightWork(); // and a second stop too
+  });
+
+  it("does not check alerts on a half-built rollup (a backfill or a bulk hand-over still waiting)", async () => {
+    const d = await db();
+    await d.execute(sql`insert into insight_dirty (message_id, project_id) select 'bulk-' || g, ${project.id} from generate_series(1, ${String(BACKLOG_LIMIT + 2_500)}::int) g`);
+    expect(await evaluateAlerts()).toEqual({ skipped: "the rollups are catching up", projects: 0, changes: [] });
+    await refreshInsight({ batchSize: 5_000 });
+    expect((await evaluateAlerts()).skipped).toBe(false);
   });
 });
