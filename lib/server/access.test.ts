@@ -40,8 +40,8 @@ async function status(p: Promise<unknown>): Promise<number> {
 /** The intended rights of each role, written out rather than derived from the map. */
 const REFUSED: Record<Role, Permission[]> = {
   admin: [],
-  support: ["batches:send", "templates:write", "contacts:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
-  marketer: ["messages:reply", "inbound:simulate", "suppressions:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
+  support: ["alerts:write", "batches:send", "templates:write", "contacts:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
+  marketer: ["alerts:write", "messages:reply", "inbound:simulate", "suppressions:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
 };
 
 describe("authorize", () => {

@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Level, Metric } from "@/lib/insight/thresholds";
-import { DestinationRefusedError, type DestinationPolicy } from "@/lib/net/destination";
+import type { DestinationPolicy } from "@/lib/net/destination";
 import type { Address } from "@/lib/schemas/common";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
@@ -95,9 +95,11 @@ export async function alertSender(projectExternalId: string): Promise<Address | 
   return domain ? { email: `alerts@${domain.domain}`, name: "Mail dashboard alerts" } : null;
 }
 
-/** A refusal that trying again will not change (the service said no to this request itself). */
-const permanent = (e: unknown) =>
-  e instanceof DestinationRefusedError || (isAppError(e) && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429);
+/** fetchPublic refused the destination (a private address under the policy): its error's name, which differs between versions of lib/net/destination.ts. */
+const refusedDestination = (e: unknown) => e instanceof Error && /^Destination(Refused|Blocked)Error$/.test(e.name);
+
+/** A refusal that trying again will not change (the destination, or the service saying no to this request itself). */
+const permanent = (e: unknown) => refusedDestination(e) || (isAppError(e) && e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429);
 
 class Skip extends Error {}
 

@@ -112,6 +112,6 @@ describe("alert settings", () => {
     await sendDueAlerts();
     const [hook] = await (await db()).select().from(alertDeliveries).where(eq(alertDeliveries.channel, "webhook"));
     expect(hook).toMatchObject({ status: "failed", attempts: 1 });
-    expect(hook!.lastError).toMatch(/not a public address/);
+    expect(hook!.lastError).toMatch(/127\.0\.0\.1/);
   });
 });

@@ -73,7 +73,7 @@ export async function getAlerts(project: Project, viewer: { role: Role }): Promi
     activeAlerts(project),
     d.select().from(alertStates).where(eq(alertStates.projectId, project.id)),
     alertHistory(project),
-    getAlertSettings(project, can(viewer.role, "projects:manage")),
+    getAlertSettings(project, can(viewer.role, "alerts:write")),
   ]);
   return {
     active: active.active,

@@ -89,8 +89,8 @@ export function AlertsScreen({ project, initial }: { project: string; initial?: 
               <StateCard key={m} metric={m} view={data} />
             ))}
           </div>
-          <AlertSettingsForm project={project} settings={data.settings} canEdit={can("projects:manage")} />
-          <AlertHistory items={data.history} canEdit={can("projects:manage")} />
+          <AlertSettingsForm project={project} settings={data.settings} canEdit={can("alerts:write")} />
+          <AlertHistory items={data.history} canEdit={can("alerts:write")} />
         </>
       )}
     </div>
