@@ -32,10 +32,17 @@ function toRow(provider: ProviderKey, t: Totals, thresholds: Thresholds, minVolu
   };
 }
 
+/**
+ * A provider's rates are coloured and compared from this many messages (or ALERT_MIN_VOLUME
+ * when lower): a week of a small project's Yahoo mail is enough to see it bounce more, and
+ * fewer than this is chance.
+ */
+export const PROVIDER_MIN_VOLUME = 50;
+
 export async function getDeliverability(project: Project, range: DeliverabilityRange, now = new Date()): Promise<DeliverabilityData> {
   await catchUpInsight();
   const since = new Date(now.getTime() - RANGE_MS[range]);
-  const minVolume = env().ALERT_MIN_VOLUME;
+  const minVolume = Math.min(env().ALERT_MIN_VOLUME, PROVIDER_MIN_VOLUME);
   const [byProvider, thresholds, pending] = await Promise.all([
     windowTotals(project.id, [since.getTime()], now, { byProvider: true }),
     projectThresholds(project.id),
