@@ -1,5 +1,6 @@
 import {
   BanIcon,
+  BellIcon,
   CalendarClockIcon,
   ContactIcon,
   FileTextIcon,
@@ -11,6 +12,7 @@ import {
   PenSquareIcon,
   ScrollTextIcon,
   FolderKanbanIcon,
+  GaugeIcon,
   UsersIcon,
   WebhookIcon,
   type LucideIcon,
@@ -36,6 +38,8 @@ export type AdminScreen = { key: string; label: string; href: string; icon: Luci
 
 export const PROJECT_SCREENS: ProjectScreen[] = [
   { key: "overview", label: "Overview", segment: "", icon: LayoutDashboardIcon, permission: "overview:read", keywords: ["home", "health", "stats"] },
+  { key: "deliverability", label: "Deliverability", segment: "deliverability", icon: GaugeIcon, permission: "overview:read", keywords: ["providers", "gmail", "outlook", "yahoo", "bounces", "inbox"] },
+  { key: "alerts", label: "Alerts", segment: "alerts", icon: BellIcon, permission: "overview:read", keywords: ["thresholds", "notifications", "bounce rate", "complaint rate"] },
   { key: "messages", label: "Messages", segment: "messages", icon: MailIcon, permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
   { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write"] },
   { key: "batches", label: "Batches", segment: "batches", icon: LayersIcon, permission: "batches:send", keywords: ["csv", "bulk", "file", "campaign"] },

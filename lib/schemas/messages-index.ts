@@ -3,6 +3,7 @@ import { emailAddress, isoDateTime, NO_NUL, pageQuery, page } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
+import { recipientEngagement } from "./insight";
 
 /**
  * Shapes of the dashboard's own message index (issue 4): the search the messages screen
@@ -112,6 +113,7 @@ export const recipientView = z.object({
   suppression: suppression.nullable(),
   /** Null when the suppression list could not be read. */
   suppressionError: z.string().nullable(),
+  engagement: recipientEngagement,
   /** From the dashboard's contacts index (what it created, imported or looked up); null when unknown there. */
   contact: z
     .object({

@@ -110,6 +110,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+      ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
     };
     await buildIfStale(TEST_DIST_DIR, dashboardEnv);
 

@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { canonicalEventType } from "@/lib/messages/vocabulary";
 import { db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { foldStatus } from "@/lib/server/messages/fold";
 import { replaceInboundPlaceholder } from "@/lib/server/messages/inbound-placeholder";
 import { recipientRows } from "@/lib/server/messages/recipients";
@@ -86,6 +87,7 @@ export async function recordEvent(projectId: string, key: string, e: DeliveredEv
       }
     }
     await enqueueReread(tx, projectId, e.messageId, "event", rereadInMs);
+    await markInsightDirty(tx, projectId, [e.messageId]);
     return true;
   });
 }
