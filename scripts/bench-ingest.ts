@@ -1,5 +1,5 @@
 /**
- * `npm run bench:ingest -- [--postgres <url>] [--rates 250,500,…] [--seconds 10] [--connections 32] [--duplicates 0.05]`:
+ * `npm run bench:ingest -- [--postgres <url>] [--rates 250,500,…] [--seconds 10] [--connections 32] [--duplicates 0.05] [--profile <dir>]`:
  * the event stream's ingest at rising rates. Starts the built dashboard (`next start`, PGlite
  * in a temporary folder, or a new database on the Postgres server at <url>, dropped at the
  * end) against a small real service that speaks the interface (lib/test/foreign-service.ts:
@@ -14,6 +14,7 @@
  * time bounds it too). The highest rate taken in full with p99 under 2 s is the sustained
  * rate; then one closed-loop run shows the capacity. At the end: the re-read backlog, and
  * the rows counted in the dashboard's database — every duplicate webhook-id must be one row.
+ * `--profile <dir>` writes the dashboard's CPU profile there (node --cpu-prof) when it stops.
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -57,6 +58,7 @@ const RATES = (option("rates") ?? (POSTGRES ? "500,1000,2000,3000,4000" : "250,5
 const SECONDS = Number(option("seconds")) || 10;
 const CONNECTIONS = Number(option("connections")) || 32;
 const DUPLICATES = option("duplicates") === undefined ? 0.05 : Number(option("duplicates"));
+const PROFILE = option("profile");
 const TARGET = POSTGRES ? 2_000 : 1_000;
 const TARGET_P99_MS = 2_000;
 const PROJECT = "bench";
@@ -100,7 +102,8 @@ const env = {
   ADMIN_PASSWORD: admin.password,
 };
 await buildIfStale(TEST_DIST_DIR, env);
-const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
+const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
+const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs, BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
 const post = sender(baseURL, CONNECTIONS);
 const ingestPath = `/api/ingest/${PROJECT}`;
 /** What the dashboard answered 204 for: each webhook-id once, and the messages they were about. */
