@@ -123,14 +123,7 @@ export function isActive(pathname: string, href: string, exact = false): boolean
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
-/**
- * Whether text pasted into the palette could be a message id. Ids are opaque, so the test is
- * loose: one token of URL-safe characters, long enough not to be a screen name being typed.
- */
-export function looksLikeMessageId(text: string): boolean {
-  const t = text.trim();
-  return t.length >= 8 && t.length <= 200 && /^[A-Za-z0-9._:-]+$/.test(t) && /\d/.test(t);
-}
+export { looksLikeMessageId } from "@/lib/messages/message-id";
 
 /**
  * A route param, decoded once; malformed escapes, and escapes that decode to a NUL (which the
