@@ -177,6 +177,12 @@ describe("previewReader", () => {
     });
   });
 
+  it("reads an empty draft's answer, whose parts are all null", () => {
+    const empty = previewReader({}).parse({ subject: null, html: null, text: null, variables: [], missing: [] });
+    expect(empty).toEqual({ subject: null, html: null, text: null, variables: [], missing: [] });
+    expect(previewReader({}).parse({ data: { subject: null, html: null } })).toMatchObject({ subject: null, html: null, text: null });
+  });
+
   it("finds the rendered parts at the top level or nested, with html under body or content", () => {
     const expected = { subject: "Hi Ann", html: "<p>x</p>", text: " Ann", variables: ["name", "greeting"], missing: ["greeting"] };
     expect(read({ rendered: { subject: "Hi Ann", html: "<p>x</p>", text: " Ann" } })).toEqual(expected);

@@ -50,7 +50,8 @@ function renderedOf(body: Record<string, unknown>): Record<string, unknown> | nu
   const queue: Record<string, unknown>[] = [body];
   for (let i = 0; i < queue.length && i < 20; i++) {
     const node = queue[i];
-    if (PART_KEYS.some((k) => typeof node[k] === "string" || isRecord(node[k]))) return node;
+    // A part present as null is an answer too: an empty draft renders to nothing.
+    if (PART_KEYS.some((k) => typeof node[k] === "string" || isRecord(node[k]) || (k in node && node[k] === null))) return node;
     for (const key of WRAPPERS) if (isRecord(node[key])) queue.push(node[key] as Record<string, unknown>);
   }
   return null;
