@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm, get } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { contactForm, toCreateContact, type ContactForm } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations } from "@/lib/queries/contacts";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";

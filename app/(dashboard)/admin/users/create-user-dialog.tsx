@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm, type Control } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { ROLE_LABELS, ROLES } from "@/lib/permissions";
 import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";

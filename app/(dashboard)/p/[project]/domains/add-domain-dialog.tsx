@@ -6,7 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
 import { Button } from "@/components/ui/button";
