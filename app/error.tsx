@@ -2,15 +2,15 @@
 
 import { useEffect } from "react";
 import Link from "next/link";
-import { AlertTriangleIcon, RotateCcwIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { describeError } from "@/components/common/error-advice";
 
 /**
  * A page outside the dashboard's frame (sign-in, "/") that throws while rendering: what
- * failed, a retry, and a way out. Plain markup: this boundary loads with the sign-in page, and
- * the dashboard's copy buttons and tooltips need providers only the signed-in screens have
- * (those screens use app/(dashboard)/error.tsx). The reference can be selected in one click.
+ * failed, a retry, and a way out. Plain markup: this boundary loads with the sign-in page,
+ * which should stay light (no icons), and the dashboard's copy buttons and tooltips need
+ * providers only the signed-in screens have (they use app/(dashboard)/error.tsx). The
+ * reference can be selected in one click.
  */
 export default function Error({ error, retry }: { error: unknown; retry: () => void }) {
   useEffect(() => {
@@ -20,7 +20,6 @@ export default function Error({ error, retry }: { error: unknown; retry: () => v
   return (
     <main className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-6 py-12">
       <div role="alert" className="flex w-full flex-col items-center gap-3 rounded-lg border border-destructive/30 bg-destructive/5 px-6 py-10 text-center text-sm">
-        <AlertTriangleIcon className="size-6 shrink-0 text-destructive dark:text-red-300" aria-hidden="true" />
         <div className="max-w-md space-y-1">
           <p className="font-medium">This page could not be shown</p>
           <p className="text-muted-foreground">
@@ -33,7 +32,6 @@ export default function Error({ error, retry }: { error: unknown; retry: () => v
           )}
         </div>
         <Button type="button" variant="outline" size="sm" onClick={retry}>
-          <RotateCcwIcon aria-hidden="true" />
           Try again
         </Button>
       </div>
