@@ -2,6 +2,7 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { baseAuthConfig } from "@/lib/server/auth/config";
 import { env, isDevelopment } from "@/lib/server/env";
+import { malformedPathResponse } from "@/lib/server/malformed-path";
 import { createNonce, pageContentSecurityPolicy, strictTransportSecurity } from "@/lib/server/security-headers";
 
 /**
@@ -51,6 +52,10 @@ const withSession = auth((req) => {
  * asynchronously, so Next gets a plain function that awaits it.
  */
 export async function proxy(req: NextRequest, ev: NextFetchEvent): Promise<Response> {
+  // Issue 12, finding 8: a path that does not decode is a 400 here; Next itself would answer 500.
+  const malformed = malformedPathResponse(req);
+  if (malformed) return malformed;
+  if (req.nextUrl.pathname.startsWith("/api/")) return NextResponse.next();
   const handler = (await withSession) as unknown as (req: NextRequest, ev: NextFetchEvent) => Promise<Response>;
   return handler(req, ev);
 }
@@ -61,5 +66,9 @@ export const config = {
   // Left out: API routes (they answer 401 themselves and get a static CSP from
   // next.config.ts), build assets, and the one public file (public/favicon.svg, which
   // next.config.ts gives a CSP of its own).
-  matcher: ["/((?!api/|_next/static/|_next/image|favicon\\.svg$).*)"],
+  matcher: [
+    "/((?!api/|_next/static/|_next/image|favicon\\.svg$).*)",
+    // API paths only when they hold a % escape: a malformed one is refused here (issue 12); the rest pass through.
+    "/api/(.*%.*)",
+  ],
 };

@@ -9,6 +9,7 @@ export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
   "overview:read",
+  "alerts:write",
   "messages:read",
   "messages:send",
   "messages:reply",

@@ -84,6 +84,8 @@ beforeAll(async () => {
       SERVICE_WORKER_POLL_MS: "50",
       SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
       SERVICE_RATE_LIMIT: "1000",
+      // The receiver is on loopback, refused by default: exactly its host and port are allowed.
+      SERVICE_WEBHOOK_ALLOW_HOSTS: new URL(receiver.url).host,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { rowsOf } from "../lib/db-rows";
@@ -21,7 +21,7 @@ afterAll(() => dir.remove());
 async function fresh(overrides: Parameters<typeof testConfig>[0] = {}) {
   forgetCachedKeys();
   const database = await openTestDatabase();
-  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", ...overrides }), kick: () => {} };
+  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", SERVICE_WEBHOOK_ALLOW_PRIVATE: true, ...overrides }), kick: () => {} };
   return { deps, database };
 }
 
@@ -93,9 +93,9 @@ describe("seedIfNew", () => {
           const res = await app.request(`/v1/emails/${id}`, { headers: { Authorization: `Bearer ${result.seeded ? result.apiKey : ""}` } });
           return (await res.json()).status as string;
         }));
-        // A complaint comes a step after delivery: "delivered" alone is not the end of that timeline.
-      } while ((statuses.some((s) => ["queued", "sending", "sent"].includes(s)) || !statuses.includes("complained")) && Date.now() < deadline);
-      expect(statuses, JSON.stringify(statuses)).toEqual(expect.arrayContaining(["delivered", "bounced", "complained"]));
+        // "delivered" comes before a complaint: wait for every outcome, not just for the first final-looking one.
+      } while ((statuses.some((s) => ["queued", "sending", "sent"].includes(s)) || !["delivered", "bounced", "complained"].every((s) => statuses.includes(s))) && Date.now() < deadline);
+      expect(statuses).toEqual(expect.arrayContaining(["delivered", "bounced", "complained"]));
       expect(statuses.filter((s) => ["queued", "sending", "sent"].includes(s))).toEqual([]);
     } finally {
       await worker.stop();
@@ -119,9 +119,11 @@ describe("seedIfNew", () => {
   it("writes the env file without overwriting a value already set, keeping other lines", () => {
     if (!result.seeded) throw new Error("not seeded");
     expect(result.env).toMatchObject({ written: ["SERVICE_API_KEY", "SERVICE_PROJECTS"], kept: ["SERVICE_URL"] });
-    expect(readFileSync(envFile, "utf8")).toBe(
-      `AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\nSERVICE_API_KEY=${result.apiKey}\nSERVICE_PROJECTS=acme-production,acme-staging\n`,
+    expect(readFileSync(envFile, "utf8")).toMatch(
+      new RegExp(`^AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\nSERVICE_API_KEY=${result.apiKey}\nSERVICE_PROJECTS=acme-production,acme-staging\n# New values [^\n]*\n# SERVICE_URL=http://127.0.0.1:4010\n$`),
     );
+    // The file holds the key: owner-only, although it existed (0644) before the seed.
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
   });
 
   it("seeds once: a second run changes nothing", async () => {
@@ -136,6 +138,32 @@ describe("seedIfNew", () => {
 });
 
 describe("seedIfNew, other cases", () => {
+  it("never prints a new key when the env file already has one: it is kept in the file, commented out", async () => {
+    const envFile = join(dir.dir, "kept", ".env.local");
+    await import("node:fs").then((fs) => fs.mkdirSync(join(dir.dir, "kept")));
+    writeFileSync(envFile, "SERVICE_URL=http://127.0.0.1:4010\nSERVICE_API_KEY=sk_old_key_of_a_deleted_database\n", { mode: 0o644 });
+    const { deps, database } = await fresh({ SERVICE_ENV_FILE: envFile });
+    const printed: string[] = [];
+    const capture = (...args: unknown[]) => void printed.push(args.map(String).join(" "));
+    const spies = (["log", "warn", "error", "info"] as const).map((m) => vi.spyOn(console, m).mockImplementation(capture));
+    try {
+      const result = await seedIfNew(deps, "http://127.0.0.1:4010");
+      if (!result.seeded) throw new Error("not seeded");
+      expect(result.env.kept).toEqual(["SERVICE_URL", "SERVICE_API_KEY"]);
+      const output = printed.join("\n");
+      expect(output).toContain("kept SERVICE_URL, SERVICE_API_KEY");
+      // Not the key, nor any 6-character piece of it.
+      for (let i = 0; i + 6 <= result.apiKey.length; i++) expect(output).not.toContain(result.apiKey.slice(i, i + 6));
+      const file = readFileSync(envFile, "utf8");
+      expect(file).toContain("SERVICE_API_KEY=sk_old_key_of_a_deleted_database\n");
+      expect(file).toContain(`# SERVICE_API_KEY=${result.apiKey}\n`);
+      expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await database.close();
+    }
+  });
+
   it("does nothing with SERVICE_SEED=off", async () => {
     const { deps, database } = await fresh({ SERVICE_SEED: "off", SERVICE_ENV_FILE: join(dir.dir, "off.env") });
     try {

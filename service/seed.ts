@@ -3,7 +3,7 @@ import type { Deps } from "./context";
 import { accounts, domains } from "./db/schema";
 import { createAccount, createApiKey, createProject } from "./lib/accounts";
 import { receivingRecords, sendingRecords } from "./lib/domain-records";
-import { mergeEnvFile } from "./lib/env-file";
+import { appendEnvComment, mergeEnvFile } from "./lib/env-file";
 import { newId } from "./lib/ids";
 import { loadTemplateFiles, syncTemplates } from "./lib/template-files";
 import { PROFILES } from "./seed/history";
@@ -124,9 +124,10 @@ export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?
   console.log(`[service] seeded the demo account: projects ${projects.join(", ")}, ${files.length} templates, ${messages} messages`);
   if (env.written.length) console.log(`[service] wrote ${env.written.join(", ")} to ${env.path}`);
   if (env.kept.length) {
-    console.log(`[service] kept ${env.kept.join(", ")} already set in ${env.path}; the values of this new database are:`);
+    // The new key is shown nowhere else: it goes into the (owner-only) file, commented out, not to the log.
     const fresh: Record<string, string> = { SERVICE_URL: serviceUrl, SERVICE_API_KEY: secret, SERVICE_PROJECTS: projects.join(",") };
-    for (const key of env.kept) console.log(`[service]   ${key}=${fresh[key]}`);
+    appendEnvComment(env.path, `New values from the local service's new database (${new Date().toISOString()}); to use them, replace the lines above`, Object.fromEntries(env.kept.map((k) => [k, fresh[k]])));
+    console.log(`[service] kept ${env.kept.join(", ")} already set in ${env.path}; this new database's values were added to the end of that file as comments`);
   }
   return { seeded: true, apiKey: secret, projects, messages, history, env };
 }

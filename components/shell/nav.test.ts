@@ -42,13 +42,13 @@ describe("role-aware screens", () => {
   });
 
   it("shows admins everything", () => {
-    expect(visibleProjectScreens(everyProject("admin"))).toHaveLength(11);
+    expect(visibleProjectScreens(everyProject("admin"))).toHaveLength(13);
     expect(visibleAdminScreens(everyProject("admin")).map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
   });
 
   it("shows an admin limited to some projects every project screen but no admin screen", () => {
     const limited = { role: "admin" as const, allProjects: false };
-    expect(visibleProjectScreens(limited)).toHaveLength(11);
+    expect(visibleProjectScreens(limited)).toHaveLength(13);
     expect(visibleAdminScreens(limited)).toEqual([]);
   });
 });
@@ -85,5 +85,15 @@ describe("screenPermission", () => {
     expect(screenPermission("/p/acme")).toBe("overview:read");
     expect(screenPermission("/admin")).toBeNull();
     expect(screenPermission("/p/acme/nothing-here")).toBeNull();
+  });
+});
+
+describe("decodeParam", () => {
+  it("decodes once, and keeps malformed escapes and escaped NULs as they are", async () => {
+    const { decodeParam } = await import("./nav");
+    expect(decodeParam("ada%40example.com")).toBe("ada@example.com");
+    expect(decodeParam("%2500")).toBe("%00");
+    expect(decodeParam("%zz")).toBe("%zz");
+    expect(decodeParam("a%00b")).toBe("a%00b");
   });
 });

@@ -4,6 +4,7 @@ import { SYSTEM_ACTOR } from "./audit";
 import { db } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
+import { startInsightWork } from "./insight/background";
 import { getProject, registerProject } from "./projects";
 import { startEventWork } from "./rereads/background";
 import { ensureFirstAdmin } from "./users";
@@ -27,6 +28,7 @@ export async function startDashboard(): Promise<void> {
   await registerServiceProjects(env().SERVICE_PROJECTS);
   connectEventStreamsInBackground(); // message index: each project's webhook (lib/server/event-stream)
   startEventWork(); // re-reads of messages the stream announced, and the reconciler for when it is silent
+  startInsightWork(); // insight rollups, mailbox-provider lookups, alert checks and their notifications
 }
 
 /**

@@ -115,6 +115,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+      ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
     };
     await buildIfStale(TEST_DIST_DIR, dashboardEnv);
     await options.beforeDashboard?.({ dataDir: dashboardEnv.DASHBOARD_DATA_DIR!, projects });
@@ -165,6 +166,9 @@ async function startBundled(o: { port: number; envFile: string; logFile: string;
       SERVICE_RATE_LIMIT: "100000",
       // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
       SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
+      // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
+      // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
+      SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
     },
   });
   try {

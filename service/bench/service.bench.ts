@@ -36,7 +36,8 @@ const LATENCY_MESSAGES = Number(process.env.BENCH_LATENCY ?? 100);
 
 const dir = mkdtempSync(join(tmpdir(), "svc-bench-"));
 const database = await openDatabase({ dataDir: join(dir, "data") });
-const config = loadConfig({}, { SERVICE_SEED: "off", SERVICE_RATE_LIMIT: 1_000_000, SERVICE_HOST: "127.0.0.1" });
+// The benchmark's webhook receiver listens on loopback, which only ALLOW_PRIVATE lets through.
+const config = loadConfig({}, { SERVICE_SEED: "off", SERVICE_RATE_LIMIT: 1_000_000, SERVICE_HOST: "127.0.0.1", SERVICE_WEBHOOK_ALLOW_PRIVATE: true });
 let worker: Worker | null = null;
 const deps: Deps = { db: database.db, config, kick: () => worker?.kick() };
 const app = createApp(deps);

@@ -7,6 +7,7 @@ import { webhookDeliveries, webhooks } from "../db/schema";
 import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { assertWebhookDestination } from "../lib/webhook-destination";
 import { decodeCursor, toPage } from "../lib/pagination";
 import { offerDemoHistory } from "../seed/replay";
 import { projectHeaders } from "./shared";
@@ -87,7 +88,8 @@ export function register(app: App) {
     requireScope(c.get("auth"), "webhooks:write");
     const project = (await resolveProject(c, { required: true }))!;
     const body = c.req.valid("json");
-    // Private and loopback URLs are allowed on purpose: this service runs next to its receivers.
+    // Checked again at every delivery, on the address connected to (DNS can change in between).
+    await assertWebhookDestination(c.get("deps"), body.url);
     const row = await c.get("deps").db.transaction(async (tx) => {
       const [row] = await tx.insert(webhooks).values({
         id: newId("wh"),

@@ -17,7 +17,8 @@ import { seedHistory } from "./write";
 const SMALL: HistoryProfile = { ...PROFILES.staging, people: 50, perDay: 9, replies: 2, questions: 1, scheduled: 2 };
 
 async function serviceWithHistory(profile: HistoryProfile, days: number) {
-  const svc = await createTestService({ worker: true });
+  // The receivers of these tests listen on loopback, which only ALLOW_PRIVATE lets through.
+  const svc = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
   await syncTemplates(svc.db);
   await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
   const plan = await seedHistory(svc.db, { id: svc.alpha.id, externalId: "alpha", domain: "alpha.test", fromName: "Alpha" }, { now: new Date(), profile, days });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   forgetCachedKeys();
   vi.spyOn(console, "log").mockImplementation((...args) => void log.push(args.join(" ")));
   database = await openTestDatabase();
-  deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_ENV_FILE: join(dir.dir, ".env.local") }), kick: () => worker?.kick() };
+  deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_ENV_FILE: join(dir.dir, ".env.local"), SERVICE_WEBHOOK_ALLOW_PRIVATE: true }), kick: () => worker?.kick() };
   result = await seedIfNew(deps, "http://127.0.0.1:4010");
   receiver = await startSignedReceiver();
 }, 120_000);

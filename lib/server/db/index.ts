@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/server/env";
+import { createExtensions, pgliteExtensions } from "./extensions";
 
 /** The dashboard database: PGlite in DASHBOARD_DATA_DIR, or Postgres when DATABASE_URL is set. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -28,6 +29,7 @@ export async function openDatabase(
     // `onnotice` silenced: "relation already exists, skipping" notices from migrations are noise.
     const client = postgres(target.url, { max: 10, onnotice: () => {} });
     const db = drizzle(client);
+    await createExtensions(db as unknown as Db);
     await migrate(db, { migrationsFolder });
     return { db: db as unknown as Db, close: () => client.end({ timeout: 5 }) };
   }
@@ -38,8 +40,9 @@ export async function openDatabase(
   ]);
   // PGlite does not create its directory.
   await mkdir(target.dataDir, { recursive: true });
-  const client = new PGlite(target.dataDir);
+  const client = new PGlite(target.dataDir, { extensions: await pgliteExtensions() });
   const db = drizzle(client);
+  await createExtensions(db as unknown as Db);
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, close: () => client.close() };
 }

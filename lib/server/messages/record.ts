@@ -2,6 +2,7 @@ import "server-only";
 import { inArray, sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import { recipientRows } from "./recipients";
@@ -91,6 +92,13 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
   for (let i = 0; i < addresses.length; i += 5000) {
     await tx.insert(indexedRecipients).values(addresses.slice(i, i + 5000)).onConflictDoNothing();
   }
+  const byProject = new Map<string, string[]>();
+  for (const r of rows) {
+    const ids = byProject.get(r.projectId);
+    if (ids) ids.push(r.id);
+    else byProject.set(r.projectId, [r.id]);
+  }
+  for (const [projectId, ids] of byProject) await markInsightDirty(tx, projectId, ids);
 }
 
 export async function recordSentMessage(input: RecordSentInput): Promise<void> {
