@@ -2,7 +2,7 @@
 
 import * as React from "react";
 
-type TriggerProps = {
+export type TriggerProps = {
   onPointerEnter?: React.PointerEventHandler;
   onFocus?: React.FocusEventHandler;
   onPointerDown?: React.PointerEventHandler;
