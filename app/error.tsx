@@ -3,19 +3,41 @@
 import { useEffect } from "react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
-import { ErrorState } from "@/components/common/error-state";
+import { describeError } from "@/components/common/error-advice";
 
-/** Any screen that throws while rendering: what failed, a retry, and a way out. */
+/**
+ * A page outside the dashboard's frame (sign-in, "/") that throws while rendering: what
+ * failed, a retry, and a way out. Plain markup: this boundary loads with the sign-in page,
+ * which should stay light (no icons), and the dashboard's copy buttons and tooltips need
+ * providers only the signed-in screens have (they use app/(dashboard)/error.tsx). The
+ * reference can be selected in one click.
+ */
 export default function Error({ error, retry }: { error: unknown; retry: () => void }) {
   useEffect(() => {
     console.error(error);
   }, [error]);
+  const { message, advice, correlationId } = describeError(error);
   return (
-    <div className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-6 py-12">
-      <ErrorState title="This page could not be shown" error={error} onRetry={retry} className="w-full" />
+    <main className="mx-auto flex min-h-[50vh] max-w-xl flex-col items-center justify-center gap-4 px-6 py-12">
+      <div role="alert" className="flex w-full flex-col items-center gap-3 rounded-lg border border-destructive/30 bg-destructive/5 px-6 py-10 text-center text-sm">
+        <div className="max-w-md space-y-1">
+          <p className="font-medium">This page could not be shown</p>
+          <p className="text-muted-foreground">
+            {message} {advice}
+          </p>
+          {correlationId && (
+            <p className="text-xs text-muted-foreground">
+              Reference <code className="font-mono select-all">{correlationId}</code>
+            </p>
+          )}
+        </div>
+        <Button type="button" variant="outline" size="sm" onClick={retry}>
+          Try again
+        </Button>
+      </div>
       <Button asChild variant="link">
         <Link href="/">Go to the dashboard</Link>
       </Button>
-    </div>
+    </main>
   );
 }

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { BATCH_ROW_STATUSES } from "@/lib/schemas/batch";
+import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import { jobRowsQuery } from "@/lib/queries/batches";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { StatusBadge } from "@/components/common/status-badge";

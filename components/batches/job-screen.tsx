@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { DownloadIcon, RotateCcwIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { batchKeys, batchMutations, jobQuery, resultsHref, type JobView } from "@/lib/queries/batches";
 import { JobProgress } from "@/components/batches/job-progress";
 import { JobRows } from "@/components/batches/job-rows";

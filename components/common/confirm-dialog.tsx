@@ -14,7 +14,7 @@ import {
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 
 /**

@@ -17,3 +17,18 @@ describe("date range", () => {
     expect(isoToDay(undefined)).toBe("");
   });
 });
+
+describe("date range edges", () => {
+  it("refuses a day that does not exist rather than rolling into the next month", () => {
+    expect(dayToIso("2026-02-31", "start")).toBeNull();
+    expect(dayToIso("2026-13-01", "start")).toBeNull();
+    expect(dayToIso("2028-02-29", "end")).not.toBeNull();
+  });
+
+  it("starts at local midnight and ends at the day's last millisecond", () => {
+    const start = new Date(dayToIso("2026-07-04", "start")!);
+    const end = new Date(dayToIso("2026-07-04", "end")!);
+    expect([start.getHours(), start.getMinutes(), start.getSeconds(), start.getMilliseconds()]).toEqual([0, 0, 0, 0]);
+    expect([end.getHours(), end.getMinutes(), end.getSeconds(), end.getMilliseconds()]).toEqual([23, 59, 59, 999]);
+  });
+});

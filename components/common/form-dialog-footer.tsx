@@ -1,7 +1,7 @@
 import * as React from "react";
 import { Button } from "@/components/ui/button";
 import { DialogFooter } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 
 /**
  * The end of every form in a dialog: the error the server gave (with its correlation id),

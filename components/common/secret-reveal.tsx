@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { AlertTriangleIcon, CheckIcon, CopyIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { copyToClipboard } from "@/components/common/copy-to-clipboard";

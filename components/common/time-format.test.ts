@@ -39,3 +39,16 @@ describe("absolute times", () => {
     expect(toDate("2026-01-31T09:00:05Z")?.toISOString()).toBe("2026-01-31T09:00:05.000Z");
   });
 });
+
+describe("dates without a date library", () => {
+  it("names every month the same way whatever the platform's locale data", () => {
+    const months = Array.from({ length: 12 }, (_, m) => formatUtc(new Date(Date.UTC(2026, m, 15, 12))).slice(5, 7));
+    expect(months).toEqual(["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"]);
+    expect(formatAbsolute(new Date("2026-09-15T12:00:00Z"), "UTC")).toBe("15 Sep 2026, 12:00:00 UTC");
+  });
+
+  it("shows midnight as 00, not 24", () => {
+    expect(formatUtc(new Date("2026-01-01T00:00:07Z"))).toBe("2026-01-01 00:00:07 UTC");
+    expect(formatAbsolute(new Date("2026-01-01T00:30:00Z"), "UTC")).toBe("1 Jan 2026, 00:30:00 UTC");
+  });
+});

@@ -2,7 +2,8 @@
 
 import * as React from "react";
 import { XIcon } from "lucide-react";
-import { EMAIL_PATTERN, type Address } from "@/lib/schemas/common";
+import type { Address } from "@/lib/schemas/common";
+import { EMAIL_PATTERN } from "@/lib/schemas/patterns";
 import { cn } from "@/lib/utils";
 
 const NAMED = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;

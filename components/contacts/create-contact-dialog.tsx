@@ -1,87 +1,26 @@
 "use client";
 
 import * as React from "react";
-import { useRouter } from "next/navigation";
-import { useQueryClient } from "@tanstack/react-query";
-import { useForm, get } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
-import { toast } from "sonner";
-import { contactForm, toCreateContact, type ContactForm } from "@/lib/schemas/contacts-form";
-import { contactKeys, contactMutations } from "@/lib/queries/contacts";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { NameValueRows } from "@/components/compose/name-value-rows";
-import { fieldMessageText } from "@/components/ui/field-message";
+import { LazyDialog } from "@/components/common/lazy-dialog";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
-const FIELDS = ["email", "firstName", "lastName"] as const;
+/** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./create-contact-dialog-form.tsx). */
+const load = () => import("./create-contact-dialog-form");
+const Form = React.lazy(load);
 
-/** Email, names, subscribed, metadata as key/value rows; opens the contact once created. */
-export function CreateContactDialog({ project }: { project: string }) {
-  const [open, setOpen] = React.useState(false);
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const form = useForm<ContactForm>({ resolver: zodResolver(contactForm), mode: "onTouched", defaultValues: { email: "", firstName: "", lastName: "", subscribed: true, metadata: [] } });
-  const { mutation, formError } = useFormMutation(form, FIELDS, {
-    mutationFn: (v: ContactForm) => contactMutations.create(project, toCreateContact(v)),
-    onSuccess: async (c) => {
-      toast.success("Contact created", { description: c.email });
-      setOpen(false);
-      form.reset();
-      await queryClient.invalidateQueries({ queryKey: contactKeys.all(project) });
-      router.push(`/p/${encodeURIComponent(project)}/contacts/${encodeURIComponent(c.id)}`);
-    },
-  });
-  const errors = form.formState.errors;
-  const err = (path: string) => {
-    const m = (get(errors, path) as { message?: string } | undefined)?.message;
-    return m ? fieldMessageText(m) : undefined;
-  };
-  const rows = (form.watch("metadata") ?? []).map((r) => ({ name: r.key, value: r.value }));
-  const rowErrors = (errors.metadata as unknown as ({ key?: { message?: string }; value?: { message?: string } } | undefined)[] | undefined)?.map?.((e) => ({ name: e?.key?.message, value: e?.value?.message }));
-
+export function CreateContactDialog(props: { project: string }) {
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>
+    <LazyDialog
+      load={load}
+      trigger={
         <Button>
           <UserPlusIcon aria-hidden="true" />
           Create contact
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Create a contact</DialogTitle>
-          <DialogDescription>The service holds contacts; the dashboard remembers the ones it creates so you can find them here.</DialogDescription>
-        </DialogHeader>
-        <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-          {(["email", "firstName", "lastName"] as const).map((name) => (
-            <div key={name} className="space-y-1.5">
-              <label htmlFor={`contact-${name}`} className="text-sm font-medium">
-                {name === "email" ? "Email" : name === "firstName" ? "First name" : "Last name"}
-              </label>
-              <Input id={`contact-${name}`} type={name === "email" ? "email" : "text"} {...form.register(name)} aria-invalid={err(name) ? true : undefined} />
-              {err(name) && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{err(name)}</p>}
-            </div>
-          ))}
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" {...form.register("subscribed")} /> Subscribed
-          </label>
-          <NameValueRows
-            id="metadata"
-            legend="Metadata"
-            rows={rows}
-            onChange={(r) => form.setValue("metadata", r.map((x) => ({ key: x.name, value: x.value })), { shouldValidate: form.formState.isSubmitted })}
-            errors={rowErrors}
-            addLabel="Add field"
-            namePlaceholder="plan"
-            valuePlaceholder="pro"
-          />
-          <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create contact" onCancel={() => setOpen(false)} />
-        </form>
-      </DialogContent>
-    </Dialog>
+      }
+    >
+      {(dialog) => <Form {...props} {...dialog} />}
+    </LazyDialog>
   );
 }

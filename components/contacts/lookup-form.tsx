@@ -4,7 +4,7 @@ import * as React from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { SearchIcon } from "lucide-react";
-import { EMAIL_PATTERN } from "@/lib/schemas/common";
+import { EMAIL_PATTERN } from "@/lib/schemas/patterns";
 import { contactMutations } from "@/lib/queries/contacts";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";

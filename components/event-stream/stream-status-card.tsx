@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import { streamStatusKeys, streamStatusQuery } from "@/lib/queries/event-stream";
 import { messageMutations } from "@/lib/queries/messages";

@@ -8,7 +8,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { describeError } from "@/components/common/error-advice";
 

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { BanIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { ApiKeyListItem, KeyRevokeSupport } from "@/lib/schemas/api-keys-form";
 import { apiKeyKeys, apiKeyMutations } from "@/lib/queries/api-keys";
 import { Button } from "@/components/ui/button";

@@ -3,7 +3,8 @@
 import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
 import { CircleCheckIcon, LoaderIcon } from "lucide-react";
-import { FINDING_KINDS, SEVERITIES, type Finding, type FindingKind, type PresendDraft, type PresendResult } from "@/lib/schemas/presend";
+import type { Finding, FindingKind, PresendDraft, PresendResult } from "@/lib/schemas/presend";
+import { FINDING_KINDS, SEVERITIES } from "@/lib/schemas/words";
 import { presendQuery } from "@/lib/queries/presend";
 import { formatBytes } from "@/components/compose/attachments-drop";
 import { ErrorState } from "@/components/common/error-state";

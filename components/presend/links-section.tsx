@@ -3,7 +3,8 @@
 import * as React from "react";
 import { useMutation } from "@tanstack/react-query";
 import { CircleCheckIcon, CircleXIcon, CornerDownRightIcon, LinkIcon } from "lucide-react";
-import { MAX_LINKS_CHECKED, type LinkCheckOutcome, type PresendLink } from "@/lib/schemas/presend";
+import type { LinkCheckOutcome, PresendLink } from "@/lib/schemas/presend";
+import { MAX_LINKS_CHECKED } from "@/lib/schemas/words";
 import { presendMutations } from "@/lib/queries/presend";
 import { TONE_CLASSES } from "@/components/common/status-styles";
 import { ErrorState } from "@/components/common/error-state";

@@ -5,30 +5,34 @@ import { AppSidebar } from "@/components/shell/app-sidebar";
 import { TopBar } from "@/components/shell/top-bar";
 import { CommandPalette } from "@/components/shell/command-palette";
 import { ShellProvider, type ShellProject, type ShellUser } from "@/components/shell/shell-context";
+import { DashboardProviders } from "@/components/shell/dashboard-providers";
 import { ServiceBanner } from "@/components/common/service-banner";
 
 /**
  * The frame of every signed-in screen: sidebar, top bar, the service banner and the page.
- * Only the page area scrolls, so the navigation stays put.
+ * Only the page area scrolls, so the navigation stays put. Its providers (queries, tooltips,
+ * toasts) are the signed-in screens' own: the sign-in page does without them.
  */
 export function AppShell({ user, projects, lastProject, children }: { user: ShellUser; projects: ShellProject[]; lastProject: string | null; children: React.ReactNode }) {
   return (
-    <ShellProvider value={{ user, projects, lastProject }}>
-      <CommandPalette>
-        <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
-          Skip to content
-        </a>
-        <div className="flex h-dvh overflow-hidden">
-          <AppSidebar />
-          <div className="flex min-w-0 flex-1 flex-col">
-            <TopBar />
-            <ServiceBanner />
-            <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto focus:outline-none">
-              <div className="mx-auto w-full max-w-7xl px-6 py-6">{children}</div>
-            </main>
+    <DashboardProviders>
+      <ShellProvider value={{ user, projects, lastProject }}>
+        <CommandPalette>
+          <a href="#main" className="sr-only z-50 rounded-md bg-background px-3 py-2 focus:not-sr-only focus:fixed focus:top-2 focus:left-2">
+            Skip to content
+          </a>
+          <div className="flex h-dvh overflow-hidden">
+            <AppSidebar />
+            <div className="flex min-w-0 flex-1 flex-col">
+              <TopBar />
+              <ServiceBanner />
+              <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto focus:outline-none">
+                <div className="mx-auto w-full max-w-7xl px-6 py-6">{children}</div>
+              </main>
+            </div>
           </div>
-        </div>
-      </CommandPalette>
-    </ShellProvider>
+        </CommandPalette>
+      </ShellProvider>
+    </DashboardProviders>
   );
 }

@@ -1,34 +1,23 @@
 "use client";
 
-import { useTheme } from "next-themes";
-import { MonitorIcon, MoonIcon, SunIcon } from "lucide-react";
+import * as React from "react";
+import { MoonIcon, SunIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuLabel, DropdownMenuRadioGroup, DropdownMenuRadioItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { LazyMenu } from "@/components/shell/lazy-menu";
+
+const loadMenu = () => import("@/components/shell/theme-menu");
+const ThemeMenu = React.lazy(() => loadMenu().then((m) => ({ default: m.ThemeMenu })));
 
 export function ThemeToggle() {
-  const { theme, setTheme } = useTheme();
+  const trigger = (
+    <Button variant="ghost" size="icon-sm" aria-label="Change theme" aria-haspopup="menu">
+      <SunIcon className="dark:hidden" aria-hidden="true" />
+      <MoonIcon className="hidden dark:block" aria-hidden="true" />
+    </Button>
+  );
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label="Change theme">
-          <SunIcon className="dark:hidden" aria-hidden="true" />
-          <MoonIcon className="hidden dark:block" aria-hidden="true" />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-40">
-        <DropdownMenuLabel className="text-xs text-muted-foreground">Theme</DropdownMenuLabel>
-        <DropdownMenuRadioGroup value={theme ?? "system"} onValueChange={setTheme}>
-          <DropdownMenuRadioItem value="light">
-            <SunIcon aria-hidden="true" /> Light
-          </DropdownMenuRadioItem>
-          <DropdownMenuRadioItem value="dark">
-            <MoonIcon aria-hidden="true" /> Dark
-          </DropdownMenuRadioItem>
-          <DropdownMenuRadioItem value="system">
-            <MonitorIcon aria-hidden="true" /> System
-          </DropdownMenuRadioItem>
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <LazyMenu load={loadMenu} trigger={trigger} opensOn="pointerdown">
+      {(menu) => <ThemeMenu {...menu} />}
+    </LazyMenu>
   );
 }

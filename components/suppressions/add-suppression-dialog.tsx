@@ -1,41 +1,18 @@
 "use client";
 
 import * as React from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
-import { toast } from "sonner";
-import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
-import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
+import { LazyDialog } from "@/components/common/lazy-dialog";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { useShell } from "@/components/shell/shell-context";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
-const FIELDS = ["email", "reason"] as const;
+/** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./add-suppression-dialog-form.tsx). */
+const load = () => import("./add-suppression-dialog-form");
+const Form = React.lazy(load);
 
-/** Block an address by hand; the reason goes to the service and to the audit log. */
-export function AddSuppressionDialog({ project }: { project: string }) {
+export function AddSuppressionDialog(props: { project: string }) {
   const { can } = useShell();
-  const [open, setOpen] = React.useState(false);
-  const queryClient = useQueryClient();
-  const form = useForm<AddSuppressionRequest>({ resolver: zodResolver(addSuppressionRequest), defaultValues: { email: "", reason: "manual" }, mode: "onTouched" });
-  const { mutation, formError } = useFormMutation(form, FIELDS, {
-    mutationFn: (v: AddSuppressionRequest) => suppressionMutations.add(project, v),
-    onSuccess: async (s) => {
-      toast.success("Address suppressed", { description: `Sends to ${s.email} are now rejected.` });
-      setOpen(false);
-      form.reset();
-      await queryClient.invalidateQueries({ queryKey: suppressionKeys.all(project) });
-    },
-  });
-
   if (!can("suppressions:write")) {
     return (
       <Tooltip>
@@ -51,64 +28,17 @@ export function AddSuppressionDialog({ project }: { project: string }) {
       </Tooltip>
     );
   }
-
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>
+    <LazyDialog
+      load={load}
+      trigger={
         <Button>
           <PlusIcon aria-hidden="true" />
           Add suppression
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Suppress an address</DialogTitle>
-          <DialogDescription>Every send to it is rejected until the suppression is removed at the service.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Email address</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Reason</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <FormControl>
-                      <SelectTrigger className="w-full">
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {SUPPRESSION_REASONS.map((r) => (
-                        <SelectItem key={r} value={r}>
-                          {r}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormDescription>Recorded with the suppression and in the audit log.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Suppress address" onCancel={() => setOpen(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      }
+    >
+      {(dialog) => <Form {...props} {...dialog} />}
+    </LazyDialog>
   );
 }

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { SaveIcon, Trash2Icon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { samplesQuery, templateKeys, templateMutations } from "@/lib/queries/templates";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,6 @@
 import * as React from "react";
 import { Slot as SlotPrimitive } from "radix-ui";
 import { cva, type VariantProps } from "class-variance-authority";
-import { Loader2 } from "lucide-react";
 import { cn } from "@/lib/utils";
 
 export const buttonVariants = cva(
@@ -50,10 +49,22 @@ export function Button({ className, variant, size, asChild = false, pending = fa
         children
       ) : (
         <>
-          {pending && <Loader2 className="animate-spin" aria-hidden="true" />}
+          {pending && <Spinner />}
           {children}
         </>
       )}
     </Comp>
+  );
+}
+
+/**
+ * Lucide's loader-circle drawn inline: the sign-in page's only icon, so that page need not
+ * load the icon library for it.
+ */
+function Spinner() {
+  return (
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" className="animate-spin" aria-hidden="true">
+      <path d="M21 12a9 9 0 1 1-6.219-8.56" />
+    </svg>
   );
 }

@@ -1,11 +1,17 @@
 "use client";
 
+import * as React from "react";
 import { useTheme } from "next-themes";
-import { Toaster as Sonner, type ToasterProps } from "sonner";
+import { Toaster as Sonner, toast, type ToasterProps } from "sonner";
 
-/** Toasts follow the app's theme and colour tokens. */
-export function Toaster(props: ToasterProps) {
+/**
+ * Toasts follow the app's theme and colour tokens. Loaded with the first toast
+ * (components/ui/toast.tsx); `onReady` hands over sonner's `toast` once the toaster listens.
+ */
+export function Toaster({ onReady, ...props }: ToasterProps & { onReady?: (sonner: typeof toast) => void }) {
   const { resolvedTheme } = useTheme();
+  // The toaster subscribes in its own effect, which runs before this one.
+  React.useEffect(() => onReady?.(toast), [onReady]);
   return (
     <Sonner
       theme={(resolvedTheme as ToasterProps["theme"]) ?? "system"}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { csvMapping } from "@/lib/schemas/batch";
-import { mapRows, parseCsv, suggestMapping } from "./csv";
+import { parseCsv, suggestMapping } from "./csv";
+import { mapRows } from "./map-rows";
 
 describe("parseCsv", () => {
   it("reads a header row, a BOM, quoted fields with commas, quotes and line breaks, and CRLF", () => {

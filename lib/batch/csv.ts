@@ -1,6 +1,6 @@
 import Papa from "papaparse";
 import type { CsvMapping } from "@/lib/schemas/batch";
-import { address, EMAIL_PATTERN } from "@/lib/schemas/common";
+import { EMAIL_PATTERN } from "@/lib/schemas/patterns";
 
 /**
  * "Batch from a file", first half: the file (or pasted rows) → rows → sends, every row
@@ -191,56 +191,4 @@ export function suggestMapping(headers: string[], options: SuggestOptions = {}):
   if (firstName) suggestion.firstName = firstName;
   if (lastName) suggestion.lastName = lastName;
   return suggestion;
-}
-
-export type RowError = { field: string; message: string };
-export type MappedRow = { row: number; email: string; name?: string; data: Record<string, string>; errors: RowError[] };
-
-/** `Ada Lovelace <ada@example.com>`, as address books export it. */
-const NAMED_ADDRESS = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
-
-/**
- * Rows → sends, each checked with the shared address schema; errors name the field. A
- * repeated address is flagged on every occurrence after the first, which is the one sent.
- */
-export function mapRows(rows: CsvRow[], mapping: CsvMapping): MappedRow[] {
-  return rows.map(createRowMapper(mapping));
-}
-
-/** mapRows one row at a time (it remembers the addresses seen), for callers that work in slices. */
-export function createRowMapper(mapping: CsvMapping): (row: CsvRow) => MappedRow {
-  const seen = new Map<string, number>();
-  const variables = Object.entries(mapping.variables ?? {});
-  return ({ row, values, error }) => {
-    const errors: RowError[] = error ? [{ field: "row", message: error }] : [];
-    let email = (values[mapping.email] ?? "").trim();
-    let name = mapping.name
-      ? (values[mapping.name] ?? "").trim()
-      : [mapping.firstName, mapping.lastName].map((c) => (c ? (values[c] ?? "").trim() : "")).filter(Boolean).join(" ");
-    const named = NAMED_ADDRESS.exec(email);
-    if (named) {
-      email = named[2].trim();
-      name ||= named[1].trim();
-    }
-
-    if (!email) {
-      errors.push({ field: "email", message: "is missing" });
-    } else {
-      const checked = address.safeParse({ email, name: name || undefined });
-      if (!checked.success) {
-        for (const issue of checked.error.issues) errors.push({ field: String(issue.path[0] ?? "email"), message: issue.message });
-      } else {
-        const key = email.toLowerCase();
-        const first = seen.get(key);
-        if (first === undefined) seen.set(key, row);
-        else errors.push({ field: "email", message: `repeats row ${first}: the address is sent one message, from row ${first}` });
-      }
-    }
-
-    const data: Record<string, string> = {};
-    for (const [header, variable] of variables) data[variable] = (values[header] ?? "").trim();
-    const mapped: MappedRow = { row, email, data, errors };
-    if (name) mapped.name = name;
-    return mapped;
-  };
 }

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MAX_FILE_ROWS } from "@/lib/schemas/limits";
-import { createRowMapper, mapRows, parseCsv } from "./csv";
+import { parseCsv } from "./csv";
+import { createRowMapper, mapRows } from "./map-rows";
 import { mapInSlices, parseCsvInSlices, TooManyRowsError } from "./slices";
 
 /** A CSV value: plain, or quoted with the delimiter, quotes and line breaks inside. */

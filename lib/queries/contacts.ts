@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import { contact, type Contact, type CreateContactRequest } from "@/lib/schemas/contacts";
+import type { Contact, CreateContactRequest } from "@/lib/schemas/contacts";
 
 export type IndexedContactView = {
   id: string;
@@ -33,12 +33,12 @@ export function contactSearchQuery(project: string, q: string, page: number) {
 export function contactQuery(project: string, id: string) {
   return queryOptions({
     queryKey: contactKeys.one(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: contact }) as Promise<Contact>,
+    queryFn: ({ signal }) => api.get<Contact>(`${base(project)}/${encodeURIComponent(id)}`, { signal }),
   });
 }
 
 export const contactMutations = {
-  create: (project: string, body: CreateContactRequest) => api.post(base(project), body, { schema: contact }) as Promise<Contact>,
-  lookup: (project: string, by: { id?: string; email?: string }) => api.get(`${base(project)}/lookup`, { query: by, schema: contact }) as Promise<Contact>,
-  resubscribe: (project: string, id: string, reason: string) => api.post(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }, { schema: contact }) as Promise<Contact>,
+  create: (project: string, body: CreateContactRequest) => api.post<Contact>(base(project), body),
+  lookup: (project: string, by: { id?: string; email?: string }) => api.get<Contact>(`${base(project)}/lookup`, { query: by }),
+  resubscribe: (project: string, id: string, reason: string) => api.post<Contact>(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }),
 };

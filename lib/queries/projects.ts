@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import { projectList, type CreateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
+import type { CreateProjectRequest, ProjectView, UpdateProjectRequest } from "@/lib/schemas/projects";
 
 export const projectKeys = {
   all: ["projects"] as const,
@@ -10,7 +10,7 @@ export const projectKeys = {
 export function projectsQuery() {
   return queryOptions({
     queryKey: projectKeys.list(),
-    queryFn: async ({ signal }) => (await api.get<{ data: ProjectView[] }>("/api/projects", { signal, schema: projectList })).data,
+    queryFn: async ({ signal }) => (await api.get<{ data: ProjectView[] }>("/api/projects", { signal })).data,
   });
 }
 

@@ -1,15 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import {
-  createUserResponse,
-  endSessionsResponse,
-  resetPasswordResponse,
-  userList,
-  type CreateUserRequest,
-  type UpdateUserRequest,
-  type UserProjectsRequest,
-  type UserView,
-} from "@/lib/schemas/users";
+import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest, UserView } from "@/lib/schemas/users";
 
 export const userKeys = {
   all: ["users"] as const,
@@ -19,18 +10,18 @@ export const userKeys = {
 export function usersQuery() {
   return queryOptions({
     queryKey: userKeys.list(),
-    queryFn: async ({ signal }) => (await api.get<{ data: UserView[] }>("/api/admin/users", { signal, schema: userList })).data,
+    queryFn: async ({ signal }) => (await api.get<{ data: UserView[] }>("/api/admin/users", { signal })).data,
   });
 }
 
 const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 
 export const userMutations = {
-  create: (body: CreateUserRequest) => api.post("/api/admin/users", body, { schema: createUserResponse }) as Promise<{ user: UserView; password: string | null }>,
+  create: (body: CreateUserRequest) => api.post<{ user: UserView; password: string | null }>("/api/admin/users", body),
   // Write responses are not needed (the list is refetched), so they are not parsed: a
   // successful write must never look failed because of an unexpected response shape.
   update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body),
   setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body),
-  resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: resetPasswordResponse }) as Promise<{ password: string }>,
-  endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: endSessionsResponse }) as Promise<{ ended: number }>,
+  resetPassword: (id: string) => api.post<{ password: string }>(`${userPath(id)}/password`, {}),
+  endSessions: (id: string) => api.delete<{ ended: number }>(`${userPath(id)}/sessions`),
 };

@@ -3,18 +3,7 @@ import { isoDateTime } from "./common";
 
 export const AUDIT_OUTCOMES = ["success", "failure"] as const;
 
-/** Actions recorded by the foundation; feature screens add their own (`webhook.create`, ...). */
-export const CORE_AUDIT_ACTIONS = [
-  "auth.sign_in",
-  "auth.sign_out",
-  "user.create",
-  "user.update",
-  "user.password_reset",
-  "user.projects",
-  "project.register",
-  "project.update",
-  "project.remove",
-] as const;
+export { CORE_AUDIT_ACTIONS } from "./words";
 
 export const auditEntry = z.object({
   id: z.string(),

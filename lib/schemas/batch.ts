@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { BATCH_ROW_STATUSES } from "./words";
 
 /**
  * Shapes of "batch from a file": how the file's columns map onto a send, and the outcome
@@ -33,7 +34,7 @@ export const csvMapping = z
   });
 export type CsvMapping = z.input<typeof csvMapping>;
 
-export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "suppressed", "duplicate"] as const;
+export { BATCH_ROW_STATUSES };
 export const batchRowStatus = z.enum(BATCH_ROW_STATUSES);
 export type BatchRowStatus = z.infer<typeof batchRowStatus>;
 

@@ -1,10 +1,7 @@
 import { z } from "zod";
+import { EMAIL_PATTERN, NO_NUL } from "./patterns";
 
-/**
- * Email addresses are checked with a pragmatic pattern rather than z.email():
- * Zod 4's built-in refuses one-letter top-level domains, which real mail allows.
- */
-export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/;
+export { EMAIL_PATTERN, NO_NUL };
 
 export const emailAddress = z
   .string({ error: "must be an email address" })
@@ -37,9 +34,6 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** Query of every cursor-paginated list. */
-/** No NUL character: Postgres refuses it in text, so it would come back as a 500 instead of a 400. */
-export const NO_NUL = { pattern: /^[^\u0000]*$/, error: "must not contain a NUL character (\\u0000)" } as const;
-
 export const pageQuery = z.object({
   cursor: z.string().min(1).max(500).regex(NO_NUL.pattern, { error: NO_NUL.error }).optional(),
   limit: z.coerce

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { DOMAIN_STATUSES } from "./words";
 
-export const DOMAIN_STATUSES = ["pending", "verified", "failed"] as const;
+export { DOMAIN_STATUSES };
+
 export const domainStatus = z.enum(DOMAIN_STATUSES, { error: "must be pending, verified or failed" });
 export type DomainStatus = z.infer<typeof domainStatus>;
 

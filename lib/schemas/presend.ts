@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { FINDING_KINDS, MAX_LINKS_CHECKED, SEVERITIES } from "./words";
 import { emailAddress } from "./common";
 
 /**
@@ -7,8 +8,9 @@ import { emailAddress } from "./common";
  * the bytes, and a screen never has to upload them twice.
  */
 
-/** How many links one reachability check follows, and how many at once. */
-export const MAX_LINKS_CHECKED = 50;
+export { FINDING_KINDS, MAX_LINKS_CHECKED, SEVERITIES };
+
+/** How many links one reachability check follows at once. */
 export const LINK_CHECK_CONCURRENCY = 6;
 
 export const presendAttachment = z.object({
@@ -40,11 +42,9 @@ export const presendRequest = z.object({
 });
 export type PresendRequest = z.input<typeof presendRequest>;
 
-export const SEVERITIES = ["error", "warning", "info"] as const;
 export const severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof severity>;
 
-export const FINDING_KINDS = ["clients", "size", "links", "images", "text"] as const;
 export const findingKind = z.enum(FINDING_KINDS);
 export type FindingKind = z.infer<typeof findingKind>;
 

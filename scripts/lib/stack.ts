@@ -55,6 +55,11 @@ export interface StackOptions {
    * specs start from the base demo; e2e/demo.spec.ts asks for it on a stack of its own.
    */
   demoHistory?: boolean;
+  /**
+   * Runs after the build and before the dashboard starts, with the dashboard's data folder
+   * (PGlite allows one process per folder, so a benchmark fills the index here).
+   */
+  beforeDashboard?: (dashboard: { dataDir: string; projects: string[] }) => Promise<void>;
 }
 
 // Variables of a developer's shell or .env.local that must not leak into a run on fresh data.
@@ -113,6 +118,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
     };
     await buildIfStale(TEST_DIST_DIR, dashboardEnv);
+    await options.beforeDashboard?.({ dataDir: dashboardEnv.DASHBOARD_DATA_DIR!, projects });
 
     const dashboard = startChild({
       name: "dashboard",

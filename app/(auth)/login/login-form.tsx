@@ -1,72 +1,83 @@
 "use client";
 
-import { startTransition, useActionState, useRef } from "react";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
-import type { z } from "zod";
-import { loginRequest } from "@/lib/schemas/users";
+import { startTransition, useActionState, useId, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Form, FormControl, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
+import { fieldMessageText } from "@/components/ui/field-message";
+import { cn } from "@/lib/utils";
 import { login, type LoginState } from "./actions";
+import { LOGIN_MAX_LENGTH, loginFieldErrors, type LoginFields } from "./login-fields";
 
-type LoginValues = z.input<typeof loginRequest>;
+type Field = keyof LoginFields;
 
 /**
- * Email and password, checked as you go, sent through the `login` server action. What was
- * typed stays after a refusal; the button is disabled while the action runs, so one click
- * is one attempt (attempts are throttled on the server).
+ * Email and password, checked as you go (login-fields.ts), sent through the `login` server
+ * action. What was typed stays after a refusal; the button is disabled while the action
+ * runs, so one click is one attempt (attempts are throttled on the server). Plain inputs
+ * rather than the dashboard's form library: this page loads before anyone is signed in and
+ * should load fast.
  */
 export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
   const [state, action, pending] = useActionState<LoginState, FormData>(login, {});
   const formRef = useRef<HTMLFormElement>(null);
-  const form = useForm<LoginValues>({
-    resolver: zodResolver(loginRequest),
-    defaultValues: { email: "", password: "", callbackUrl },
-    mode: "onTouched",
-  });
+  const [values, setValues] = useState<LoginFields>({ email: "", password: "" });
+  const [touched, setTouched] = useState<Partial<Record<Field, boolean>>>({});
+  const errors = loginFieldErrors(values);
+  const shown = (field: Field) => (touched[field] ? errors[field] : undefined);
 
-  const onValid = () => {
-    if (!formRef.current) return;
-    const data = new FormData(formRef.current);
+  const onSubmit = (event: React.FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setTouched({ email: true, password: true });
+    const firstInvalid = (["email", "password"] as const).find((field) => errors[field]);
+    if (firstInvalid) {
+      formRef.current?.querySelector<HTMLInputElement>(`[name="${firstInvalid}"]`)?.focus();
+      return;
+    }
+    const data = new FormData(event.currentTarget);
     startTransition(() => action(data));
   };
 
+  const fieldProps = (field: Field) => ({
+    name: field,
+    value: values[field],
+    maxLength: LOGIN_MAX_LENGTH[field],
+    onChange: (e: React.ChangeEvent<HTMLInputElement>) => setValues((v) => ({ ...v, [field]: e.target.value })),
+    onBlur: () => setTouched((t) => ({ ...t, [field]: true })),
+  });
+
   return (
-    <Form {...form}>
-      <form ref={formRef} noValidate onSubmit={form.handleSubmit(onValid)} className="grid gap-4">
-        {callbackUrl && <input type="hidden" name="callbackUrl" value={callbackUrl} />}
-        <FormField
-          control={form.control}
-          name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="username" autoFocus inputMode="email" placeholder="you@example.com" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Password</FormLabel>
-              <FormControl>
-                <Input type="password" autoComplete="current-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormError message={pending ? null : state.error} />
-        <Button type="submit" pending={pending} className="w-full">
-          {pending ? "Signing in…" : "Sign in"}
-        </Button>
-      </form>
-    </Form>
+    <form ref={formRef} noValidate onSubmit={onSubmit} className="grid gap-4">
+      {callbackUrl && <input type="hidden" name="callbackUrl" value={callbackUrl} />}
+      <LoginField label="Email" error={shown("email")}>
+        {(aria) => <Input type="email" autoComplete="username" autoFocus inputMode="email" placeholder="you@example.com" {...aria} {...fieldProps("email")} />}
+      </LoginField>
+      <LoginField label="Password" error={shown("password")}>
+        {(aria) => <Input type="password" autoComplete="current-password" {...aria} {...fieldProps("password")} />}
+      </LoginField>
+      <FormError message={pending ? null : state.error} />
+      <Button type="submit" pending={pending} className="w-full">
+        {pending ? "Signing in…" : "Sign in"}
+      </Button>
+    </form>
+  );
+}
+
+/** Label, control and the message under it, wired for screen readers as the dashboard's form fields are. */
+function LoginField({ label, error, children }: { label: string; error?: string; children: (aria: { id: string; "aria-invalid": boolean; "aria-describedby"?: string }) => React.ReactNode }) {
+  const id = useId();
+  const messageId = `${id}-message`;
+  return (
+    <div className="grid gap-2">
+      <label htmlFor={id} data-error={!!error} className={cn("flex items-center gap-2 text-sm leading-none font-medium select-none", "data-[error=true]:text-destructive dark:data-[error=true]:text-red-300")}>
+        {label}
+      </label>
+      {children({ id, "aria-invalid": !!error, "aria-describedby": error ? messageId : undefined })}
+      {error && (
+        <p id={messageId} role="alert" className="text-xs font-medium text-destructive dark:text-red-300">
+          {fieldMessageText(error)}
+        </p>
+      )}
+    </div>
   );
 }

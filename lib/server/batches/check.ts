@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { createRowMapper } from "@/lib/batch/csv";
+import { createRowMapper } from "@/lib/batch/map-rows";
 import { mapInSlices, parseCsvInSlices, TooManyRowsError } from "@/lib/batch/slices";
 import { MAX_FILE_ROWS } from "@/lib/schemas/limits";
 import { csvMapping, type BatchRowStatus } from "@/lib/schemas/batch";

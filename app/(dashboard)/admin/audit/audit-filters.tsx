@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { CORE_AUDIT_ACTIONS } from "@/lib/schemas/audit";
+import { CORE_AUDIT_ACTIONS } from "@/lib/schemas/words";
 import type { ParamPatch } from "@/components/hooks/search-params";
 import { SearchInput } from "@/components/common/search-input";
 import { DateRangeFilter, FilterSelect } from "@/components/common/filters";

@@ -1,103 +1,26 @@
 "use client";
 
 import * as React from "react";
-import { useRouter } from "next/navigation";
-import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { PlusIcon } from "lucide-react";
-import { toast } from "sonner";
-import { createProjectRequest, type CreateProjectRequest } from "@/lib/schemas/projects";
-import { projectKeys, projectMutations } from "@/lib/queries/projects";
+import { LazyDialog } from "@/components/common/lazy-dialog";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
-/**
- * Registers a project by its id at the service. The server asks the service about the id
- * first; a refusal ("the service does not know this project") lands under the id field.
- */
-export function RegisterProjectDialog() {
-  const [open, setOpen] = React.useState(false);
-  const router = useRouter();
-  const queryClient = useQueryClient();
-  const form = useForm<CreateProjectRequest>({ resolver: zodResolver(createProjectRequest), defaultValues: { externalId: "", name: undefined }, mode: "onTouched" });
+/** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./register-project-dialog-form.tsx). */
+const load = () => import("./register-project-dialog-form");
+const Form = React.lazy(load);
 
-  const { mutation, formError, reset } = useFormMutation(form, ["externalId", "name"], {
-    mutationFn: (values: CreateProjectRequest) => projectMutations.register({ externalId: values.externalId, name: values.name?.trim() || undefined }),
-    onSuccess: async (_data, values) => {
-      toast.success("Project registered", { description: `${values.name?.trim() || values.externalId} is ready to use.` });
-      setOpen(false);
-      form.reset();
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
-      router.refresh(); // the project switcher lists it too
-    },
-  });
-
+export function RegisterProjectDialog(props: {}) {
   return (
-    <Dialog
-      open={open}
-      onOpenChange={(o) => {
-        if (mutation.isPending) return;
-        setOpen(o);
-        if (!o) reset();
-      }}
-    >
-      <DialogTrigger asChild>
+    <LazyDialog
+      load={load}
+      trigger={
         <Button>
           <PlusIcon aria-hidden="true" />
           Register project
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Register a project</DialogTitle>
-          <DialogDescription>Enter the project&apos;s id at the email service. It is checked with the service before it is added.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-            <FormField
-              control={form.control}
-              name="externalId"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Service project id</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="acme-production" {...field} />
-                  </FormControl>
-                  <FormDescription>Sent as X-Service-Product on every call; it also appears in this project&apos;s links.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Display name</FormLabel>
-                  <FormControl>
-                    <Input
-                      autoComplete="off"
-                      placeholder="Acme (production)"
-                      {...field}
-                      value={field.value ?? ""}
-                      // Optional in the schema means absent, not empty: an empty box sends no name.
-                      onChange={(e) => field.onChange(e.target.value === "" ? undefined : e.target.value)}
-                    />
-                  </FormControl>
-                  <FormDescription>Optional. Defaults to the id.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"} onCancel={() => setOpen(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      }
+    >
+      {(dialog) => <Form {...props} {...dialog} />}
+    </LazyDialog>
   );
 }

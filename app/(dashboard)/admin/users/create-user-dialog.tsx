@@ -1,148 +1,27 @@
 "use client";
 
 import * as React from "react";
-import { useQueryClient } from "@tanstack/react-query";
-import { useForm, type Control } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
-import { toast } from "sonner";
-import { ROLE_LABELS, ROLES } from "@/lib/permissions";
-import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
-import { userKeys, userMutations } from "@/lib/queries/users";
+import { LazyDialog } from "@/components/common/lazy-dialog";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
-import { ROLE_SUMMARIES } from "./role-summaries";
-import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import type { ProjectOption } from "./project-access-fields";
 
-const FIELDS = ["email", "name", "role", "allProjects", "projectIds"] as const;
+/** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./create-user-dialog-form.tsx). */
+const load = () => import("./create-user-dialog-form");
+const Form = React.lazy(load);
 
-/**
- * New account: email, name, role and the projects it may open (none unless chosen). The
- * server generates the password and it is shown once.
- */
-export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
-  const [open, setOpen] = React.useState(false);
-  const [created, setCreated] = React.useState<{ user: UserView; password: string } | null>(null);
-  const queryClient = useQueryClient();
-  const form = useForm<CreateUserRequest>({
-    resolver: zodResolver(createUserRequest),
-    defaultValues: { email: "", name: "", role: "support", allProjects: false, projectIds: [] },
-    mode: "onTouched",
-  });
-  const allProjects = form.watch("allProjects") ?? false;
-
-  const { mutation, formError, reset } = useFormMutation(form, FIELDS, {
-    mutationFn: (values: CreateUserRequest) =>
-      userMutations.create({
-        email: values.email,
-        name: values.name || null,
-        role: values.role,
-        allProjects: values.allProjects ?? false,
-        projectIds: values.allProjects ? [] : (values.projectIds ?? []),
-      }),
-    onSuccess: async (result) => {
-      setOpen(false);
-      form.reset();
-      toast.success("User created", { description: `${result.user.email} can sign in as ${ROLE_LABELS[result.user.role]}.` });
-      if (result.password) setCreated({ user: result.user, password: result.password });
-      await queryClient.invalidateQueries({ queryKey: userKeys.all });
-    },
-  });
-
+export function CreateUserDialog(props: { projects: ProjectOption[] }) {
   return (
-    <>
-      <Dialog
-        open={open}
-        onOpenChange={(o) => {
-          if (mutation.isPending) return;
-          setOpen(o);
-          if (!o) reset();
-        }}
-      >
-        <DialogTrigger asChild>
-          <Button>
-            <UserPlusIcon aria-hidden="true" />
-            Create user
-          </Button>
-        </DialogTrigger>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Create a user</DialogTitle>
-            <DialogDescription>A password is generated and shown to you once, for you to pass on.</DialogDescription>
-          </DialogHeader>
-          <Form {...form}>
-            <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-              <FormField
-                control={form.control}
-                name="email"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Email</FormLabel>
-                    <FormControl>
-                      <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="name"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Name</FormLabel>
-                    <FormControl>
-                      <Input autoComplete="off" placeholder="Ada Lovelace" {...field} value={field.value ?? ""} />
-                    </FormControl>
-                    <FormDescription>Optional.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="role"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Role</FormLabel>
-                    <Select value={field.value} onValueChange={field.onChange}>
-                      <FormControl>
-                        <SelectTrigger className="w-full">
-                          <SelectValue />
-                        </SelectTrigger>
-                      </FormControl>
-                      <SelectContent>
-                        {ROLES.map((r) => (
-                          <SelectItem key={r} value={r}>
-                            {ROLE_LABELS[r]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                    <FormDescription>{ROLE_SUMMARIES[field.value]}</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
-              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create user" onCancel={() => setOpen(false)} />
-            </form>
-          </Form>
-        </DialogContent>
-      </Dialog>
-      <OneTimeSecretDialog
-        secret={created?.password ?? null}
-        label="password"
-        title={`Password for ${created?.user.email ?? ""}`}
-        description="Give this password to the new user. They should change it after signing in."
-        onClose={() => setCreated(null)}
-      />
-    </>
+    <LazyDialog
+      load={load}
+      trigger={
+        <Button>
+          <UserPlusIcon aria-hidden="true" />
+          Create user
+        </Button>
+      }
+    >
+      {(dialog) => <Form {...props} {...dialog} />}
+    </LazyDialog>
   );
 }

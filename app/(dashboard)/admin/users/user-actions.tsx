@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { FolderKeyIcon, KeyRoundIcon, LogOutIcon, MoreHorizontalIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { ROLE_LABELS, ROLES, type Role } from "@/lib/permissions";
 import type { UpdateUserRequest, UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";

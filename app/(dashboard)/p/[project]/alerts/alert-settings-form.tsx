@@ -4,7 +4,7 @@ import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
 import { DEFAULT_THRESHOLDS, formatThreshold } from "@/lib/insight/thresholds";
 import { alertSettingsForm, type AlertSettingsForm as FormValues, type AlertSettingsInput, type AlertSettingsView, type RevealedWebhookSecret } from "@/lib/schemas/alerts";

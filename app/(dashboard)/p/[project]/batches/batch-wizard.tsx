@@ -15,7 +15,7 @@ import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { BatchChecks } from "@/components/presend/batch-checks";
 import { CheckTable } from "./check-table";
 

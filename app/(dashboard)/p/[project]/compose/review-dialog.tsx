@@ -2,14 +2,14 @@
 
 import * as React from "react";
 import { useMutation, useQuery } from "@tanstack/react-query";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { isAppError } from "@/lib/errors";
 import type { SendEmail } from "@/lib/schemas/emails";
 import { composeMutations } from "@/lib/queries/compose";
 import { renderQuery } from "@/lib/queries/templates";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 import { EmailFrame as PreviewFrame } from "@/components/messages/email-frame";
 import { formatBytes } from "@/components/compose/attachments-drop";

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { GlobeIcon } from "lucide-react";
-import { DOMAIN_STATUSES, type Domain, type DomainStatus, type Page } from "@/lib/schemas";
+import type { Domain, DomainStatus, Page } from "@/lib/schemas";
+import { DOMAIN_STATUSES } from "@/lib/schemas/words";
 import { domainsQuery } from "@/lib/queries/domains";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { Page } from "@/lib/schemas";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import type { WebhookListItem } from "@/lib/schemas/webhooks-form";

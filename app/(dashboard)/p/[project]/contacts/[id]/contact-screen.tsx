@@ -4,7 +4,7 @@ import * as React from "react";
 import Link from "next/link";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCwIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { Contact } from "@/lib/schemas/contacts";
 import { resubscribeRequest } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations, contactQuery } from "@/lib/queries/contacts";
@@ -16,7 +16,7 @@ import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 
 function ResubscribeDialog({ project, contact }: { project: string; contact: Contact }) {

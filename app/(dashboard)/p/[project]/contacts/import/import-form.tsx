@@ -10,7 +10,7 @@ import { FileSource, type LoadedFile } from "@/components/batches/file-source";
 import { MappingFields } from "@/components/batches/mapping-fields";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
-import { FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 
 /** File → columns (other columns become metadata) → the import job. */
 export function ImportForm({ project, jobs }: { project: string; jobs: JobView[] }) {

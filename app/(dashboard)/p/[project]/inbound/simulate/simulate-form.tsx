@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { InboxIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { inboundSimulateRequest, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import { messageMutations } from "@/lib/queries/messages";
 import { Button } from "@/components/ui/button";

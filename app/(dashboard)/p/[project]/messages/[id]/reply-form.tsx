@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { ReplyIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
 import { messageKeys, messageMutations } from "@/lib/queries/messages";
 import { Button } from "@/components/ui/button";

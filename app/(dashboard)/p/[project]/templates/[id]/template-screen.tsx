@@ -4,7 +4,7 @@ import * as React from "react";
 import Link from "next/link";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { SendIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import type { Template } from "@/lib/schemas/templates";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { previewQuery, templateMutations } from "@/lib/queries/templates";

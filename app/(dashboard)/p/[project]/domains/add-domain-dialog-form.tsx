@@ -1,0 +1,76 @@
+"use client";
+
+import * as React from "react";
+import { useRouter } from "next/navigation";
+import { useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { toast } from "@/components/ui/toast";
+import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
+import { domainKeys, domainMutations } from "@/lib/queries/domains";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { projectHref } from "@/components/shell/nav";
+import type { LazyDialogProps } from "@/components/common/lazy-dialog";
+import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+
+const FIELDS = ["domain"] as const;
+
+/** Add a sending domain: checked as typed, internationalised names shown as they will be sent. */
+export default function AddDomainDialogForm({ project, open, onOpenChange: setOpen, trigger }: { project: string } & LazyDialogProps) {
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const form = useForm<DomainInput, unknown, { domain: string }>({ resolver: zodResolver(domainInput), defaultValues: { domain: "" }, mode: "onChange" });
+  const typed = form.watch("domain");
+  const normalized = typed ? normalizeHostname(typed) : null;
+
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
+    mutationFn: (v: { domain: string }) => domainMutations.add(project, v.domain),
+    onSuccess: async (d) => {
+      toast.success("Domain added", { description: `Publish the records for ${d.domain} in your DNS panel.` });
+      setOpen(false);
+      form.reset();
+      await queryClient.invalidateQueries({ queryKey: domainKeys.all(project) });
+      router.push(`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`);
+    },
+  });
+
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
+      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add a domain</DialogTitle>
+          <DialogDescription>The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+            <FormField
+              control={form.control}
+              name="domain"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Domain</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" spellCheck={false} placeholder="mail.example.com" {...field} />
+                  </FormControl>
+                  {normalized?.ok && normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
+                    <FormDescription>
+                      Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
+                    </FormDescription>
+                  )}
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Add domain" onCancel={() => setOpen(false)} />
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

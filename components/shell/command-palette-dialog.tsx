@@ -1,0 +1,134 @@
+"use client";
+
+import * as React from "react";
+import { usePathname, useRouter } from "next/navigation";
+import { useTheme } from "next-themes";
+import { FolderKanbanIcon, MailSearchIcon, MonitorIcon, MoonIcon, SunIcon } from "lucide-react";
+import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList, CommandSeparator, CommandShortcut } from "@/components/ui/command";
+import { useCurrentProject, useShell } from "@/components/shell/shell-context";
+import { looksLikeMessageId, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
+import { PALETTE_PLACEHOLDER, PaletteTip } from "@/components/shell/palette-frame";
+
+/**
+ * The palette itself: jump to any screen, switch project, open a message by pasted id, change
+ * the theme. Loaded the first time it is opened (command-palette.tsx); `search` is kept by
+ * the caller so what was typed before it loaded is not lost, and `enterPending` replays an
+ * Enter pressed in that moment on the item chosen.
+ */
+export function CommandPaletteDialog({
+  open,
+  onOpenChange,
+  search,
+  onSearchChange,
+  enterPending,
+  onEnterHandled,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  search: string;
+  onSearchChange: (search: string) => void;
+  enterPending: boolean;
+  onEnterHandled: () => void;
+}) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const { setTheme } = useTheme();
+  const { user, projects, can } = useShell();
+  const { project } = useCurrentProject();
+  const inputRef = React.useRef<HTMLInputElement>(null);
+
+  React.useEffect(() => {
+    if (!enterPending) return;
+    // After cmdk has filtered and chosen its first item: the same Enter, on the real input.
+    const timer = setTimeout(() => {
+      inputRef.current?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+      onEnterHandled();
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [enterPending, onEnterHandled]);
+
+  function go(href: string) {
+    onOpenChange(false);
+    router.push(href);
+  }
+
+  const query = search.trim();
+  const messageId = project && can("messages:read") && looksLikeMessageId(query) ? query : null;
+  const screens = visibleProjectScreens(user);
+  const admin = visibleAdminScreens(user);
+
+  return (
+    <CommandDialog open={open} onOpenChange={onOpenChange}>
+      <CommandInput ref={inputRef} placeholder={PALETTE_PLACEHOLDER} value={search} onValueChange={onSearchChange} aria-label="Command" />
+      <CommandList>
+        <CommandEmpty>Nothing matches “{query}”.</CommandEmpty>
+        {messageId && project && (
+          <CommandGroup heading="Message">
+            {/* The id is in the value and the keywords, so cmdk's own filter always keeps this item. */}
+            <CommandItem value={`open-message ${messageId}`} keywords={[messageId]} onSelect={() => go(`${projectHref(project.externalId, "messages")}/${encodeURIComponent(messageId)}`)}>
+              <MailSearchIcon aria-hidden="true" />
+              <span className="truncate">
+                Open message <span className="font-mono">{messageId}</span>
+              </span>
+              <CommandShortcut>{project.name}</CommandShortcut>
+            </CommandItem>
+          </CommandGroup>
+        )}
+        {project && screens.length > 0 && (
+          <CommandGroup heading={`Go to · ${project.name}`}>
+            {screens.map((s) => (
+              <CommandItem key={s.key} value={`${s.label} ${s.keywords?.join(" ") ?? ""}`} onSelect={() => go(projectHref(project.externalId, s.segment))}>
+                <s.icon aria-hidden="true" />
+                {s.label}
+              </CommandItem>
+            ))}
+          </CommandGroup>
+        )}
+        {admin.length > 0 && (
+          <CommandGroup heading="Admin">
+            {admin.map((s) => (
+              <CommandItem key={s.key} value={`${s.label} admin ${s.keywords?.join(" ") ?? ""}`} onSelect={() => go(s.href)}>
+                <s.icon aria-hidden="true" />
+                {s.label}
+              </CommandItem>
+            ))}
+          </CommandGroup>
+        )}
+        {projects.length > 1 && (
+          <CommandGroup heading="Switch project">
+            {projects.map((p) => (
+              <CommandItem key={p.id} value={`project ${p.name} ${p.externalId}`} onSelect={() => go(switchProjectPath(pathname, p.externalId))}>
+                <FolderKanbanIcon aria-hidden="true" />
+                <span className="truncate">{p.name}</span>
+                <CommandShortcut className="font-mono tracking-normal">{p.externalId}</CommandShortcut>
+              </CommandItem>
+            ))}
+          </CommandGroup>
+        )}
+        <CommandSeparator />
+        <CommandGroup heading="Theme">
+          {(
+            [
+              ["light", "Light theme", SunIcon],
+              ["dark", "Dark theme", MoonIcon],
+              ["system", "System theme", MonitorIcon],
+            ] as const
+          ).map(([value, label, Icon]) => (
+            <CommandItem
+              key={value}
+              value={`${label} appearance`}
+              onSelect={() => {
+                setTheme(value);
+                onOpenChange(false);
+              }}
+            >
+              <Icon aria-hidden="true" />
+              {label}
+            </CommandItem>
+          ))}
+        </CommandGroup>
+      </CommandList>
+      {!messageId && <PaletteTip projectName={project?.name} />}
+    </CommandDialog>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * Fixed word lists and limits of the shared schemas, without zod: screens that only list or
+ * label them (filters, badges, panels) import them from here and so do not load the schema
+ * library. The schemas build their enums from these same lists.
+ */
+
+/** Actions recorded by the foundation; feature screens add their own (`webhook.create`, ...). */
+export const CORE_AUDIT_ACTIONS = [
+  "auth.sign_in",
+  "auth.sign_out",
+  "user.create",
+  "user.update",
+  "user.password_reset",
+  "user.projects",
+  "project.register",
+  "project.update",
+  "project.remove",
+] as const;
+
+export const DOMAIN_STATUSES = ["pending", "verified", "failed"] as const;
+
+export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "suppressed", "duplicate"] as const;
+
+/** How many links one pre-send reachability check follows. */
+export const MAX_LINKS_CHECKED = 50;
+export const SEVERITIES = ["error", "warning", "info"] as const;
+export const FINDING_KINDS = ["clients", "size", "links", "images", "text"] as const;
