@@ -66,7 +66,7 @@ test.describe("batch from a file", () => {
       await screenshot(page, "marketer-batch-job");
       const results = await api(page, "GET", `/api/p/${project}/batches/${jobId}/results`);
       expect(results.text.trim().split("\r\n")).toHaveLength(251);
-      await eventually(() => [...seen.recipients.keys()].filter((k) => k.endsWith(`+${u}@example.com`)).length >= 245, 30_000, "245 accepted events");
+      await eventually(() => [...seen.recipients.keys()].filter((k) => k.endsWith(`+${u}@example.com`)).length >= 245, 120_000, "245 accepted events");
       // A message accepted after the job's has had its event delivered: a duplicate would have too.
       await controlEvent(seen, u);
       const ours = [...seen.recipients.entries()].filter(([k]) => k.endsWith(`+${u}@example.com`));

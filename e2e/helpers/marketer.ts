@@ -14,7 +14,7 @@ export async function service<T = unknown>(method: string, path: string, body?: 
 }
 
 /** Polls a message at the service until its status is one of `statuses`. */
-export async function waitForStatus(id: string, statuses: string[], timeoutMs = 30_000): Promise<{ status: string; [k: string]: unknown }> {
+export async function waitForStatus(id: string, statuses: string[], timeoutMs = 90_000): Promise<{ status: string; [k: string]: unknown }> {
   const until = Date.now() + timeoutMs;
   let last: { status: string } | null = null;
   while (Date.now() < until) {
