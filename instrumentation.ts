@@ -6,6 +6,6 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
-  const { startDashboard } = await import("./lib/server/startup");
-  await startDashboard();
+  const { startOrExit } = await import("./lib/server/startup");
+  await startOrExit();
 }

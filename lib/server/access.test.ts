@@ -41,7 +41,7 @@ async function status(p: Promise<unknown>): Promise<number> {
 const REFUSED: Record<Role, Permission[]> = {
   admin: [],
   support: ["batches:send", "templates:write", "contacts:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
-  marketer: ["messages:reply", "inbound:simulate", "suppressions:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
+  marketer: ["messages:reply", "inbound:simulate", "recipients:erase", "suppressions:write", "domains:write", "api_keys:write", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
 };
 
 describe("authorize", () => {

@@ -3,12 +3,12 @@ import { and, eq } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { projects, users } from "@/lib/server/db/schema/core";
-import { batchChunks } from "@/lib/server/db/schema/batches";
+import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import type { Actor, Project } from "@/lib/server/access";
 import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
-import { claimChunk, runJob } from "./runner";
+import { claimChunk, runJob, settleRunningJobs, startBatchSweeper, stopBatchSweeper, sweepJobs } from "./runner";
 
 /**
  * The batch job against a fake service that keeps Idempotency-Keys the way the interface
@@ -63,6 +63,8 @@ beforeAll(async () => {
   await d.insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
 });
 afterAll(async () => {
+  await stopBatchSweeper();
+  await settleRunningJobs();
   await dispose();
   await server.close();
 });
@@ -171,5 +173,43 @@ describe("a send job", () => {
     expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, failed: 0 });
     expect(fake.batchCalls.at(-1)?.key).toMatch(new RegExp(`^batch-${id}-retry-1-rows-`));
     expect(fake.sent.size).toBe(245);
+  });
+});
+
+describe("the sweeper", () => {
+  it("takes over a job whose instance died, without anyone opening or polling it", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("s"), 245), { start: false });
+    const d = await db();
+    // The instance that started it sent nothing and died holding chunk 0 (its lease over).
+    await claimChunk(d, id, "dead-instance", 60_000);
+    await d.update(batchChunks).set({ leaseUntil: new Date(Date.now() - 1) }).where(and(eq(batchChunks.jobId, id), eq(batchChunks.idx, 0)));
+    startBatchSweeper(50);
+    for (let i = 0; (await d.select({ status: batchJobs.status }).from(batchJobs).where(eq(batchJobs.id, id)))[0].status !== "done"; i++) {
+      if (i > 400) throw new Error("the sweeper did not finish the job");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stopBatchSweeper();
+    await settleRunningJobs();
+    expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, pending: 0 });
+    expect(fake.sent.size).toBe(245);
+    expect(fake.batchCalls.map((c) => c.key).sort()).toEqual([`batch-${id}-chunk-0`, `batch-${id}-chunk-1`, `batch-${id}-chunk-2`]);
+  });
+
+  it("marks done a job whose chunks were all sent by an instance that died before saying so", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("t"), 245), { start: false });
+    const d = await db();
+    await d.update(batchChunks).set({ status: "done" }).where(eq(batchChunks.jobId, id));
+    expect(await sweepJobs()).toEqual([]);
+    expect((await d.select({ status: batchJobs.status }).from(batchJobs).where(eq(batchJobs.id, id)))[0].status).toBe("done");
+  });
+
+  it("does not send a row whose recipient was erased while the job waited", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("e"), 245), { start: false });
+    const d = await db();
+    await d.update(batchRows).set({ status: "invalid", errorCode: "erased", email: "erased:0" }).where(and(eq(batchRows.jobId, id), eq(batchRows.row, 3)));
+    await runJob(id);
+    expect((await getJob(project, id)).counts).toMatchObject({ sent: 244, invalid: 4 });
+    expect([...fake.sent.values()]).not.toContain("r2-e@example.com");
+    expect(fake.sent.size).toBe(244);
   });
 });

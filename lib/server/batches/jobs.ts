@@ -127,7 +127,7 @@ const toView = (job: BatchJobRow, c: JobCounts): JobView => ({
   content: job.content,
 });
 
-/** A job with its counts; opening or polling it resumes it when it was left unfinished. */
+/** A job with its counts; opening or polling it resumes it at once when it was left unfinished (the sweeper would, a little later). */
 export async function getJob(project: Project, id: string, kind: JobKind = "send"): Promise<JobView> {
   const job = await loadJob(project, id, kind);
   await resumeIfStalled(job);
@@ -136,9 +136,8 @@ export async function getJob(project: Project, id: string, kind: JobKind = "send
 
 export async function listJobs(project: Project, kind: "send" | "contacts"): Promise<JobView[]> {
   const d = await db();
+  // What a restart left behind is resumed by the sweeper (runner.ts), not by visiting the list.
   const jobs = await d.select().from(batchJobs).where(and(eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind))).orderBy(desc(batchJobs.createdAt)).limit(50);
-  // Visiting the list resumes what a restart left behind.
-  for (const j of jobs) await resumeIfStalled(j);
   return Promise.all(jobs.map(async (j) => toView(j, await counts(j.id))));
 }
 

@@ -7,6 +7,7 @@ import { foldStatus } from "@/lib/server/messages/fold";
 import { replaceInboundPlaceholder } from "@/lib/server/messages/inbound-placeholder";
 import { recipientRows } from "@/lib/server/messages/recipients";
 import { enqueueReread } from "@/lib/server/rereads/queue";
+import { erasureOf } from "@/lib/server/retention/tombstones";
 import type { DeliveredEvent } from "./payload";
 
 /**
@@ -50,6 +51,14 @@ export async function recordEvent(projectId: string, key: string, e: DeliveredEv
       })
       .onConflictDoNothing({ target: indexedMessages.id })
       .returning({ id: indexedMessages.id });
+    if (created && (await erasureOf(tx, projectId, e.messageId))?.deleted) {
+      // Erased on a recipient's request (lib/server/retention/erase.ts): the service still
+      // announces it, the index does not take it back. Checked only for a message new to the
+      // index, which an erased one always is, so other events pay nothing.
+      await tx.delete(indexedMessages).where(eq(indexedMessages.id, e.messageId));
+      await tx.delete(indexedEvents).where(eq(indexedEvents.seq, event.seq));
+      return false;
+    }
     if (created) {
       const rows = recipientRows({ id: e.messageId, projectId, from: e.from ?? "", to: e.to ?? [], createdAt: at });
       if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();

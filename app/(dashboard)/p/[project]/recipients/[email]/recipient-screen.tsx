@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable, messageHref } from "@/components/messages/messages-table";
+import { EraseRecipient } from "./erase-recipient";
 
 const REASONS: Record<string, string> = {
   bounce: "a message to it bounced (the receiving server said the address does not work)",
@@ -37,6 +38,7 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
           </span>
         }
         description="Every message to or from this address that the dashboard knows, and whether the service will deliver to it."
+        actions={<EraseRecipient project={project} email={view.email} />}
       />
       <Card>
         <CardHeader>

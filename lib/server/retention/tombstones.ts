@@ -1,0 +1,27 @@
+import "server-only";
+import { and, eq } from "drizzle-orm";
+import type { Db } from "@/lib/server/db";
+import { erasedMessages } from "@/lib/server/db/schema/retention";
+import { bareAddress } from "@/lib/server/messages/recipients";
+import { addressHash } from "./address-hash";
+
+/**
+ * What an erasure left for later writers of the index (the ingest, re-reads, look-ups): the
+ * service still holds the message and may bring it back, so a deleted message stays out and
+ * an erased address stays off a message that was only stripped.
+ */
+export type Erasure = { deleted: boolean; hashes: Set<string> };
+
+export async function erasureOf(t: Db, projectId: string, messageId: string): Promise<Erasure | null> {
+  const rows = await t
+    .select({ hash: erasedMessages.addressHash, deleted: erasedMessages.deleted })
+    .from(erasedMessages)
+    .where(and(eq(erasedMessages.projectId, projectId), eq(erasedMessages.messageId, messageId)));
+  if (!rows.length) return null;
+  return { deleted: rows.some((r) => r.deleted), hashes: new Set(rows.map((r) => r.hash)) };
+}
+
+/** The list without the erased addresses (`"Ann <ann@x.io>"` entries compared by their address). */
+export function withoutErased(list: string[], erasure: Erasure): string[] {
+  return list.filter((entry) => !erasure.hashes.has(addressHash(bareAddress(entry))));
+}
