@@ -1,9 +1,11 @@
 /**
- * `npm run bench:batch`: a 10,000-row batch job through the dashboard (its route, its job
- * runner, its database) against the same 100 batches of 100 sent straight to the local
- * service, in one run; prints both times and the ratio (target: ≤ 1.25x). Then the same
- * with the service failing every 10th batch request (SERVICE_FAULT_BATCH_EVERY=10) and the
- * number of duplicate messages the service ended up holding (must be 0).
+ * `npm run bench:batch [-- --rows N]`: an N-row batch job (default 10,000) through the
+ * dashboard (its route, its job runner, its database) against the same N/100 batches of 100
+ * sent straight to the local service, in one run; prints both times and the ratio (target:
+ * ≤ 1.15x), and the dashboard's peak resident memory, sampled through the whole run
+ * (target: ≤ 400 MB). Then the same with the service failing every 10th batch request
+ * (SERVICE_FAULT_BATCH_EVERY=10) and the number of duplicate messages the service ended up
+ * holding (must be 0).
  */
 import { chromium } from "@playwright/test";
 import { randomBytes } from "node:crypto";
@@ -20,11 +22,26 @@ import { BIN, ROOT, fromRoot } from "./lib/paths";
 import { waitForIdle } from "./lib/idle";
 import { freePort } from "./lib/ports";
 import { TEST_DIST_DIR } from "./lib/stack";
+import { sampleRss } from "./lib/rss";
 
-const ROWS = 10_000;
+function rowsArgument(): number {
+  const i = process.argv.indexOf("--rows");
+  const raw = i >= 0 ? process.argv[i + 1] : process.argv.find((a) => a.startsWith("--rows="))?.slice(7);
+  if (raw === undefined) return 10_000;
+  const n = Number(raw.replace(/[_,]/g, ""));
+  if (!Number.isInteger(n) || n < 100 || n % 100 !== 0) {
+    console.error(`--rows: ${raw} is not a whole number of hundreds (100, 10000, 100000...)`);
+    process.exit(2);
+  }
+  return n;
+}
+
+const ROWS = rowsArgument();
 const CHUNK = 100;
 const WORKERS = 8;
-const TARGET_RATIO = 1.25;
+const TARGET_RATIO = 1.15;
+const TARGET_RSS_MB = 400;
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 /**
  * The local service steps each accepted message through its sandbox lifecycle (sending,
  * sent, delivered...) in the background. Those steps are the service's own simulation, not
@@ -36,11 +53,13 @@ const LOG_DIR = fromRoot("test-results", "bench-logs");
 const OWN = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|BATCH_)/;
 const cleanEnv = (): Env => Object.fromEntries(Object.entries(process.env).filter(([k]) => !OWN.test(k)));
 
-type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; stop: () => Promise<void> };
+type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; rss: ReturnType<typeof sampleRss>; stop: () => Promise<void> };
 
 async function startStack(faultEvery: number, tmp: string): Promise<Stack> {
   const children: Child[] = [];
+  let rss: ReturnType<typeof sampleRss> | null = null;
   const stop = async () => {
+    rss?.stop();
     for (const c of children.reverse()) await c.stop();
   };
   const servicePort = await freePort();
@@ -77,8 +96,9 @@ async function startStack(faultEvery: number, tmp: string): Promise<Stack> {
   await buildIfStale(TEST_DIST_DIR, env);
   const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${faultEvery}.log`), env });
   children.push(dashboard);
+  rss = sampleRss(dashboard.process.pid!);
   await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
-  return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, stop };
+  return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, rss, stop };
 }
 
 async function sessionCookie(stack: Stack): Promise<string> {
@@ -184,13 +204,18 @@ try {
     const quiet1 = await waitForIdle();
     const directMs = await direct(stack, domain, "d");
     const quiet2 = await waitForIdle();
+    stack.rss.mark();
     const dash = await throughDashboard(stack, cookie, domain, "b");
-    console.log(`\n(waited ${(quiet1 / 1000).toFixed(1)} s and ${(quiet2 / 1000).toFixed(1)} s for the machine to be idle before the two timed runs)`);
+    const runPeak = stack.rss.windowPeak();
+    console.log(`\n(waited ${(quiet1 / 1000).toFixed(1)} s and ${(quiet2 / 1000).toFixed(1)} s for the machine to be idle before the two timed runs; load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")})`);
     const ratio = dash.ms / directMs;
-    console.log(`\n${ROWS} messages in ${ROWS / CHUNK} batches, ${WORKERS} at a time:`);
+    console.log(`\n${ROWS.toLocaleString("en")} messages in ${(ROWS / CHUNK).toLocaleString("en")} batches, ${WORKERS} at a time:`);
     console.log(`  straight to the service: ${(directMs / 1000).toFixed(2)} s`);
     console.log(`  through the dashboard:   ${(dash.ms / 1000).toFixed(2)} s (job created from a CSV, checked, stored, sent, ${dash.sent} sent; of which creating the job: ${(dash.createMs / 1000).toFixed(2)} s)`);
     console.log(`  ratio: ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO}x) ${ratio <= TARGET_RATIO ? "OK" : "OVER TARGET"}`);
+    const peak = stack.rss.peak();
+    console.log(`  dashboard resident memory: peak ${mb(runPeak)} MB during its run, ${mb(peak)} MB over the whole stack's life (target ≤ ${TARGET_RSS_MB} MB) ${peak <= TARGET_RSS_MB * 1024 * 1024 ? "OK" : "OVER TARGET"}`);
+    if (ratio > TARGET_RATIO || peak > TARGET_RSS_MB * 1024 * 1024) process.exitCode = 1;
   } finally {
     await stack.stop();
   }
@@ -202,7 +227,7 @@ try {
     const domain = await domainOf(stack);
     const dash = await throughDashboard(stack, cookie, domain, "fb");
     sent = dash.sent;
-    console.log(`\nWith SERVICE_FAULT_BATCH_EVERY=10: ${dash.sent} sent through the dashboard in ${(dash.ms / 1000).toFixed(2)} s`);
+    console.log(`\nWith SERVICE_FAULT_BATCH_EVERY=10: ${dash.sent} sent through the dashboard in ${(dash.ms / 1000).toFixed(2)} s (dashboard peak ${mb(stack.rss.peak())} MB)`);
   } finally {
     await stack.stop();
   }

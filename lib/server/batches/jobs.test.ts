@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
@@ -124,8 +124,13 @@ describe("a send job", () => {
     expect(fake.sent.size).toBe(245);
     const d = await db();
     expect(await d.select().from(indexedMessages).where(eq(indexedMessages.batchJobId, id))).toHaveLength(245);
-    const { csv } = await jobResultsCsv(project, id);
-    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(251);
+    const bytes = new Uint8Array(await new Response((await jobResultsCsv(project, id)).csv).arrayBuffer());
+    // A byte-order mark first, so spreadsheets read the file as UTF-8.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).split("\r\n");
+    expect(lines.filter(Boolean)).toHaveLength(251);
+    expect(lines[0]).toBe("row,email,name,status,message_id,error_field,error_code,error");
+    expect(lines.at(-1)).toBe("");
   });
 
   it("sends nothing twice when the service fails, even after accepting a chunk", async () => {
@@ -173,6 +178,27 @@ describe("a send job", () => {
     expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, failed: 0 });
     expect(fake.batchCalls.at(-1)?.key).toMatch(new RegExp(`^batch-${id}-retry-1-rows-`));
     expect(fake.sent.size).toBe(245);
+  });
+});
+
+describe("a large job", () => {
+  it("is stored in file order and its results stream out page by page, header once", async () => {
+    const rows = 12_345;
+    const csv = ["email,first_name", ...Array.from({ length: rows }, (_, i) => `big${i}@example.com,N${i}`)].join("\n");
+    const { id } = await createSendJob(project, actor, body(csv, rows), { start: false });
+    const d = await db();
+    onTestFinished(() => d.delete(batchJobs).where(eq(batchJobs.id, id)).then(() => {}));
+    const chunks = await d.select({ idx: batchChunks.idx, rows: batchChunks.rows }).from(batchChunks).where(eq(batchChunks.jobId, id)).orderBy(batchChunks.idx);
+    expect(chunks).toHaveLength(124);
+    expect(chunks[0].rows).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(chunks[123].rows).toEqual(Array.from({ length: 45 }, (_, i) => 12_302 + i));
+    const text = await new Response((await jobResultsCsv(project, id)).csv).text();
+    const lines = text.split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(rows + 1);
+    expect(lines.filter((l) => l.includes("row,email,name"))).toHaveLength(1);
+    expect(lines.slice(1).map((l) => Number(l.split(",")[0]))).toEqual(Array.from({ length: rows }, (_, i) => i + 2));
+    // The first row of the second page.
+    expect(lines[5_001]).toBe("5002,big5000@example.com,N5000,pending,,,,");
   });
 });
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, between, eq, sql } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import type { BatchContent } from "@/lib/schemas/compose";
 import type { SendEmail } from "@/lib/schemas/emails";
@@ -57,25 +57,45 @@ type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId
 
 type Sent = Parameters<typeof recordSentMessagesIn>[1];
 
-/** Writes the outcomes of a chunk, the messages it sent into the index, and marks it done: one transaction. */
+/**
+ * Writes the outcomes of a chunk, the messages it sent into the index, and marks it done: one
+ * transaction. The outcomes go in as one JSON document and the rows are reached through their
+ * key's range: with a list of a hundred values per chunk, PGlite took ten times longer.
+ */
 async function finishChunk(d: Db, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = []) {
   await d.transaction(async (tx) => {
     await recordSentMessagesIn(tx, sent);
     if (outcomes.length) {
-      const values = sql.join(
-        outcomes.map((o) => sql`(${o.row}::int, ${o.status}, ${o.messageId}, ${o.error?.message ?? null}, ${o.error?.code ?? null}, ${o.error?.field ?? null})`),
-        sql`, `,
-      );
+      const values = JSON.stringify(outcomes.map((o) => ({ r: o.row, s: o.status, i: o.messageId, m: o.error?.message ?? null, c: o.error?.code ?? null, f: o.error?.field ?? null })));
+      const { first, last } = span(outcomes.map((o) => o.row));
       await tx.execute(sql`
-        update batch_rows r set status = v.status, message_id = v.mid, error_message = v.msg, error_code = v.code, error_field = v.field
-          from (values ${values}) as v(row, status, mid, msg, code, field)
-         where r.job_id = ${chunk.jobId} and r.row = v.row`);
+        update batch_rows r set status = v.s, message_id = v.i, error_message = v.m, error_code = v.c, error_field = v.f
+          from jsonb_to_recordset(${values}::jsonb) as v(r int, s text, i text, m text, c text, f text)
+         where r.job_id = ${chunk.jobId} and r.row between ${first} and ${last} and r.row = v.r`);
     }
     await tx
       .update(batchChunks)
       .set({ status: "done", leaseUntil: null })
       .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.round, chunk.round), eq(batchChunks.idx, chunk.idx)));
   });
+}
+
+const span = (rows: number[]) => ({ first: Math.min(...rows), last: Math.max(...rows) });
+
+/**
+ * The chunk's rows still pending, in file order. Read by the range of their row numbers (the
+ * primary key) and then kept to the chunk's own: a retry round's chunks may interleave.
+ */
+async function pendingRowsOf(d: Db, chunk: BatchChunkRow) {
+  if (!chunk.rows.length) return [];
+  const { first, last } = span(chunk.rows);
+  const mine = new Set(chunk.rows);
+  const rows = await d
+    .select()
+    .from(batchRows)
+    .where(and(eq(batchRows.jobId, chunk.jobId), between(batchRows.row, first, last), eq(batchRows.status, "pending")))
+    .orderBy(batchRows.row);
+  return rows.filter((r) => mine.has(r.row));
 }
 
 async function release(d: Db, chunk: BatchChunkRow, error: string) {
@@ -91,11 +111,7 @@ async function release(d: Db, chunk: BatchChunkRow, error: string) {
  * is no longer one of them.
  */
 async function sendChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<{ outcomes: Outcome[]; sent: Sent }> {
-  const rows = await d
-    .select({ row: batchRows.row, email: batchRows.email, name: batchRows.name, data: batchRows.data })
-    .from(batchRows)
-    .where(and(eq(batchRows.jobId, job.id), inArray(batchRows.row, chunk.rows), eq(batchRows.status, "pending")))
-    .orderBy(batchRows.row);
+  const rows = await pendingRowsOf(d, chunk);
   if (!rows.length) return { outcomes: [], sent: [] };
   const sends: SendEmail[] = rows.map((r) => rowSend(job.content as BatchContent, r));
   const answer = await service.emails.batch(job.projectExternalId, sends, chunk.idempotencyKey);
@@ -132,7 +148,7 @@ async function processChunk(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Prom
 }
 
 async function importContacts(d: Db, job: BatchJobRow, chunk: BatchChunkRow): Promise<Outcome[]> {
-  const rows = await d.select().from(batchRows).where(and(eq(batchRows.jobId, job.id), inArray(batchRows.row, chunk.rows))).orderBy(batchRows.row);
+  const rows = await pendingRowsOf(d, chunk);
   const out: Outcome[] = [];
   for (const r of rows) out.push(await importContactRow(job, r));
   return out;
