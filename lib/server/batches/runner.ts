@@ -163,12 +163,15 @@ async function markDoneIfFinished(d: Db, jobId: string) {
 
 /** Test aid: a pause after each chunk, so a browser test can stop the dashboard halfway through a job. */
 const pauseMs = () => Number(process.env.BATCH_CHUNK_PAUSE_MS) || 0;
+/** Test aid: a pause between claiming a chunk and sending it, so a test can kill an instance while it holds a claim. */
+const holdMs = () => Number(process.env.BATCH_CHUNK_HOLD_MS) || 0;
 
 /** One worker: claims and sends chunks until none is free. */
 async function work(d: Db, job: BatchJobRow) {
   for (;;) {
     const chunk = await claimChunk(d, job.id);
     if (!chunk) return;
+    if (holdMs()) await new Promise((r) => setTimeout(r, holdMs()));
     await processChunk(d, job, chunk);
     if (pauseMs()) await new Promise((r) => setTimeout(r, pauseMs()));
   }
