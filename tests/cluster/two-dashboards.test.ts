@@ -23,9 +23,9 @@ describe.skipIf(!SERVER_URL)("two dashboards on one Postgres", () => {
   let seq = 0;
   const unique = () => `${Date.now().toString(36)}${++seq}`;
 
-  const call = async (url: string, path: string, init: { method?: string; body?: unknown; cookie?: string | null } = {}) => {
+  const call = async (url: string, path: string, init: { method?: string; body?: unknown; cookie?: string | null; headers?: Record<string, string> } = {}) => {
     const method = init.method ?? "GET";
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = { ...init.headers };
     if (init.cookie !== null) headers.cookie = init.cookie ?? cookie;
     // Writes come from the dashboard's own pages, whose origin is the balancer's (PUBLIC_URL).
     if (method !== "GET") headers.origin = c.balancer.url;
@@ -90,8 +90,8 @@ describe.skipIf(!SERVER_URL)("two dashboards on one Postgres", () => {
     // Events reach A only; reads below are on B.
     c.balancer.ingestTo(c.a.url);
     const to = `cache-${unique()}@example.com`;
-    const sent = await call(c.a.url, `/api/p/${project}/emails`, { method: "POST", body: { from: { email: `app@${domain}` }, to: [{ email: to }], subject: "Across instances", text: "Hello" } });
-    expect(sent.status).toBe(202);
+    const sent = await call(c.a.url, `/api/p/${project}/emails`, { method: "POST", body: { from: { email: `app@${domain}` }, to: [{ email: to }], subject: "Across instances", text: "Hello" }, headers: { "Idempotency-Key": `cluster-${unique()}` } });
+    expect(sent.status, sent.text).toBe(202);
     const id = sent.json.id as string;
     const found = await call(c.b.url, `/api/p/${project}/messages?q=${encodeURIComponent(to)}`);
     expect(found.json.data.map((m: { id: string }) => m.id)).toEqual([id]);
