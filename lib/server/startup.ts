@@ -5,7 +5,7 @@ import { withDbLock } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
 import { getProject, registerProject } from "./projects";
-import { startBatchSweeper } from "./batches/runner";
+import { startBatchSweeper } from "./batches/sweeper";
 import { startRetention } from "./retention/background";
 import { startEventWork } from "./rereads/background";
 import { ensureFirstAdmin } from "./users";

@@ -8,7 +8,8 @@ import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import type { Actor, Project } from "@/lib/server/access";
 import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
-import { claimChunk, runJob, settleRunningJobs, startBatchSweeper, stopBatchSweeper, sweepJobs } from "./runner";
+import { claimChunk, runJob, settleRunningJobs } from "./runner";
+import { startBatchSweeper, stopBatchSweeper, sweepJobs } from "./sweeper";
 
 /**
  * The batch job against a fake service that keeps Idempotency-Keys the way the interface
