@@ -11,10 +11,14 @@ const config: NextConfig = {
   // forbidden() in guardPage() renders the 403 page.
   experimental: { authInterrupts: true },
   async headers() {
+    const noScripts = [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }];
     return [
       { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
-      // Pages get a CSP with a nonce from proxy.ts; API answers are data and need no scripts.
-      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CONTENT_SECURITY_POLICY }] },
+      // Pages get a CSP with a nonce from proxy.ts; what the proxy skips gets one that allows
+      // nothing: API answers are data, and an SVG opened on its own could otherwise run script.
+      { source: "/api/:path*", headers: noScripts },
+      { source: "/favicon.svg", headers: noScripts },
+      { source: "/_next/static/:path*", headers: noScripts },
     ];
   },
 };

@@ -20,7 +20,8 @@ export default defineConfig({
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: "test-results/e2e-report.json" }]],
+  // One report per service target (scripts/lib/e2e-run.ts names it).
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT_FILE ?? "test-results/e2e-report.json" }]],
   use: {
     baseURL,
     headless: true,
@@ -32,6 +33,9 @@ export default defineConfig({
   projects: [
     // Documenso/Dub pattern: sign in once per role and save the session for the specs.
     { name: "setup", testMatch: /auth\.setup\.ts$/ },
-    { name: "chromium", testMatch: /\.spec\.ts$/, dependencies: ["setup"] },
+    { name: "chromium", testMatch: /\.spec\.ts$/, testIgnore: /journeys\//, dependencies: ["setup"] },
+    // Journeys of every screen, written once for any service that speaks the interface; the
+    // harness runs them against the bundled service and the contrarian (E2E_TARGET says which).
+    { name: "journeys", testMatch: /journeys\/.*\.spec\.ts$/, dependencies: ["setup"] },
   ],
 });

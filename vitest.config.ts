@@ -7,7 +7,8 @@ export default defineConfig({
   },
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["node_modules/**", ".next/**", "e2e/**", ".data/**"],
+    // e2e/ holds Playwright specs, except the contrarian service, whose own tests are Vitest.
+    exclude: ["node_modules/**", ".next/**", "e2e/!(contrarian-service)/**", ".data/**"],
     environment: "node",
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },

@@ -1,7 +1,7 @@
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { FolderKanbanIcon } from "lucide-react";
-import { can } from "@/lib/permissions";
+import { allows } from "@/lib/permissions";
 import { currentUser } from "@/lib/server/guard";
 import { listProjectsForUser } from "@/lib/server/projects";
 import { StatusPage } from "@/components/common/status-page";
@@ -19,7 +19,7 @@ export default async function Home() {
   const projects = await listProjectsForUser(user);
   const project = pickProject(projects, (await cookies()).get(LAST_PROJECT_COOKIE)?.value);
   if (project) redirect(projectHref(project.externalId));
-  if (can(user.role, "projects:manage")) redirect("/admin/projects");
+  if (allows(user, "projects:manage")) redirect("/admin/projects");
   return (
     <StatusPage
       icon={FolderKanbanIcon}

@@ -1,6 +1,6 @@
-import { api, expect, screenshot, test, visit } from "./fixtures";
+import { api, expect, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
-import { acceptedMessages, attachmentBytes, eventually, project, unique, waitForStatus } from "./helpers/marketer";
+import { acceptedMessages, attachmentBytes, controlEvent, eventually, project, unique, waitForStatus } from "./helpers/marketer";
 
 test.use({ storageState: authFile("marketer") });
 
@@ -57,7 +57,9 @@ test("a double-clicked send produces one message", async ({ page }) => {
     await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).dblclick();
     await page.waitForURL(/\/messages\/[^/]+$/);
     await eventually(() => (seen.recipients.get(`twice+${u}@example.com`)?.size ?? 0) >= 1, 15_000, "the accepted event");
-    await new Promise((r) => setTimeout(r, 1500));
+    // Every request of the page has been answered, and an event accepted after them has arrived.
+    await settle(page);
+    await controlEvent(seen, u);
     expect(seen.recipients.get(`twice+${u}@example.com`)?.size).toBe(1);
   } finally {
     await seen.close();

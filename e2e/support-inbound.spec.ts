@@ -1,4 +1,4 @@
-import { api, expect, test } from "./fixtures";
+import { api, expect, settle, test } from "./fixtures";
 import { authFile } from "./support/run";
 import { messagePath, messagesPath, project, receivingAddress, unique, pageAs, screenshotVariants, visitChecked } from "./support-helpers";
 
@@ -61,7 +61,8 @@ test.describe("as support", () => {
     const before = page.url();
     const box = (await iframe.boundingBox())!;
     await page.mouse.click(box.x + 60, box.y + 40);
-    await page.waitForTimeout(1_000);
+    // Whatever the click started (a navigation, a request) has run its course.
+    await settle(page);
     expect(page.url()).toBe(before);
     expect(page.context().pages()).toHaveLength(1);
     expect(dialogs).toEqual([]);
@@ -87,7 +88,8 @@ test.describe("as support", () => {
     const conversation = page.getByRole("list", { name: "Conversation" });
     await expect(conversation.locator("[data-thread-message]")).toHaveCount(2, { timeout: 15_000 });
     await expect(conversation).toContainText(`Re: ${subject}`);
-    await page.waitForTimeout(1_500);
+    // Both clicks' requests have been answered before the reload counts the replies.
+    await settle(page);
     await page.reload();
     await expect(page.getByRole("list", { name: "Conversation" }).locator("[data-thread-message]")).toHaveCount(2);
     await screenshotVariants(page, "support-conversation");

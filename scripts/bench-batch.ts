@@ -71,7 +71,7 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
     command: process.execPath,
     args: [BIN.tsx, "service/server.ts"],
     logFile: path.join(LOG_DIR, `batch-service-${label}.log`),
-    env: { ...cleanEnv(), SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(servicePort), SERVICE_DATA_DIR: serviceDir, SERVICE_ENV_FILE: envFile, SERVICE_SANDBOX_STEP_MS: String(LIFECYCLE_STEP_MS), SERVICE_RATE_LIMIT: "1000000", SERVICE_FAULT_BATCH_EVERY: String(faultEvery) },
+    env: { ...cleanEnv(), SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(servicePort), SERVICE_DATA_DIR: serviceDir, SERVICE_ENV_FILE: envFile, SERVICE_SANDBOX_STEP_MS: String(LIFECYCLE_STEP_MS), SERVICE_RATE_LIMIT: "1000000", SERVICE_FAULT_BATCH_EVERY: String(faultEvery), SERVICE_SEED_HISTORY: "off" },
   });
   children.push(service);
   const [, serviceURL] = await service.waitForLine(/listening on (http:\/\/\S+)/, 90_000);

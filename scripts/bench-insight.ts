@@ -4,9 +4,10 @@
  *
  *   presend  the pre-send checks (no SpamAssassin) of a generated 100 KB template,
  *            N runs after a warm-up; target: under 1 s.
- *
- * Sections for the overview, the provider table and the alert checks are added beside
- * `presend` in SECTIONS below.
+ *   index    1,000,000 messages in the index: load, rollup build, sizes, and p50/p95 of the
+ *            overview's figures, the provider table, the top links and one alert check;
+ *            target: p95 under 200 ms each (scripts/lib/insight-bench.ts).
+ *   ingest   the stream's per-event write cost and the insight mark's share of it.
  */
 import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
@@ -103,6 +104,8 @@ async function presendSection() {
 
 const SECTIONS: Record<string, () => Promise<void>> = {
   presend: presendSection,
+  index: async () => (await import("./lib/insight-bench")).indexSection(N, time, Number(process.env.BENCH_INSIGHT_MESSAGES) || undefined),
+  ingest: async () => (await import("./lib/insight-bench")).ingestSection(N, time),
 };
 
 async function main() {

@@ -1,10 +1,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
+import { safeErrorSummary } from "../lib/log/safe-error";
 import { MAX_REQUEST_BYTES } from "../lib/schemas/limits";
 import type { AppEnv, Deps } from "./context";
 import { authenticate } from "./lib/auth";
 import { ServiceError, fromZodError } from "./lib/errors";
+import { bodyGuard, urlGuard } from "./lib/input-guard";
 import { newId } from "./lib/ids";
 import { createRateLimiter } from "./lib/rate-limit";
 import * as apiKeys from "./routes/api-keys";
@@ -36,6 +37,9 @@ export function createApp(deps: Deps) {
     c.header("X-Request-Id", c.get("requestId"));
   });
 
+  // Before authentication: a path that does not decode is refused the same signed in or not.
+  app.use("/v1/*", urlGuard(() => app.openAPIRegistry.definitions.flatMap((d) => (d.type === "route" ? [d.route.path] : []))));
+
   app.use("/v1/*", async (c, next) => {
     if (c.req.path === "/v1/openapi.json") return next();
     const auth = await authenticate(c);
@@ -44,15 +48,8 @@ export function createApp(deps: Deps) {
     await next();
   });
 
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_REQUEST_BYTES,
-      onError: () => {
-        throw new ServiceError(413, "payload_too_large", `The request body exceeds ${MAX_REQUEST_BYTES / 1024 / 1024} MB`);
-      },
-    }),
-  );
+  // After authentication, so an unauthenticated caller never gets a body read at all.
+  app.use("/v1/*", bodyGuard(MAX_REQUEST_BYTES));
 
   for (const routes of [apiKeys, emails, domains, contacts, templates, suppressions, inbound, webhooks]) {
     routes.register(app);
@@ -75,13 +72,14 @@ export function createApp(deps: Deps) {
     if (err instanceof HTTPException) {
       const status = err.status;
       const code = status === 415 ? "unsupported_media_type" : status === 400 ? "invalid_json" : "http_error";
-      const message = status === 415 ? "Content-Type: send JSON with 'Content-Type: application/json'" : err.message || "Malformed request";
-      return c.json(new ServiceError(status as 400, code, message, status === 415 ? "Content-Type" : null).toBody(), status);
+      const message = status === 415 ? "Content-Type: send JSON with 'Content-Type: application/json'" : `body: ${err.message || "Malformed request"}`;
+      return c.json(new ServiceError(status as 400, code, message, status === 415 ? "Content-Type" : "body").toBody(), status);
     }
     if (err instanceof SyntaxError) {
-      return c.json(new ServiceError(400, "invalid_json", "The request body is not valid JSON").toBody(), 400);
+      return c.json(new ServiceError(400, "invalid_json", "body: the request body is not valid JSON", "body").toBody(), 400);
     }
-    console.error(`[service] ${c.get("requestId")} ${c.req.method} ${c.req.path}`, err);
+    // What failed and where, never the values: a failed query's parameters hold secrets.
+    console.error(`[service] ${c.get("requestId")} ${c.req.method} ${c.req.path} failed: ${safeErrorSummary(err)}`);
     return c.json(new ServiceError(500, "internal_error", `Internal error (request ${c.get("requestId")})`).toBody(), 500);
   });
 

@@ -9,6 +9,10 @@ const msList = z
   .transform((v) => v.split(",").map((s) => Number(s.trim())))
   .pipe(z.array(z.number().int().nonnegative()).min(1));
 
+/** "a, b:8080" → ["a", "b:8080"]. */
+const hostList = z.string().transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean));
+const flag = z.enum(["true", "false", "1", "0", ""]).transform((v) => v === "true" || v === "1");
+
 const schema = z.object({
   SERVICE_PORT: z.coerce.number().int().min(0).max(65535).default(4010),
   SERVICE_HOST: z.string().default("127.0.0.1"),
@@ -28,11 +32,21 @@ const schema = z.object({
   SERVICE_SANDBOX_STEP_MS: z.coerce.number().int().nonnegative().default(1200),
   SERVICE_WEBHOOK_RETRY_SCHEDULE: msList.default([5_000, 30_000, 120_000, 600_000, 1_800_000, 7_200_000]),
   SERVICE_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  /**
+   * Webhook destinations (SSRF): loopback, private, link-local, unique-local and metadata
+   * addresses are refused by default. `host` or `host:port` entries listed here are allowed
+   * whatever they resolve to (npm start lists the dashboard's own address); ALLOW_PRIVATE
+   * opens the private ranges for development (metadata addresses stay refused).
+   */
+  SERVICE_WEBHOOK_ALLOW_HOSTS: hostList.default([]),
+  SERVICE_WEBHOOK_ALLOW_PRIVATE: flag.default(false),
   SERVICE_RATE_LIMIT: z.coerce.number().int().positive().default(100),
   SERVICE_RATE_BURST: z.coerce.number().int().positive().optional(),
   SERVICE_WORKER_POLL_MS: z.coerce.number().int().positive().default(200),
   SERVICE_FAULT_BATCH_EVERY: z.coerce.number().int().nonnegative().default(0),
   SERVICE_SEED: z.enum(["auto", "off"]).default("auto"),
+  /** `off` seeds the base demo without its 30-day history (service/seed/). */
+  SERVICE_SEED_HISTORY: z.enum(["on", "off"]).default("on"),
 });
 
 export type ServiceConfig = z.infer<typeof schema>;

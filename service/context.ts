@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Resolver } from "../lib/net/destination";
 import type { ServiceConfig } from "./config";
 import type { Db } from "./db/client";
 
@@ -8,6 +9,8 @@ export type Deps = {
   config: ServiceConfig;
   /** Wakes the workers when new work is queued, so tests and demos need not wait a poll. */
   kick: () => void;
+  /** How webhook hosts are resolved; the system's when absent (tests make names point anywhere). */
+  resolve?: Resolver;
 };
 
 export type AuthInfo = {

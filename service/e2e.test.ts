@@ -77,11 +77,15 @@ beforeAll(async () => {
       SERVICE_DATA_DIR: join(tmp, "data"),
       SERVICE_ENV_FILE: envFile,
       SERVICE_SEED: "auto",
+      // The demo month would go to this test's endpoint (the project's first); it tests relaying.
+      SERVICE_SEED_HISTORY: "off",
       SERVICE_SMTP_URL: sink.url,
       SERVICE_SANDBOX_STEP_MS: "0",
       SERVICE_WORKER_POLL_MS: "50",
       SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
       SERVICE_RATE_LIMIT: "1000",
+      // The receiver is on loopback, refused by default: exactly its host and port are allowed.
+      SERVICE_WEBHOOK_ALLOW_HOSTS: new URL(receiver.url).host,
     },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -1,14 +1,16 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { rowsOf } from "../lib/db-rows";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "./app";
 import { testConfig } from "./config";
 import type { Deps } from "./context";
 import { openTestDatabase } from "./db/test-db";
-import { accounts, contacts, domains, messages, projects, suppressions, templates } from "./db/schema";
+import { accounts, contacts, demoHistories, domains, messages, projects, suppressions, templates } from "./db/schema";
 import { forgetCachedKeys } from "./lib/auth";
 import { seedIfNew } from "./seed";
+import { DEMO_REPLAY_JOB } from "./seed/replay";
 import { tempDir } from "./test/harness";
 import { jobHandlers } from "./worker/handlers";
 import { startWorker } from "./worker/queue";
@@ -19,7 +21,7 @@ afterAll(() => dir.remove());
 async function fresh(overrides: Parameters<typeof testConfig>[0] = {}) {
   forgetCachedKeys();
   const database = await openTestDatabase();
-  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", ...overrides }), kick: () => {} };
+  const deps: Deps = { db: database.db, config: testConfig({ SERVICE_SEED: "auto", SERVICE_SEED_HISTORY: "off", SERVICE_WEBHOOK_ALLOW_PRIVATE: true, ...overrides }), kick: () => {} };
   return { deps, database };
 }
 
@@ -91,7 +93,8 @@ describe("seedIfNew", () => {
           const res = await app.request(`/v1/emails/${id}`, { headers: { Authorization: `Bearer ${result.seeded ? result.apiKey : ""}` } });
           return (await res.json()).status as string;
         }));
-      } while (statuses.some((s) => ["queued", "sending", "sent"].includes(s)) && Date.now() < deadline);
+        // "delivered" comes before a complaint: wait for every outcome, not just for the first final-looking one.
+      } while ((statuses.some((s) => ["queued", "sending", "sent"].includes(s)) || !["delivered", "bounced", "complained"].every((s) => statuses.includes(s))) && Date.now() < deadline);
       expect(statuses).toEqual(expect.arrayContaining(["delivered", "bounced", "complained"]));
       expect(statuses.filter((s) => ["queued", "sending", "sent"].includes(s))).toEqual([]);
     } finally {
@@ -99,12 +102,28 @@ describe("seedIfNew", () => {
     }
   });
 
+  it("with SERVICE_SEED_HISTORY=off seeds no month and gives the first endpoint nothing of the past", async () => {
+    if (!result.seeded) throw new Error("not seeded");
+    expect(result.history).toBeNull();
+    expect(await ctx.deps.db.select().from(demoHistories)).toEqual([]);
+    const res = await createApp(ctx.deps).request("/v1/webhooks", {
+      method: "POST",
+      headers: { Authorization: `Bearer ${result.apiKey}`, "X-Service-Product": "acme-production", "Content-Type": "application/json" },
+      body: JSON.stringify({ url: "http://127.0.0.1:9/hook", eventTypes: ["accepted", "delivery"] }),
+    });
+    expect(res.status).toBe(201);
+    const jobs = rowsOf<{ n: number }>(await ctx.deps.db.execute(sql`select count(*)::int as n from jobs where kind = ${DEMO_REPLAY_JOB}`));
+    expect(Number(jobs[0].n)).toBe(0);
+  });
+
   it("writes the env file without overwriting a value already set, keeping other lines", () => {
     if (!result.seeded) throw new Error("not seeded");
     expect(result.env).toMatchObject({ written: ["SERVICE_API_KEY", "SERVICE_PROJECTS"], kept: ["SERVICE_URL"] });
-    expect(readFileSync(envFile, "utf8")).toBe(
-      `AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\nSERVICE_API_KEY=${result.apiKey}\nSERVICE_PROJECTS=acme-production,acme-staging\n`,
+    expect(readFileSync(envFile, "utf8")).toMatch(
+      new RegExp(`^AUTH_SECRET=keep-me\nSERVICE_URL=http://127.0.0.1:9999\nSERVICE_API_KEY=${result.apiKey}\nSERVICE_PROJECTS=acme-production,acme-staging\n# New values [^\n]*\n# SERVICE_URL=http://127.0.0.1:4010\n$`),
     );
+    // The file holds the key: owner-only, although it existed (0644) before the seed.
+    expect(statSync(envFile).mode & 0o777).toBe(0o600);
   });
 
   it("seeds once: a second run changes nothing", async () => {
@@ -119,6 +138,32 @@ describe("seedIfNew", () => {
 });
 
 describe("seedIfNew, other cases", () => {
+  it("never prints a new key when the env file already has one: it is kept in the file, commented out", async () => {
+    const envFile = join(dir.dir, "kept", ".env.local");
+    await import("node:fs").then((fs) => fs.mkdirSync(join(dir.dir, "kept")));
+    writeFileSync(envFile, "SERVICE_URL=http://127.0.0.1:4010\nSERVICE_API_KEY=sk_old_key_of_a_deleted_database\n", { mode: 0o644 });
+    const { deps, database } = await fresh({ SERVICE_ENV_FILE: envFile });
+    const printed: string[] = [];
+    const capture = (...args: unknown[]) => void printed.push(args.map(String).join(" "));
+    const spies = (["log", "warn", "error", "info"] as const).map((m) => vi.spyOn(console, m).mockImplementation(capture));
+    try {
+      const result = await seedIfNew(deps, "http://127.0.0.1:4010");
+      if (!result.seeded) throw new Error("not seeded");
+      expect(result.env.kept).toEqual(["SERVICE_URL", "SERVICE_API_KEY"]);
+      const output = printed.join("\n");
+      expect(output).toContain("kept SERVICE_URL, SERVICE_API_KEY");
+      // Not the key, nor any 6-character piece of it.
+      for (let i = 0; i + 6 <= result.apiKey.length; i++) expect(output).not.toContain(result.apiKey.slice(i, i + 6));
+      const file = readFileSync(envFile, "utf8");
+      expect(file).toContain("SERVICE_API_KEY=sk_old_key_of_a_deleted_database\n");
+      expect(file).toContain(`# SERVICE_API_KEY=${result.apiKey}\n`);
+      expect(statSync(envFile).mode & 0o777).toBe(0o600);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await database.close();
+    }
+  });
+
   it("does nothing with SERVICE_SEED=off", async () => {
     const { deps, database } = await fresh({ SERVICE_SEED: "off", SERVICE_ENV_FILE: join(dir.dir, "off.env") });
     try {

@@ -3,20 +3,25 @@ import type { Deps } from "./context";
 import { accounts, domains } from "./db/schema";
 import { createAccount, createApiKey, createProject } from "./lib/accounts";
 import { receivingRecords, sendingRecords } from "./lib/domain-records";
-import { mergeEnvFile } from "./lib/env-file";
+import { appendEnvComment, mergeEnvFile } from "./lib/env-file";
 import { newId } from "./lib/ids";
 import { loadTemplateFiles, syncTemplates } from "./lib/template-files";
+import { PROFILES } from "./seed/history";
+import { describeFigures, historyFigures } from "./seed/stats";
+import { seedHistory } from "./seed/write";
 
 /** In-process HTTP into the app, so seeded data goes through the real routes and pipeline. */
 export type SeedRequest = (path: string, init: { method: string; project: string; body: unknown }) => Promise<Response>;
 
 export type SeedResult =
   | { seeded: false; reason: string }
-  | { seeded: true; apiKey: string; projects: string[]; messages: number; env: { path: string; written: string[]; kept: string[] } };
+  | { seeded: true; apiKey: string; projects: string[]; messages: number; history: HistorySummary | null; env: { path: string; written: string[]; kept: string[] } };
+
+export type HistorySummary = { messages: number; events: number; ms: number };
 
 const PROJECTS = [
-  { externalId: "acme-production", name: "Acme (production)", domain: "acme.test" },
-  { externalId: "acme-staging", name: "Acme (staging)", domain: "staging.acme.test" },
+  { externalId: "acme-production", name: "Acme (production)", domain: "acme.test", fromName: "Acme", history: PROFILES.production },
+  { externalId: "acme-staging", name: "Acme (staging)", domain: "staging.acme.test", fromName: "Acme (staging)", history: PROFILES.staging },
 ] as const;
 
 const CONTACTS = [
@@ -76,7 +81,7 @@ async function attempt(request: SeedRequest, path: string, project: string, body
  * verified sandbox domains, templates and key are one transaction, so a crash leaves
  * either nothing (and the next start seeds) or all of them.
  */
-export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?: SeedRequest } = {}): Promise<SeedResult> {
+export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?: SeedRequest; now?: Date } = {}): Promise<SeedResult> {
   const { db, config } = deps;
   if (config.SERVICE_SEED === "off") return { seeded: false, reason: "SERVICE_SEED=off" };
   const [existing] = await db.select({ id: accounts.id }).from(accounts).limit(1);
@@ -102,6 +107,8 @@ export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?
     return { secret, projectRows };
   });
 
+  // The past first, so the messages sent below are the newest, as they would be.
+  const history = config.SERVICE_SEED_HISTORY === "off" ? null : await seedHistories(deps, projectRows, opts.now ?? new Date());
   const request = opts.request ?? inProcess(deps, secret);
   const [production, staging] = PROJECTS;
   for (const c of CONTACTS) await attempt(request, "/v1/contacts", production.externalId, c);
@@ -117,9 +124,38 @@ export async function seedIfNew(deps: Deps, serviceUrl: string, opts: { request?
   console.log(`[service] seeded the demo account: projects ${projects.join(", ")}, ${files.length} templates, ${messages} messages`);
   if (env.written.length) console.log(`[service] wrote ${env.written.join(", ")} to ${env.path}`);
   if (env.kept.length) {
-    console.log(`[service] kept ${env.kept.join(", ")} already set in ${env.path}; the values of this new database are:`);
+    // The new key is shown nowhere else: it goes into the (owner-only) file, commented out, not to the log.
     const fresh: Record<string, string> = { SERVICE_URL: serviceUrl, SERVICE_API_KEY: secret, SERVICE_PROJECTS: projects.join(",") };
-    for (const key of env.kept) console.log(`[service]   ${key}=${fresh[key]}`);
+    appendEnvComment(env.path, `New values from the local service's new database (${new Date().toISOString()}); to use them, replace the lines above`, Object.fromEntries(env.kept.map((k) => [k, fresh[k]])));
+    console.log(`[service] kept ${env.kept.join(", ")} already set in ${env.path}; this new database's values were added to the end of that file as comments`);
   }
-  return { seeded: true, apiKey: secret, projects, messages, env };
+  return { seeded: true, apiKey: secret, projects, messages, history, env };
+}
+
+/**
+ * A month of each project's mail, written into its own tables (service/seed/). A failure is
+ * logged and leaves the base demo as it is.
+ */
+async function seedHistories(deps: Deps, projectRows: { id: string; externalId: string }[], now: Date): Promise<HistorySummary | null> {
+  const started = performance.now();
+  const summary: HistorySummary = { messages: 0, events: 0, ms: 0 };
+  const lines: string[] = [];
+  try {
+    for (const p of PROJECTS) {
+      const row = projectRows.find((r) => r.externalId === p.externalId)!;
+      const plan = await seedHistory(deps.db, { id: row.id, externalId: p.externalId, domain: p.domain, fromName: p.fromName }, { now, profile: p.history });
+      summary.messages += plan.messages.length;
+      summary.events += plan.events.length;
+      const figures = historyFigures(plan);
+      lines.push(`${p.externalId}: ${figures.messages} messages, ${figures.events} events, ${figures.inbound} inbound, ${figures.threads} threads, ${figures.scheduled} scheduled`,
+        ...describeFigures(figures).map((l) => `  ${l}`));
+    }
+  } catch (error) {
+    console.error("[service] seeding the demo history failed; projects seeded before the failure keep theirs, the others have none", error);
+    return null;
+  }
+  summary.ms = Math.round(performance.now() - started);
+  console.log(`[service] seeded a 30-day demo history in ${(summary.ms / 1000).toFixed(1)} s: ${summary.messages} messages, ${summary.events} events`);
+  for (const line of lines) console.log(`[service]   ${line}`);
+  return summary;
 }

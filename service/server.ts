@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { safeErrorSummary } from "../lib/log/safe-error";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import type { Deps } from "./context";
@@ -34,7 +35,7 @@ async function main() {
     try {
       await seedIfNew(deps, url);
     } catch (error) {
-      console.error("[service] seeding failed; the service runs without the demo data", error);
+      console.error(`[service] seeding failed; the service runs without the demo data: ${safeErrorSummary(error)}`);
     }
     worker = startWorker(deps, jobHandlers);
     console.log(`[service] listening on ${url} (${database.kind === "pglite" ? `PGlite in ${config.SERVICE_DATA_DIR}` : "Postgres"})`);

@@ -20,7 +20,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   const lastProject = (await cookies()).get(LAST_PROJECT_COOKIE)?.value ?? null;
   return (
     <AppShell
-      user={{ id: user.id, email: user.email, name: user.name, role: user.role }}
+      user={{ id: user.id, email: user.email, name: user.name, role: user.role, allProjects: user.allProjects }}
       projects={projects.map((p) => ({ id: p.id, externalId: p.externalId, name: p.name }))}
       lastProject={lastProject}
     >

@@ -17,6 +17,7 @@ import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
 import { useReauth } from "@/components/keys/reauth";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { useShell } from "@/components/shell/shell-context";
 
 const FIELDS = ["name", "reach", "scopes"] as const;
 
@@ -29,6 +30,7 @@ export function CreateKeyDialog({ project, projectName }: { project: string; pro
   const [open, setOpen] = React.useState(false);
   const queryClient = useQueryClient();
   const { guarded, dialog: reauthDialog } = useReauth();
+  const accountWideAllowed = useShell().can("api_keys:account_wide");
   const form = useForm<CreateApiKeyForm>({
     resolver: zodResolver(createApiKeyForm),
     defaultValues: { name: "", reach: "project", scopes: ["emails:send"] },
@@ -88,9 +90,25 @@ export function CreateKeyDialog({ project, projectName }: { project: string; pro
                           This project only <span className="text-muted-foreground">({projectName})</span>
                         </span>
                       </label>
-                      <label className="flex items-start gap-2 text-sm">
-                        <input type="radio" name={field.name} value="account" checked={field.value === "account"} onChange={() => field.onChange("account")} className="mt-1" />
-                        <span>Account-wide (every project)</span>
+                      <label className="flex items-start gap-2 text-sm has-disabled:text-muted-foreground">
+                        <input
+                          type="radio"
+                          name={field.name}
+                          value="account"
+                          checked={field.value === "account"}
+                          onChange={() => field.onChange("account")}
+                          disabled={!accountWideAllowed}
+                          aria-describedby={accountWideAllowed ? undefined : "account-wide-reason"}
+                          className="mt-1"
+                        />
+                        <span>
+                          Account-wide (every project)
+                          {!accountWideAllowed && (
+                            <span id="account-wide-reason" className="block text-xs">
+                              Only an admin with access to every project may create an account-wide key.
+                            </span>
+                          )}
+                        </span>
                       </label>
                     </fieldset>
                     {reach === "account" && (

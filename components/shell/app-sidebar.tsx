@@ -29,8 +29,8 @@ export function AppSidebar() {
   const pathname = usePathname();
   const { user } = useShell();
   const { project, inUrl } = useCurrentProject();
-  const screens = visibleProjectScreens(user.role);
-  const admin = visibleAdminScreens(user.role);
+  const screens = visibleProjectScreens(user);
+  const admin = visibleAdminScreens(user);
 
   return (
     <aside className="flex h-full w-56 shrink-0 flex-col border-r border-sidebar-border bg-sidebar">

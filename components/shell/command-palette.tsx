@@ -62,8 +62,8 @@ export function CommandPalette({ children }: { children: React.ReactNode }) {
 
   const query = search.trim();
   const messageId = project && can("messages:read") && looksLikeMessageId(query) ? query : null;
-  const screens = visibleProjectScreens(user.role);
-  const admin = visibleAdminScreens(user.role);
+  const screens = visibleProjectScreens(user);
+  const admin = visibleAdminScreens(user);
   const context = React.useMemo(() => ({ open: () => setOpen(true) }), []);
 
   return (

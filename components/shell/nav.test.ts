@@ -22,26 +22,34 @@ describe("switchProjectPath", () => {
   });
 });
 
+const everyProject = (role: "admin" | "support" | "marketer") => ({ role, allProjects: true });
+
 describe("role-aware screens", () => {
   it("shows support no keys, webhooks or admin screens", () => {
-    const keys = visibleProjectScreens("support").map((s) => s.key);
+    const keys = visibleProjectScreens(everyProject("support")).map((s) => s.key);
     expect(keys).toContain("messages");
     expect(keys).toContain("compose");
     expect(keys).not.toContain("api-keys");
     expect(keys).not.toContain("webhooks");
     expect(keys).not.toContain("batches");
-    expect(visibleAdminScreens("support")).toEqual([]);
+    expect(visibleAdminScreens(everyProject("support"))).toEqual([]);
   });
 
   it("shows marketers batches but not keys", () => {
-    const keys = visibleProjectScreens("marketer").map((s) => s.key);
+    const keys = visibleProjectScreens(everyProject("marketer")).map((s) => s.key);
     expect(keys).toContain("batches");
     expect(keys).not.toContain("api-keys");
   });
 
   it("shows admins everything", () => {
-    expect(visibleProjectScreens("admin")).toHaveLength(11);
-    expect(visibleAdminScreens("admin").map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
+    expect(visibleProjectScreens(everyProject("admin"))).toHaveLength(13);
+    expect(visibleAdminScreens(everyProject("admin")).map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
+  });
+
+  it("shows an admin limited to some projects every project screen but no admin screen", () => {
+    const limited = { role: "admin" as const, allProjects: false };
+    expect(visibleProjectScreens(limited)).toHaveLength(13);
+    expect(visibleAdminScreens(limited)).toEqual([]);
   });
 });
 
@@ -77,5 +85,15 @@ describe("screenPermission", () => {
     expect(screenPermission("/p/acme")).toBe("overview:read");
     expect(screenPermission("/admin")).toBeNull();
     expect(screenPermission("/p/acme/nothing-here")).toBeNull();
+  });
+});
+
+describe("decodeParam", () => {
+  it("decodes once, and keeps malformed escapes and escaped NULs as they are", async () => {
+    const { decodeParam } = await import("./nav");
+    expect(decodeParam("ada%40example.com")).toBe("ada@example.com");
+    expect(decodeParam("%2500")).toBe("%00");
+    expect(decodeParam("%zz")).toBe("%zz");
+    expect(decodeParam("a%00b")).toBe("a%00b");
   });
 });

@@ -1,5 +1,6 @@
 import {
   BanIcon,
+  BellIcon,
   CalendarClockIcon,
   ContactIcon,
   FileTextIcon,
@@ -11,11 +12,12 @@ import {
   PenSquareIcon,
   ScrollTextIcon,
   FolderKanbanIcon,
+  GaugeIcon,
   UsersIcon,
   WebhookIcon,
   type LucideIcon,
 } from "lucide-react";
-import { can, type Permission, type Role } from "@/lib/permissions";
+import { allows, type AccessSubject, type Permission } from "@/lib/permissions";
 
 /**
  * Every screen of the dashboard in one list: the sidebar, the command palette and the project
@@ -36,6 +38,8 @@ export type AdminScreen = { key: string; label: string; href: string; icon: Luci
 
 export const PROJECT_SCREENS: ProjectScreen[] = [
   { key: "overview", label: "Overview", segment: "", icon: LayoutDashboardIcon, permission: "overview:read", keywords: ["home", "health", "stats"] },
+  { key: "deliverability", label: "Deliverability", segment: "deliverability", icon: GaugeIcon, permission: "overview:read", keywords: ["providers", "gmail", "outlook", "yahoo", "bounces", "inbox"] },
+  { key: "alerts", label: "Alerts", segment: "alerts", icon: BellIcon, permission: "overview:read", keywords: ["thresholds", "notifications", "bounce rate", "complaint rate"] },
   { key: "messages", label: "Messages", segment: "messages", icon: MailIcon, permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
   { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write"] },
   { key: "batches", label: "Batches", segment: "batches", icon: LayersIcon, permission: "batches:send", keywords: ["csv", "bulk", "file", "campaign"] },
@@ -59,12 +63,13 @@ export function projectHref(project: string, segment = ""): string {
   return segment ? `${base}/${segment}` : base;
 }
 
-export function visibleProjectScreens(role: Role): ProjectScreen[] {
-  return PROJECT_SCREENS.filter((s) => can(role, s.permission));
+export function visibleProjectScreens(user: AccessSubject): ProjectScreen[] {
+  return PROJECT_SCREENS.filter((s) => allows(user, s.permission));
 }
 
-export function visibleAdminScreens(role: Role): AdminScreen[] {
-  return ADMIN_SCREENS.filter((s) => can(role, s.permission));
+/** Admin screens need every project too (lib/permissions.ts ACCOUNT_PERMISSIONS). */
+export function visibleAdminScreens(user: AccessSubject): AdminScreen[] {
+  return ADMIN_SCREENS.filter((s) => allows(user, s.permission));
 }
 
 /** Screens under /p/[project]/ that have no sidebar link of their own, with what they need. */
@@ -118,19 +123,17 @@ export function isActive(pathname: string, href: string, exact = false): boolean
   return pathname === href || pathname.startsWith(`${href}/`);
 }
 
-/**
- * Whether text pasted into the palette could be a message id. Ids are opaque, so the test is
- * loose: one token of URL-safe characters, long enough not to be a screen name being typed.
- */
-export function looksLikeMessageId(text: string): boolean {
-  const t = text.trim();
-  return t.length >= 8 && t.length <= 200 && /^[A-Za-z0-9._:-]+$/.test(t) && /\d/.test(t);
-}
+export { looksLikeMessageId } from "@/lib/messages/message-id";
 
-/** A route param, decoded once; malformed escapes are kept as they are (the guard then answers 404). */
+/**
+ * A route param, decoded once; malformed escapes, and escapes that decode to a NUL (which the
+ * database refuses, a 500), are kept as they are: no project or id has that name, so the
+ * guard or the lookup answers 404.
+ */
 export function decodeParam(value: string): string {
   try {
-    return decodeURIComponent(value);
+    const decoded = decodeURIComponent(value);
+    return decoded.includes("\u0000") ? value : decoded;
   } catch {
     return value;
   }

@@ -3,11 +3,12 @@
 import * as React from "react";
 import { usePathname } from "next/navigation";
 import type { Role } from "@/lib/permissions";
-import { can, type Permission } from "@/lib/permissions";
+import { allows, type Permission } from "@/lib/permissions";
 import { projectFromPath } from "@/components/shell/nav";
 import { pickProject, rememberProjectCookie } from "@/components/shell/last-project";
 
-export type ShellUser = { id: string; email: string; name: string | null; role: Role };
+/** `allProjects`: whether the user may open every project; account-wide permissions need it. */
+export type ShellUser = { id: string; email: string; name: string | null; role: Role; allProjects: boolean };
 export type ShellProject = { id: string; externalId: string; name: string };
 
 type ShellValue = { user: ShellUser; projects: ShellProject[]; lastProject: string | null };
@@ -27,7 +28,7 @@ export function ShellProvider({ value, children }: { value: ShellValue; children
 export function useShell(): ShellValue & { can: (permission: Permission) => boolean } {
   const value = React.useContext(ShellContext);
   if (!value) throw new Error("useShell must be used inside <ShellProvider>");
-  return { ...value, can: (permission) => can(value.user.role, permission) };
+  return { ...value, can: (permission) => allows(value.user, permission) };
 }
 
 /**

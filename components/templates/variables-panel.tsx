@@ -2,7 +2,8 @@
 
 import * as React from "react";
 import { parseMergeJson } from "@/lib/schemas/templates-form";
-import { formFields, getPath, setPath } from "@/lib/templates/merge-data";
+import { formFields, getPath, innerNames, setPath } from "@/lib/templates/merge-data";
+import { SectionField } from "./section-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -10,7 +11,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 /**
  * Merge data as a form (one field per plain or dotted variable found) or as JSON; both edit
  * the same object. Lists and sections (`items`, with `items[].name` inside) need a shape, so
- * they are named here and written in the JSON tab.
+ * each is a JSON field of its own.
  */
 export function VariablesPanel({ variables, data, onChange }: { variables: string[]; data: Record<string, unknown>; onChange: (d: Record<string, unknown>) => void }) {
   const { fields, sections } = formFields(variables);
@@ -45,12 +46,15 @@ export function VariablesPanel({ variables, data, onChange }: { variables: strin
             </div>
           );
         })}
-        {sections.length > 0 && (
-          <p className="text-xs text-muted-foreground">
-            Lists and sections ({sections.map((v, i) => <React.Fragment key={v}>{i > 0 && ", "}<code className="font-mono">{v}</code></React.Fragment>)}) take their items in the{" "}
-            <button type="button" className="underline underline-offset-4" onClick={() => { setJson(JSON.stringify(data, null, 2)); setTab("json"); }}>JSON tab</button>.
-          </p>
-        )}
+        {sections.filter((section) => variables.some((v) => v.startsWith(`${section}[]`))).map((section) => (
+          <SectionField
+            key={section}
+            name={section}
+            inner={innerNames(variables, section)}
+            value={getPath(data, section)}
+            onChange={(value) => onChange(setPath(data, section, value))}
+          />
+        ))}
       </TabsContent>
       <TabsContent value="json" className="space-y-2 pt-3">
         <label htmlFor="merge-json" className="text-sm font-medium">Merge data (JSON)</label>

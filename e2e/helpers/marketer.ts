@@ -76,6 +76,18 @@ export async function acceptedMessages(): Promise<{ recipients: Map<string, Set<
   };
 }
 
+/**
+ * Sends one message of our own straight to the service and waits for its accepted event:
+ * every message accepted before it has had its event delivered by then, so a test can assert
+ * that no further (duplicate) one came, without sleeping.
+ */
+export async function controlEvent(seen: { recipients: Map<string, Set<string>> }, tag: string): Promise<void> {
+  const to = `control+${tag}-${unique()}@example.com`;
+  const sent = await service("POST", "/v1/emails", { from: { email: `hello@${project === "acme-staging" ? "staging.acme.test" : "acme.test"}` }, to: [{ email: to }], subject: "control", text: "control" });
+  if (sent.status !== 202) throw new Error(`control message: HTTP ${sent.status} ${JSON.stringify(sent.json)}`);
+  await eventually(() => (seen.recipients.get(to)?.size ?? 0) >= 1, 30_000, "the control message's accepted event");
+}
+
 /** Waits until `check` holds, polling. */
 export async function eventually(check: () => boolean | Promise<boolean>, timeoutMs = 30_000, what = "condition"): Promise<void> {
   const until = Date.now() + timeoutMs;

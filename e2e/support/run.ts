@@ -25,13 +25,19 @@ export function serviceKey(): string {
   return key;
 }
 
-/** One user per role, created by auth.setup.ts; the admin is the one the dashboard created at start. */
-export function roleUser(role: Role): { email: string; password: string } {
-  if (role === "admin") return run.admin;
-  return { email: `${role}@e2e.test`, password: `${run.admin.password}-${role}` };
+/** A role, or an admin whose access is limited to the first demo project (run.projects[0]). */
+export type Persona = Role | "limited-admin";
+
+/**
+ * One user per persona, created by auth.setup.ts; the admin is the one the dashboard created
+ * at start. Support and marketer may open every project; the limited admin only the first.
+ */
+export function roleUser(persona: Persona): { email: string; password: string } {
+  if (persona === "admin") return run.admin;
+  return { email: `${persona}@e2e.test`, password: `${run.admin.password}-${persona}` };
 }
 
 const AUTH_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", ".auth");
-export const authFile = (role: Role): string => path.join(AUTH_DIR, `${role}.json`);
+export const authFile = (persona: Persona): string => path.join(AUTH_DIR, `${persona}.json`);
 
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "test-results", "screenshots");

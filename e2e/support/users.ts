@@ -10,11 +10,19 @@ export interface TestUser {
   role: Role;
 }
 
-/** A user of its own for a test that changes or locks it, created through the admin API. */
-export async function createUser(adminPage: Page, role: Role, label: string): Promise<TestUser> {
+/**
+ * A user of its own for a test that changes or locks it, created through the admin API. A new
+ * user opens no project unless given some; by default this one may open every project.
+ */
+export async function createUser(
+  adminPage: Page,
+  role: Role,
+  label: string,
+  access: { allProjects: boolean; projectIds?: string[] } = { allProjects: true },
+): Promise<TestUser> {
   const email = `${label}-${randomBytes(4).toString("hex")}@e2e.test`;
   const password = `pw-${randomBytes(12).toString("base64url")}`;
-  const answer = await api(adminPage, "POST", "/api/admin/users", { email, name: `E2E ${label}`, role, password });
+  const answer = await api(adminPage, "POST", "/api/admin/users", { email, name: `E2E ${label}`, role, password, ...access });
   if (answer.status !== 201) throw new Error(`creating ${email}: HTTP ${answer.status} ${answer.text}`);
   const { user } = answer.json as { user: { id: string } };
   return { id: user.id, email, password, role };

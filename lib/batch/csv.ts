@@ -29,46 +29,107 @@ function cleanHeaders(raw: string[]): string[] {
   });
 }
 
-export function parseCsv(text: string, options: ParseOptions = {}): ParsedCsv {
-  // Papa detects the delimiter among , ; tab | and the ASCII separators and handles quotes,
-  // CRLF and a BOM. Its guess counts blank lines (a trailing newline defeats ";"), so the
-  // guess is made on a preview without them, and the real parse keeps them, so that the
-  // numbering stays the file's.
-  const input = text.replace(/^\ufeff/, "");
-  const { delimiter } = Papa.parse<string[]>(input, { preview: 50, skipEmptyLines: "greedy" }).meta;
-  const result = Papa.parse<string[]>(input, { header: false, skipEmptyLines: false, delimiter });
-  const records = result.data;
-  const first = records.findIndex((r) => !isBlank(r));
-  if (first < 0) return { headers: [], rows: [], delimiter: result.meta.delimiter, hasHeader: false };
+/** How many records the header and the column count are judged on. */
+const PREVIEW_RECORDS = 50;
 
-  const option = options.header ?? "auto";
-  const hasHeader = option === "auto" ? !records[first].some((v) => EMAIL_PATTERN.test(v.trim())) : option;
-  const width = Math.max(...records.slice(first, first + 50).map((r) => r.length));
-  const headers = hasHeader ? cleanHeaders(records[first]) : Array.from({ length: width }, (_, i) => `column ${i + 1}`);
+/**
+ * Records (as Papa returns them, in file order) → the rows of a ParsedCsv. Fed all at once
+ * by parseCsv, or a slice at a time by parseCsvInSlices, with the same result either way.
+ */
+export class CsvAssembler {
+  private pending: string[][] = [];
+  private pendingFrom = 0;
+  private seen = 0;
+  private first = -1;
+  private headers: string[] | null = null;
+  private hasHeader = false;
+  private readonly quoteErrors = new Map<number, string>();
+  readonly rows: CsvRow[] = [];
 
-  // Quote errors point at a record; field-count checks are ours (Papa only makes them in header mode).
-  const quoteErrors = new Map<number, string>();
-  for (const error of result.errors) {
-    if (error.type === "Quotes" && error.row !== undefined) {
-      quoteErrors.set(error.row, "a quoted value is not closed: check the quotation marks in this row");
+  constructor(private readonly options: ParseOptions = {}) {}
+
+  /** `quoteErrorRows`: record numbers (0-based, whole file) whose quotes are not closed. */
+  add(records: string[][], quoteErrorRows: number[] = []): void {
+    for (const r of quoteErrorRows) this.quoteErrors.set(r, "a quoted value is not closed: check the quotation marks in this row");
+    if (this.headers === null) {
+      if (!this.pending.length) this.pendingFrom = this.seen;
+      this.pending.push(...records);
+      this.seen += records.length;
+      if (this.first < 0) {
+        const at = this.pending.findIndex((r) => !isBlank(r));
+        if (at >= 0) this.first = this.pendingFrom + at;
+      }
+      // Enough records to judge the header and the width: settle them, then go on row by row.
+      if (this.first >= 0 && this.seen >= this.first + PREVIEW_RECORDS) this.settle();
+      return;
     }
+    const from = this.seen;
+    this.seen += records.length;
+    records.forEach((record, i) => this.row(record, from + i));
   }
 
-  const rows: CsvRow[] = [];
-  for (let i = hasHeader ? first + 1 : first; i < records.length; i++) {
-    const record = records[i];
-    if (isBlank(record)) continue;
+  private settle(): void {
+    const records = this.pending;
+    const offset = this.pendingFrom;
+    this.pending = [];
+    if (this.first < 0) {
+      this.headers = [];
+      return;
+    }
+    const firstRecord = records[this.first - offset];
+    const option = this.options.header ?? "auto";
+    this.hasHeader = option === "auto" ? !firstRecord.some((v) => EMAIL_PATTERN.test(v.trim())) : option;
+    const preview = records.slice(this.first - offset, this.first - offset + PREVIEW_RECORDS);
+    const width = Math.max(...preview.map((r) => r.length));
+    this.headers = this.hasHeader ? cleanHeaders(firstRecord) : Array.from({ length: width }, (_, i) => `column ${i + 1}`);
+    records.forEach((record, i) => this.row(record, offset + i));
+  }
+
+  private row(record: string[], index: number): void {
+    const headers = this.headers!;
+    if (index < this.first || (this.hasHeader && index === this.first) || isBlank(record)) return;
     const values: Record<string, string> = {};
     headers.forEach((header, c) => {
       values[header] = record[c] ?? "";
     });
     const extra = record.slice(headers.length).filter((v) => v.trim() !== "");
     const error =
-      quoteErrors.get(i) ??
+      this.quoteErrors.get(index) ??
       (extra.length ? `has ${record.length} values but the header has ${headers.length} columns: check for an unquoted delimiter` : undefined);
-    rows.push(error ? { row: i + 1, values, error } : { row: i + 1, values });
+    this.rows.push(error ? { row: index + 1, values, error } : { row: index + 1, values });
   }
-  return { headers, rows, delimiter: result.meta.delimiter, hasHeader };
+
+  /** Rows found so far (for a row cap checked while parsing). */
+  get rowCount(): number {
+    return this.rows.length + this.pending.filter((r) => !isBlank(r)).length;
+  }
+
+  finish(delimiter: string): ParsedCsv {
+    if (this.headers === null) this.settle();
+    if (this.first < 0) return { headers: [], rows: [], delimiter, hasHeader: false };
+    return { headers: this.headers!, rows: this.rows, delimiter, hasHeader: this.hasHeader };
+  }
+}
+
+/**
+ * The delimiter (Papa detects , ; tab | and the ASCII separators) and the line break. Its
+ * delimiter guess counts blank lines (a trailing newline defeats ";"), so it is made on a
+ * preview without them; the real parse keeps them, so that the numbering stays the file's.
+ * The line break is fixed here too, so a parse in slices cannot guess it per slice.
+ */
+export function detectFormat(input: string): { delimiter: string; newline: "\r" | "\n" | "\r\n" } {
+  const { delimiter, linebreak } = Papa.parse<string[]>(input, { preview: PREVIEW_RECORDS, skipEmptyLines: "greedy" }).meta;
+  return { delimiter, newline: linebreak as "\r" | "\n" | "\r\n" };
+}
+
+export function parseCsv(text: string, options: ParseOptions = {}): ParsedCsv {
+  const input = text.replace(/^\ufeff/, "");
+  const result = Papa.parse<string[]>(input, { header: false, skipEmptyLines: false, ...detectFormat(input) });
+  const assembler = new CsvAssembler(options);
+  // Quote errors point at a record; field-count checks are ours (Papa only makes them in header mode).
+  const quoteRows = result.errors.filter((e) => e.type === "Quotes" && e.row !== undefined).map((e) => e.row as number);
+  assembler.add(result.data, quoteRows);
+  return assembler.finish(result.meta.delimiter);
 }
 
 /** "E-mail Address" → "emailaddress": headers compared without case, accents, spaces or punctuation. */
@@ -143,9 +204,14 @@ const NAMED_ADDRESS = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
  * repeated address is flagged on every occurrence after the first, which is the one sent.
  */
 export function mapRows(rows: CsvRow[], mapping: CsvMapping): MappedRow[] {
+  return rows.map(createRowMapper(mapping));
+}
+
+/** mapRows one row at a time (it remembers the addresses seen), for callers that work in slices. */
+export function createRowMapper(mapping: CsvMapping): (row: CsvRow) => MappedRow {
   const seen = new Map<string, number>();
   const variables = Object.entries(mapping.variables ?? {});
-  return rows.map(({ row, values, error }) => {
+  return ({ row, values, error }) => {
     const errors: RowError[] = error ? [{ field: "row", message: error }] : [];
     let email = (values[mapping.email] ?? "").trim();
     let name = mapping.name
@@ -176,5 +242,5 @@ export function mapRows(rows: CsvRow[], mapping: CsvMapping): MappedRow[] {
     const mapped: MappedRow = { row, email, data, errors };
     if (name) mapped.name = name;
     return mapped;
-  });
+  };
 }

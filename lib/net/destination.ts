@@ -1,109 +1,240 @@
 import { lookup } from "node:dns/promises";
-import http from "node:http";
-import https from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpsRequest } from "node:https";
+import { isIP, type LookupFunction } from "node:net";
 import { Readable } from "node:stream";
+import { classifyIp, isPublicIp } from "./ip";
 
 /**
- * TEMPORARY stand-in for engineer C2's lib/net/destination.ts (issue #12), with exactly its
- * API, so the pre-send link check can be built and tested in parallel. At merge, keep C2's
- * version of this file.
+ * Server-side requests to URLs that someone else chose (the local service's webhook
+ * deliveries, the dashboard's link checks) may reach only public addresses: never this
+ * machine, the local network or a cloud metadata service. No "server-only" import and no
+ * Next dependency, so the dashboard and service/ both use it.
  *
- * `fetchPublic` fetches a URL only when every address its host resolves to is public:
- * loopback, private, link-local (cloud metadata), carrier-grade NAT, documentation,
- * multicast and reserved ranges are refused. The connection goes to the address that was
- * checked (no second DNS answer can swap it), and redirects are returned, not followed.
+ * A check made when the URL is saved is not enough: the name can resolve elsewhere by the
+ * time the request is made (DNS rebinding). fetchPublic therefore resolves the name itself at
+ * connect time, checks every address, and connects to a checked one — the check and the
+ * connection use the same lookup.
  */
-export type DestinationPolicy = { allowPrivate?: boolean; allowHosts?: string[] };
 
-export class DestinationRefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "DestinationRefusedError";
+export { isPublicIp };
+
+export type DestinationPolicy = {
+  /** Loopback, RFC 1918, CGNAT, link-local and unique-local addresses allowed (development). Metadata addresses stay refused. */
+  allowPrivate?: boolean;
+  /** `host` or `host:port` entries allowed whatever they resolve to (e.g. the dashboard's own ingest URL). */
+  allowHosts?: string[];
+};
+
+/** Name → addresses. Replaceable in tests, to make a name resolve (or re-resolve) anywhere. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
+
+const RESOLVE_TIMEOUT_MS = 5_000;
+
+/** Names that are a metadata service whatever they resolve to. */
+const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal", "metadata.azure.internal"]);
+
+export type Inspection =
+  | { ok: true; url: URL; addresses: string[]; allowedHost: boolean }
+  | { ok: false; code: "invalid_url" | "scheme" | "blocked" | "unresolved"; reason: string };
+
+/** `[::1]` → `::1`, lower case, no trailing dot. */
+const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").replace(/\.$/, "").toLowerCase();
+
+const defaultPort = (url: URL) => url.port || (url.protocol === "https:" ? "443" : "80");
+
+function parseAllowEntry(entry: string): { host: string; port: string | null } | null {
+  const text = entry.trim().toLowerCase();
+  if (!text) return null;
+  const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
+  if (v6) return { host: v6[1], port: v6[2] ?? null };
+  const hostPort = /^([^:]+):(\d+)$/.exec(text);
+  if (hostPort) return { host: hostPort[1].replace(/\.$/, ""), port: hostPort[2] };
+  return { host: text.replace(/\.$/, ""), port: null };
+}
+
+export function isAllowedHost(url: URL, policy: DestinationPolicy = {}): boolean {
+  const host = bareHost(url);
+  const port = defaultPort(url);
+  return (policy.allowHosts ?? []).some((entry) => {
+    const parsed = parseAllowEntry(entry);
+    return parsed !== null && parsed.host === host && (parsed.port === null || parsed.port === port);
+  });
+}
+
+/** Why an address is refused under the policy, or null when it may be reached. */
+export function addressRefusal(address: string, policy: DestinationPolicy = {}): string | null {
+  const verdict = classifyIp(address);
+  if (!verdict) return null;
+  if (!verdict.forbidden && policy.allowPrivate) return null;
+  return verdict.reason;
+}
+
+function toUrl(url: string | URL): URL | null {
+  try {
+    return url instanceof URL ? url : new URL(url);
+  } catch {
+    return null;
   }
 }
 
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
-] as const) blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128], ["::1", 128], ["100::", 64], ["2001::", 32], ["2001:db8::", 32], ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8],
-] as const) blocked.addSubnet(net, prefix, "ipv6");
+/**
+ * The full verdict on a URL: where it would connect, or why not. `unresolved` (the name has
+ * no address right now) is told apart so a caller may accept the URL and leave the decision
+ * to connect time.
+ */
+export async function inspectDestination(input: string | URL, policy: DestinationPolicy = {}, resolve: Resolver = systemResolver): Promise<Inspection> {
+  const url = toUrl(input);
+  if (!url) return { ok: false, code: "invalid_url", reason: "is not a valid URL" };
+  if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, code: "scheme", reason: "must be an http or https URL" };
+  const host = bareHost(url);
+  const allowedHost = isAllowedHost(url, policy);
 
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !blocked.check(address, "ipv4");
-  if (family !== 6) return false;
-  // IPv4-mapped and NAT64 addresses reach the IPv4 address inside them.
-  const embedded = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (embedded) return isPublicAddress(embedded[1]!);
-  const mappedHex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (mappedHex) {
-    const hi = parseInt(mappedHex[1]!, 16);
-    const lo = parseInt(mappedHex[2]!, 16);
-    return isPublicAddress(`${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`);
+  if (isIP(host)) {
+    const refusal = allowedHost ? null : addressRefusal(host, policy);
+    if (refusal) return { ok: false, code: "blocked", reason: `points at ${host}, ${refusal}` };
+    return { ok: true, url, addresses: [host], allowedHost };
   }
-  return !blocked.check(address, "ipv6");
+  if (!allowedHost) {
+    if (METADATA_NAMES.has(host)) return { ok: false, code: "blocked", reason: `points at ${host}, a cloud metadata service` };
+    if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allowPrivate) {
+      return { ok: false, code: "blocked", reason: `points at ${host}, a loopback address (this machine)` };
+    }
+  }
+  let addresses: string[];
+  try {
+    // Bounded: a resolver that does not answer must not hold the caller (an API request) long.
+    addresses = await Promise.race([resolve(host), new Promise<string[]>((done) => setTimeout(() => done([]), RESOLVE_TIMEOUT_MS).unref())]);
+  } catch {
+    addresses = [];
+  }
+  if (!addresses.length) return { ok: false, code: "unresolved", reason: `${host} could not be resolved` };
+  if (!allowedHost) {
+    for (const address of addresses) {
+      const refusal = addressRefusal(address, policy);
+      if (refusal) return { ok: false, code: "blocked", reason: `${host} resolves to ${address}, ${refusal}` };
+    }
+  }
+  return { ok: true, url, addresses, allowedHost };
 }
 
-const NO_BODY = new Set([101, 204, 205, 304]);
+export async function checkDestination(
+  url: string | URL,
+  policy?: DestinationPolicy,
+  resolve?: Resolver,
+): Promise<{ ok: true; addresses: string[] } | { ok: false; reason: string }> {
+  const result = await inspectDestination(url, policy, resolve);
+  return result.ok ? { ok: true, addresses: result.addresses } : { ok: false, reason: result.reason };
+}
 
-export async function fetchPublic(url: string | URL, init: RequestInit & { timeoutMs?: number; policy?: DestinationPolicy } = {}): Promise<Response> {
-  const target = new URL(url);
-  if (target.protocol !== "http:" && target.protocol !== "https:") throw new DestinationRefusedError(`Only http and https addresses can be fetched, not ${target.protocol}`);
-  const host = target.hostname.replace(/^\[|\]$/g, "");
-  const { policy = {}, timeoutMs = 10_000 } = init;
-  const allowed = policy.allowPrivate || (policy.allowHosts ?? []).some((h) => h.toLowerCase() === host.toLowerCase());
-  const addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
-  if (addresses.length === 0) throw new DestinationRefusedError(`${host} has no address`);
-  if (!allowed) {
-    const inner = addresses.find((a) => !isPublicAddress(a.address));
-    if (inner) throw new DestinationRefusedError(`${host} resolves to ${inner.address}, which is not a public address`);
+/** Refused before or while connecting; `code` lets callers tell it from network failures. */
+export class DestinationBlockedError extends Error {
+  readonly code = "EDESTINATION_BLOCKED";
+  constructor(reason: string) {
+    super(`The destination was refused: ${reason}.`);
+    this.name = "DestinationBlockedError";
   }
-  const chosen = addresses[0]!;
-  const pinned: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, [{ address: chosen.address, family: chosen.family }]);
-    else callback(null, chosen.address, chosen.family);
+}
+
+type FetchPublicInit = RequestInit & { timeoutMs?: number; policy?: DestinationPolicy; resolve?: Resolver };
+
+function bodyOf(body: RequestInit["body"]): Buffer | null {
+  if (body === undefined || body === null) return null;
+  if (typeof body === "string") return Buffer.from(body);
+  if (body instanceof URLSearchParams) return Buffer.from(body.toString());
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  throw new TypeError("fetchPublic sends a string, URLSearchParams or bytes as the body");
+}
+
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * `fetch` for URLs someone else chose. The name is resolved at connect time, every address
+ * checked against the policy, and the socket opened to a checked address (so a name that
+ * resolved to a public address when saved and to 127.0.0.1 now is refused). Redirects are
+ * not followed: a 3xx is returned as it is. `timeoutMs` (default 10 s) bounds the whole request.
+ */
+export async function fetchPublic(input: string | URL, init: FetchPublicInit = {}): Promise<Response> {
+  const { timeoutMs = 10_000, policy = {}, resolve = systemResolver, ...rest } = init;
+  const url = toUrl(input);
+  if (!url) throw new TypeError("fetchPublic: not a valid URL");
+  if (url.protocol !== "http:" && url.protocol !== "https:") throw new DestinationBlockedError("only http and https URLs are fetched");
+  const host = bareHost(url);
+  const allowedHost = isAllowedHost(url, policy);
+  // An IP literal never goes through the lookup below, so it is checked here.
+  if (isIP(host) && !allowedHost) {
+    const refusal = addressRefusal(host, policy);
+    if (refusal) throw new DestinationBlockedError(`${host} is ${refusal}`);
+  }
+  if (!allowedHost && !isIP(host)) {
+    const early = refusedName(host, policy);
+    if (early) throw new DestinationBlockedError(early);
+  }
+
+  // The connect-time lookup: resolve, check, and hand the socket only checked addresses.
+  const pinnedLookup: LookupFunction = (hostname, options, callback) => {
+    resolve(hostname).then(
+      (addresses) => {
+        if (!addresses.length) return callback(Object.assign(new Error(`${hostname} could not be resolved`), { code: "ENOTFOUND" }), "", 0);
+        if (!allowedHost) {
+          for (const address of addresses) {
+            const refusal = addressRefusal(address, policy);
+            if (refusal) return callback(new DestinationBlockedError(`${hostname} resolves to ${address}, ${refusal}`), "", 0);
+          }
+        }
+        const family = (a: string) => (isIP(a) === 6 ? 6 : 4);
+        const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => family(a) === options.family) : addresses;
+        if (!wanted.length) return callback(Object.assign(new Error(`${hostname} has no IPv${options.family} address`), { code: "ENOTFOUND" }), "", 0);
+        if (options.all) {
+          (callback as unknown as (e: null, all: { address: string; family: number }[]) => void)(null, wanted.map((a) => ({ address: a, family: family(a) })));
+        } else {
+          callback(null, wanted[0], family(wanted[0]));
+        }
+      },
+      (error: Error) => callback(Object.assign(error, { code: (error as { code?: string }).code ?? "ENOTFOUND" }), "", 0),
+    );
   };
 
-  const signals = [AbortSignal.timeout(timeoutMs), ...(init.signal ? [init.signal] : [])];
-  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0]!;
-  const method = (init.method ?? "GET").toUpperCase();
-  const headers = Object.fromEntries(new Headers(init.headers).entries());
-  const body = init.body;
-  if (body != null && typeof body !== "string" && !(body instanceof Uint8Array)) throw new TypeError("fetchPublic sends string or byte bodies only");
-
-  return new Promise<Response>((resolve, reject) => {
-    const request = (target.protocol === "https:" ? https : http).request(
-      target,
-      { method, headers, lookup: pinned, signal, ...(target.protocol === "https:" && !isIP(host) ? { servername: host } : {}) },
-      (res) => {
-        const status = res.statusCode ?? 502;
-        const responseHeaders = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (Array.isArray(value)) value.forEach((v) => responseHeaders.append(name, v));
-          else if (value !== undefined) responseHeaders.set(name, value);
-        }
-        const empty = method === "HEAD" || NO_BODY.has(status);
-        if (empty) res.resume();
-        resolve(
-          new Response(empty ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>), {
-            status: status < 200 || status > 599 ? 502 : status,
-            statusText: res.statusMessage ?? "",
-            headers: responseHeaders,
-          }),
-        );
-      },
-    );
-    request.on("error", (e) => {
-      if (!signal.aborted || init.signal?.aborted) return reject(e);
-      const timeout = new Error(`${host} did not answer within ${timeoutMs} ms`);
-      timeout.name = "TimeoutError";
-      reject(timeout);
-    });
-    request.end(body ?? undefined);
+  const signals = [AbortSignal.timeout(timeoutMs), ...(rest.signal ? [rest.signal] : [])];
+  const signal = AbortSignal.any(signals);
+  const headers: Record<string, string> = {};
+  new Headers(rest.headers).forEach((value, key) => {
+    headers[key] = value;
   });
+  const body = bodyOf(rest.body);
+  if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+
+  return new Promise<Response>((resolvePromise, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+    const req = send(url, { method: rest.method ?? "GET", headers, lookup: pinnedLookup, signal }, (res: IncomingMessage) => {
+      const status = res.statusCode ?? 502;
+      const responseHeaders = new Headers();
+      for (const [key, value] of Object.entries(res.headers)) {
+        if (value === undefined) continue;
+        for (const v of Array.isArray(value) ? value : [value]) responseHeaders.append(key, v);
+      }
+      const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+      if (!stream) res.resume();
+      resolvePromise(new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders }));
+    });
+    req.on("error", (error: Error & { cause?: unknown }) => {
+      if (signal.aborted) return reject(signal.reason);
+      // A refusal in the lookup surfaces as the request's error.
+      if (error instanceof DestinationBlockedError) return reject(error);
+      reject(Object.assign(new TypeError("fetch failed"), { cause: error }));
+    });
+    if (body) req.write(body);
+    req.end();
+  });
+}
+
+/** Names refused whatever they resolve to (metadata services, localhost), for fetchPublic's early exit. */
+function refusedName(host: string, policy: DestinationPolicy): string | null {
+  if (METADATA_NAMES.has(host)) return `${host} is a cloud metadata service`;
+  if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allowPrivate) return `${host} is a loopback address (this machine)`;
+  return null;
 }

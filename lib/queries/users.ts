@@ -2,6 +2,7 @@ import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
 import {
   createUserResponse,
+  endSessionsResponse,
   resetPasswordResponse,
   userList,
   type CreateUserRequest,
@@ -31,4 +32,5 @@ export const userMutations = {
   update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body),
   setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body),
   resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: resetPasswordResponse }) as Promise<{ password: string }>,
+  endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: endSessionsResponse }) as Promise<{ ended: number }>,
 };

@@ -37,8 +37,11 @@ export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
 
 /** Query of every cursor-paginated list. */
+/** No NUL character: Postgres refuses it in text, so it would come back as a 500 instead of a 400. */
+export const NO_NUL = { pattern: /^[^\u0000]*$/, error: "must not contain a NUL character (\\u0000)" } as const;
+
 export const pageQuery = z.object({
-  cursor: z.string().min(1).max(500).optional(),
+  cursor: z.string().min(1).max(500).regex(NO_NUL.pattern, { error: NO_NUL.error }).optional(),
   limit: z.coerce
     .number({ error: "must be a whole number from 1 to 100" })
     .int({ error: "must be a whole number from 1 to 100" })

@@ -6,3 +6,5 @@ export const MAX_ATTACHMENTS_BYTES = 10 * 1024 * 1024;
 export const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
 export const MAX_RECIPIENTS = 50;
 export const IDEMPOTENCY_TTL_HOURS = 24;
+/** Rows of one CSV file (batch send or contact import); checked on the server in slices. */
+export const MAX_FILE_ROWS = 100_000;

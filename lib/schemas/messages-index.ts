@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { emailAddress, isoDateTime, pageQuery, page } from "./common";
+import { emailAddress, isoDateTime, NO_NUL, pageQuery, page } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
+import { recipientEngagement } from "./insight";
 
 /**
  * Shapes of the dashboard's own message index (issue 4): the search the messages screen
@@ -18,7 +19,7 @@ export const tagView = z.object({ name: z.string(), value: z.string() });
 
 export const messageListQuery = pageQuery.extend({
   /** Recipient or sender address, subject words, or a message id. */
-  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).optional(),
+  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).regex(NO_NUL.pattern, { error: NO_NUL.error }).optional(),
   status: z.enum(MESSAGE_STATUSES, { error: `must be one of: ${MESSAGE_STATUSES.join(", ")}` }).optional(),
   direction: z.enum(MESSAGE_DIRECTIONS, { error: "must be inbound or outbound" }).optional(),
   /** `name` or `name:value`. */
@@ -99,7 +100,8 @@ export const replyForm = z
       .refine((v) => !/[\r\n]/.test(v), { error: "must not contain line breaks" })
       .optional(),
     /** Made once when the form opens, so a double click or retry sends one reply. */
-    idempotencyKey: z.string().trim().min(8, { error: "is required" }).max(200),
+    // Sent as the Idempotency-Key header: printable ASCII only (anything else cannot be a header value).
+    idempotencyKey: z.string().trim().min(8, { error: "is required" }).max(200).regex(/^[\x21-\x7e]+$/, { error: "must be printable ASCII characters" }),
   });
 export type ReplyForm = z.infer<typeof replyForm>;
 
@@ -111,6 +113,7 @@ export const recipientView = z.object({
   suppression: suppression.nullable(),
   /** Null when the suppression list could not be read. */
   suppressionError: z.string().nullable(),
+  engagement: recipientEngagement,
   /** From the dashboard's contacts index (what it created, imported or looked up); null when unknown there. */
   contact: z
     .object({

@@ -20,12 +20,18 @@ export const loginRequest = z.object({
   callbackUrl: z.string().max(2000).optional(),
 });
 
+const projectIds = z.array(z.string().min(1).max(200)).max(1000, { error: "must list at most 1000 projects" });
+
 export const createUserRequest = z.object({
   email: emailAddress,
   name: displayName.nullish().transform((v) => v || null),
   role,
   /** Omitted: a password is generated and shown once. */
   password: password.optional(),
+  /** Project access is chosen at creation; without a choice the user can open no project. */
+  allProjects: z.boolean({ error: "must be true or false" }).default(false),
+  /** Dashboard project ids (`Project.id`), when `allProjects` is false. */
+  projectIds: projectIds.default([]),
 });
 export type CreateUserRequest = z.input<typeof createUserRequest>;
 
@@ -43,7 +49,7 @@ export type UpdateUserRequest = z.input<typeof updateUserRequest>;
 export const userProjectsRequest = z.object({
   allProjects: z.boolean({ error: "must be true or false" }),
   /** Dashboard project ids (`Project.id`), not external ids. */
-  projectIds: z.array(z.string().min(1).max(200)).max(1000).default([]),
+  projectIds: projectIds.default([]),
 });
 export type UserProjectsRequest = z.input<typeof userProjectsRequest>;
 
@@ -58,6 +64,8 @@ export const userView = z.object({
   projectIds: z.array(z.string()),
   createdAt: z.string(),
   lastSignInAt: z.string().nullable(),
+  /** Sessions that are live now (signed in, not ended, not expired). */
+  activeSessions: z.number().int(),
 });
 export type UserView = z.infer<typeof userView>;
 
@@ -67,3 +75,6 @@ export const createUserResponse = z.object({ user: userView, password: z.string(
 export type CreateUserResponse = z.infer<typeof createUserResponse>;
 export const resetPasswordResponse = z.object({ password: z.string() });
 export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;
+/** Answer of ending a user's sessions: how many were live. */
+export const endSessionsResponse = z.object({ ended: z.number().int() });
+export type EndSessionsResponse = z.infer<typeof endSessionsResponse>;

@@ -2,10 +2,13 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { decode, getToken } from "next-auth/jwt";
 import { AppError } from "@/lib/errors";
-import { can, ROLE_LABELS, type Permission, type Role } from "@/lib/permissions";
+import { allows, refusalReason, type Permission, type Role } from "@/lib/permissions";
+import { afterResponse } from "./after-response";
 import type { SessionClaims } from "./auth/config";
+import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "./auth/sessions";
 import { db, type Db } from "./db";
 import { projects, userProjects, users } from "./db/schema/core";
+import { sessions } from "./db/schema/sessions";
 import { env } from "./env";
 import { getProject } from "./projects";
 
@@ -19,6 +22,8 @@ export type Actor = {
   allProjects: boolean;
   /** Dashboard project ids (`Project.id`) granted when `allProjects` is false. */
   projectIds: string[];
+  /** The server-side session this request belongs to (lib/server/auth/sessions.ts). */
+  sessionId: string;
   /** Sign-in time (ms since epoch), for asking the password again before sensitive actions. */
   authAt: number | null;
 };
@@ -27,7 +32,8 @@ export type Project = { id: string; externalId: string; name: string; createdAt:
 
 /**
  * The guard's one query, prepared once per database handle: it runs on every request, and
- * building it anew each time cost more than running it.
+ * building it anew each time cost more than running it. It reads the session row, its user,
+ * the user's grants and (when asked) the route's project together.
  */
 const preparedActorQueries = new WeakMap<Db, ReturnType<typeof prepareActorQuery>>();
 
@@ -41,17 +47,20 @@ function prepareActorQuery(d: Db) {
       role: users.role,
       active: users.active,
       allProjects: users.allProjects,
-      sessionsValidFrom: users.sessionsValidFrom,
       projectIds: sql<string[]>`coalesce((select array_agg(${userProjects.projectId}) from ${userProjects} where ${userProjects.userId} = ${users.id}), '{}')`,
+      signedInAt: sessions.signedInAt,
+      lastSeenAt: sessions.lastSeenAt,
+      revokedAt: sessions.revokedAt,
       pId: projects.id,
       pExternalId: projects.externalId,
       pName: projects.name,
       pCreatedAt: projects.createdAt,
     })
-    .from(users)
-    // Joined on a condition that is false without a project, so the row is the user's alone.
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    // Joined on a condition that is false without a project, so the row is the session's alone.
     .leftJoin(projects, and(sql`${projectParam}::text is not null`, eq(projects.externalId, sql`coalesce(${projectParam}::text, '')`)))
-    .where(eq(users.id, sql.placeholder("userId")))
+    .where(and(eq(sessions.id, sql.placeholder("sessionId")), eq(sessions.userId, sql.placeholder("userId"))))
     .limit(1)
     .prepare("guard_actor");
 }
@@ -65,23 +74,29 @@ async function actorQuery() {
 
 /**
  * The user behind a session — and, when `projectExternalId` is given, that project — in one
- * query. The user is null when the account is gone, disabled, or its sessions were revoked
- * after this one began (password reset).
+ * query. The user is null when the session is unknown, ended (sign-out, revoked), older than
+ * SESSION_MAX_AGE_S since sign-in or idle longer than SESSION_IDLE_S, or when the account is
+ * gone or disabled. Last-seen moves forward at most once a minute, after the answer is sent.
  */
 export async function loadActorAndProject(
   claims: SessionClaims | null | undefined,
   projectExternalId?: string,
+  now = Date.now(),
 ): Promise<{ user: Actor | null; project: Project | null }> {
   const userId = claims?.sub;
-  if (!userId) return { user: null, project: null };
-  const authAt = typeof claims.authAt === "number" ? claims.authAt : null;
-  const [row] = await (await actorQuery()).execute({ userId, project: projectExternalId ?? null });
+  const sessionId = claims?.sid;
+  // Without a user the guard answers 401 before it looks at a project, so none is read.
+  if (!userId || !sessionId) return { user: null, project: null };
+  const [row] = await (await actorQuery()).execute({ userId, sessionId, project: projectExternalId ?? null });
+  if (!row) return { user: null, project: null };
   const project =
-    row?.pId && row.pExternalId && row.pName && row.pCreatedAt
+    row.pId && row.pExternalId && row.pName && row.pCreatedAt
       ? { id: row.pId, externalId: row.pExternalId, name: row.pName, createdAt: row.pCreatedAt.toISOString() }
       : null;
-  if (!row || !row.active) return { user: null, project };
-  if (row.sessionsValidFrom && (authAt ?? 0) < row.sessionsValidFrom.getTime()) return { user: null, project };
+  if (!row.active || !isSessionLive(row, now)) return { user: null, project };
+  if (now - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
+    afterResponse("session last-seen", () => touchSession(sessionId, row.lastSeenAt, now));
+  }
   const user: Actor = {
     id: row.id,
     email: row.email,
@@ -90,7 +105,8 @@ export async function loadActorAndProject(
     active: row.active,
     allProjects: row.allProjects,
     projectIds: row.projectIds ?? [],
-    authAt,
+    sessionId,
+    authAt: row.signedInAt.getTime(),
   };
   return { user, project };
 }
@@ -114,7 +130,7 @@ export async function sessionClaimsFromRequest(req: Request): Promise<SessionCla
   if (!raw) return null;
   const cached = claimsCache.get(raw);
   if (cached && cached.until > Date.now()) return cached.claims;
-  let payload: { sub?: string; authAt?: unknown; exp?: number } | null;
+  let payload: { sub?: string; sid?: unknown; authAt?: unknown; exp?: number } | null;
   try {
     payload = await decode({
       token: raw,
@@ -125,7 +141,11 @@ export async function sessionClaimsFromRequest(req: Request): Promise<SessionCla
     return null;
   }
   if (!payload) return null;
-  const claims: SessionClaims = { sub: payload.sub, authAt: typeof payload.authAt === "number" ? payload.authAt : undefined };
+  const claims: SessionClaims = {
+    sub: payload.sub,
+    sid: typeof payload.sid === "string" ? payload.sid : undefined,
+    authAt: typeof payload.authAt === "number" ? payload.authAt : undefined,
+  };
   if (typeof payload.exp === "number") {
     if (claimsCache.size >= CLAIMS_CACHE_MAX) claimsCache.delete(claimsCache.keys().next().value!);
     claimsCache.set(raw, { claims, until: payload.exp * 1000 });
@@ -144,7 +164,7 @@ export function userCanAccessProject(user: Pick<Actor, "allProjects" | "projectI
 
 /**
  * The checks of the one guard, for a user already loaded: signed in (401), permission from
- * the role map (403), project known and granted (404 either way, so a project's existence
+ * the role map and the project-limit rule (403, `allows` in lib/permissions.ts), project known and granted (404 either way, so a project's existence
  * does not leak to someone without access). `preloaded` is the project already read with
  * the user (route handlers); otherwise it is looked up here.
  */
@@ -155,9 +175,7 @@ export async function authorize(
   preloaded?: Project | null,
 ): Promise<{ user: Actor; project: Project | null }> {
   if (!user) throw new AppError(401, "unauthorized", "Sign in to continue.");
-  if (!can(user.role, permission)) {
-    throw new AppError(403, "forbidden", `Your role (${ROLE_LABELS[user.role]}) does not allow this (${permission}).`);
-  }
+  if (!allows(user, permission)) throw new AppError(403, "forbidden", refusalReason(user, permission));
   if (opts.project === undefined) return { user, project: null };
   const project = preloaded !== undefined ? preloaded : await getProject(opts.project);
   if (!project || project.externalId !== opts.project || !userCanAccessProject(user, project)) {

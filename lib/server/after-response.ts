@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { after } from "next/server";
 
 /**
@@ -9,7 +10,7 @@ import { after } from "next/server";
 export function afterResponse(label: string, task: () => Promise<unknown>): void {
   const run = () => task().then(
     () => undefined,
-    (e: unknown) => console.warn(`${label}:`, e),
+    (e: unknown) => console.warn(`${label}: ${safeErrorSummary(e)}`),
   );
   try {
     after(run);

@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { EMAIL_PATTERN } from "@/lib/schemas/common";
@@ -68,7 +69,7 @@ export async function withAudit<T>(input: Omit<AuditInput, "outcome">, write: ()
     const code = e instanceof AppError ? e.code : "internal_error";
     const message = e instanceof AppError ? e.message : undefined;
     await recordAudit({ ...input, outcome: "failure", detail: { ...input.detail, error: code, message } }).catch(
-      (auditError) => console.error("audit: could not record a failure", auditError),
+      (auditError) => console.error(`audit: could not record a failure: ${safeErrorSummary(auditError)}`),
     );
     throw e;
   }

@@ -1,12 +1,59 @@
 import "server-only";
+import http from "node:http";
+import { env } from "./env";
+import { addressSet, normalizeAddress } from "./ip-ranges";
 
 /**
- * The client's address for throttling. The last X-Forwarded-For entry is the one added by
- * the nearest proxy (Next sets the header itself when there is none), so a client cannot
- * choose it when the dashboard sits behind a proxy that appends to the header.
+ * The TCP peer of a request, written by our own hook on Node's HTTP server (below) before
+ * Next sees the request. A client's own header of this name is overwritten, so it cannot be
+ * forged. Next itself offers no peer address: it copies the socket's address into
+ * X-Forwarded-For only when the client sent none, so that header is the client's choice.
+ */
+export const PEER_HEADER = "x-mailroom-peer";
+
+const INSTALLED = Symbol.for("mail-dashboard.peer-header");
+type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+
+/** Called once at start (instrumentation.ts). Idempotent. */
+export function installPeerAddressHeader(): void {
+  const proto = http.Server.prototype as unknown as { emit: Emit; [INSTALLED]?: boolean };
+  if (proto[INSTALLED]) return;
+  const emit = proto.emit;
+  proto.emit = function (this: http.Server, event, ...args) {
+    if (event === "request") {
+      const req = args[0] as http.IncomingMessage;
+      req.headers[PEER_HEADER] = req.socket?.remoteAddress ?? "";
+    }
+    return emit.call(this, event, ...args);
+  };
+  proto[INSTALLED] = true;
+}
+
+let trustedFor: { entries: readonly string[]; test: (address: string) => boolean } | null = null;
+function isTrustedProxy(address: string): boolean {
+  const entries = env().TRUSTED_PROXIES;
+  if (trustedFor?.entries !== entries) trustedFor = { entries, test: addressSet(entries) };
+  return trustedFor.test(address);
+}
+
+/**
+ * The client's address, for sign-in throttling and the audit log. Without TRUSTED_PROXIES it
+ * is the TCP peer and forwarded headers are ignored: anyone can write them. When the peer is
+ * a trusted proxy, X-Forwarded-For is read from the right (each proxy appends what it saw),
+ * skipping trusted proxies; the first address that is not one is the client.
  */
 export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get("x-forwarded-for");
-  const last = forwarded?.split(",").map((s) => s.trim()).filter(Boolean).pop();
-  return (last ?? headers.get("x-real-ip") ?? "unknown").slice(0, 100);
+  const peer = normalizeAddress(headers.get(PEER_HEADER) ?? "");
+  if (!peer) return "unknown";
+  if (!isTrustedProxy(peer)) return peer.slice(0, 100);
+  const chain = (headers.get("x-forwarded-for") ?? "")
+    .split(",")
+    .map((s) => normalizeAddress(s))
+    .filter(Boolean);
+  let client = peer;
+  for (let i = chain.length - 1; i >= 0; i--) {
+    client = chain[i];
+    if (!isTrustedProxy(client)) break;
+  }
+  return client.slice(0, 100);
 }

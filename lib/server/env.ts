@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { emailAddress } from "@/lib/schemas/common";
+import { isAddressOrRange } from "./ip-ranges";
 
 /**
  * The one reader of `process.env`. Validated lazily on first use, so `next build` works
@@ -32,6 +33,18 @@ const wholeNumber = (fallback: number) =>
 
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL like http://127.0.0.1:4010" });
 
+/** `Alerts <alerts@acme.com>` or `alerts@acme.com`. */
+const alertFrom = z.string().transform((v, ctx) => {
+  const named = /^(.*?)\s*<([^<>]+)>$/.exec(v);
+  const email = emailAddress.safeParse(named ? named[2] : v);
+  if (!email.success) {
+    ctx.addIssue({ code: "custom", message: "must be an address like alerts@acme.com or Alerts <alerts@acme.com>" });
+    return z.NEVER;
+  }
+  const name = named?.[1]?.replace(/^"|"$/g, "").trim();
+  return name ? { email: email.data, name } : { email: email.data };
+});
+
 const schema = z
   .object({
     SERVICE_URL: z.string({ error: "is required (the email service base URL)" }).trim().pipe(httpUrl),
@@ -60,6 +73,22 @@ const schema = z
     LOGIN_THROTTLE_WINDOW_S: positiveInt(900),
     /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
     REAUTH_MAX_AGE_S: positiveInt(600),
+    // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/client-address.ts).
+    /** Absolute lifetime of a session, counted from sign-in: 7 days. */
+    SESSION_MAX_AGE_S: positiveInt(7 * 24 * 60 * 60),
+    /** A session unused this long ends: 12 hours. */
+    SESSION_IDLE_S: positiveInt(12 * 60 * 60),
+    /** Reverse proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, comma-separated. Unset: none. */
+    TRUSTED_PROXIES: optionalText.transform((v, ctx) => {
+      const entries = v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [];
+      for (const entry of entries) {
+        if (!isAddressOrRange(entry)) {
+          ctx.addIssue({ code: "custom", message: `"${entry}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 127.0.0.1, ::1)` });
+          return z.NEVER;
+        }
+      }
+      return entries;
+    }),
     /** DNS server(s) for the domain screen's live check, "ip[:port]" comma-separated; the system resolver when unset. */
     DNS_RESOLVER: optionalText,
     /** SpamAssassin for the pre-send checks: where spamd listens. Unset = no spam score (the panel says how to enable it). */
@@ -89,9 +118,28 @@ const schema = z
     RETENTION_PAUSE_MS: wholeNumber(200),
     /** How often a pruning pass starts (one instance at a time per database). */
     RETENTION_EVERY_MIN: positiveInt(60),
+    /** Insight alerts (lib/server/alerts): a window with fewer messages than this is not judged, so three messages cannot raise an alert. */
+    ALERT_MIN_VOLUME: positiveInt(100),
+    /** Seconds between two checks of every project's rates, per dashboard process (one check at a time per database). */
+    ALERT_CHECK_INTERVAL_S: positiveInt(60),
+    /** Sender of alert emails, `Name <address>` or an address on a verified domain of each project; unset: `alerts@` the project's first verified domain. */
+    ALERT_FROM: optionalText.pipe(alertFrom.optional()),
+    /** A webhook for every project's alerts (a project's own, set on its Alerts screen, replaces it), signed with ALERT_WEBHOOK_SECRET. */
+    ALERT_WEBHOOK_URL: optionalText.pipe(httpUrl.optional()),
+    ALERT_WEBHOOK_SECRET: optionalText.pipe(z.string().min(24, { error: "must be at least 24 characters (e.g. whsec_ and base64 of 24 random bytes)" }).optional()),
     NODE_ENV: optionalText,
+
+    // ── Security limits (issue 12) ─────────────────────────────────────────────────
+    /**
+     * The dashboard's own fetches of URLs someone else chose (lib/net/destination.ts): never
+     * loopback, private, link-local or metadata addresses, unless a `host[:port]` is listed
+     * here, or OUTBOUND_ALLOW_PRIVATE opens the private ranges (development).
+     */
+    OUTBOUND_ALLOW_HOSTS: optionalText.transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
+    OUTBOUND_ALLOW_PRIVATE: optionalText.pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional()).transform((v) => v === "true" || v === "1"),
   })
   .superRefine((v, ctx) => {
+    if (v.ALERT_WEBHOOK_URL && !v.ALERT_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["ALERT_WEBHOOK_SECRET"], message: "is required when ALERT_WEBHOOK_URL is set" });
     const oidc = { OIDC_ISSUER: v.OIDC_ISSUER, OIDC_CLIENT_ID: v.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: v.OIDC_CLIENT_SECRET };
     const set = Object.entries(oidc).filter(([, value]) => value !== undefined);
     if (set.length > 0 && set.length < 3) {

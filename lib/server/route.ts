@@ -3,6 +3,9 @@ import { unstable_rethrow } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { AppError, isAppError } from "@/lib/errors";
+import { findJsonProblem, parseJson, type JsonProblem } from "@/lib/http/json-safety";
+import { BodyTooLargeError, formatBytes, readBodyText } from "@/lib/http/read-body";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { authorize, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
@@ -47,6 +50,9 @@ export function route<P extends Record<string, string>>(
         throw new AppError(403, "cross_origin", "This request did not come from the dashboard itself and was refused.");
       }
       const params = ((await ctx?.params) ?? {}) as P;
+      // A NUL in an id or the project would reach the database, which refuses it with a 500.
+      const paramProblem = findJsonProblem(params);
+      if (paramProblem) throw validationError(paramProblem);
       let user: Actor | null = null;
       let project: Project | null = null;
       if (permission) {
@@ -97,9 +103,10 @@ function isZodError(e: unknown): e is z.ZodError {
 /** The first issue names the field: `param` is its dotted path, the message starts with it. */
 export function appErrorFromZod(e: z.ZodError): AppError {
   const issue = e.issues[0];
-  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : null;
+  // An issue about the whole input (a body that is not an object) names the body.
+  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
   const text = issue?.message ?? "is not valid";
-  return new AppError(400, "validation_error", param ? `${param}: ${text}` : text, param);
+  return new AppError(400, "validation_error", `${param}: ${text}`, param);
 }
 
 export function errorResponse(e: unknown, correlationId: string, req?: Request): Response {
@@ -112,8 +119,9 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
       console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} → ${err.status} ${err.code}: ${err.message}`);
     }
   } else {
-    // Unexpected: the details stay in the server log under the correlation id.
-    console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} failed:`, e);
+    // Unexpected: what failed and where stays in the server log under the correlation id;
+    // never the values it was working on (a failed query's parameters hold secrets).
+    console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} failed: ${safeErrorSummary(e)}`);
     err = new AppError(500, "internal_error", `Something went wrong on our side. Reference: ${correlationId}.`);
   }
   const body = JSON.stringify(new AppError(err.status, err.code, err.message, err.param, correlationId).toBody());
@@ -123,25 +131,43 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
   });
 }
 
-/** The JSON body, validated. Empty body counts as `{}`; bad JSON and oversize bodies are 4xx, never 500. */
+/** A problem found in the input (a NUL, nesting too deep) as the 400 that names its field. */
+function validationError(problem: JsonProblem): AppError {
+  // A problem with the whole input (a body that is only a string holding a NUL) names the body.
+  if (problem.param === null) return new AppError(400, "validation_error", problem.message.startsWith("body: ") ? problem.message : `body: ${problem.message}`, "body");
+  return new AppError(400, "validation_error", problem.message, problem.param);
+}
+
+/**
+ * The JSON body, validated. Read as a stream and refused past MAX_REQUEST_BYTES without
+ * holding more than that (a chunked body has no length to check first). Empty body counts
+ * as `{}`; bad JSON, NUL characters, too deep nesting and oversize bodies are 4xx, never 500.
+ */
 export async function parseBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_REQUEST_BYTES) throw tooLarge();
-  const text = await req.text();
-  if (text.length > MAX_REQUEST_BYTES) throw tooLarge();
+  const text = await readRequestText(req, MAX_REQUEST_BYTES);
   let json: unknown = {};
   if (text.trim()) {
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new AppError(400, "invalid_json", "The request body is not valid JSON.");
-    }
+    const parsed = parseJson(text);
+    if (!parsed.ok) throw new AppError(400, "invalid_json", "body: the request body is not valid JSON.", "body");
+    json = parsed.value;
   }
+  const problem = findJsonProblem(json);
+  if (problem) throw validationError(problem);
   return schema.parse(json);
 }
 
-function tooLarge() {
-  return new AppError(413, "payload_too_large", `The request body is larger than ${MAX_REQUEST_BYTES / 1024 / 1024} MB.`);
+/** The body as text, at most `limit` bytes read; more is a 413. */
+export async function readRequestText(req: Request, limit: number): Promise<string> {
+  try {
+    return await readBodyText(req, limit);
+  } catch (e) {
+    if (e instanceof BodyTooLargeError) throw tooLarge(limit);
+    throw e;
+  }
+}
+
+function tooLarge(limit: number) {
+  return new AppError(413, "payload_too_large", `body: the request body is larger than ${formatBytes(limit)}.`, "body");
 }
 
 /** Query parameters, validated; a repeated key becomes an array. */
@@ -152,5 +178,7 @@ export function parseQuery<S extends z.ZodType>(req: Request, schema: S): z.outp
     const all = params.getAll(key);
     out[key] = all.length > 1 ? all : (all[0] as string);
   }
+  const problem = findJsonProblem(out);
+  if (problem) throw validationError(problem);
   return schema.parse(out);
 }

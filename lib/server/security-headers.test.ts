@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createNonce, pageContentSecurityPolicy, STATIC_SECURITY_HEADERS } from "./security-headers";
+import { createNonce, pageContentSecurityPolicy, STATIC_SECURITY_HEADERS, strictTransportSecurity } from "./security-headers";
 
 describe("security headers", () => {
   it("builds a nonce-based CSP without unsafe-inline scripts", () => {
@@ -25,5 +25,10 @@ describe("security headers", () => {
     expect(h["X-Content-Type-Options"]).toBe("nosniff");
     expect(h["X-Frame-Options"]).toBe("DENY");
     expect(h["Referrer-Policy"]).toBe("same-origin");
+  });
+
+  it("sends HSTS only when served over https", () => {
+    expect(strictTransportSecurity(true)).toBe("max-age=63072000; includeSubDomains");
+    expect(strictTransportSecurity(false)).toBeNull();
   });
 });

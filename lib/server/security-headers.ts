@@ -46,6 +46,15 @@ export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
 ];
 
+/**
+ * HSTS, only when the dashboard is served over https (PUBLIC_URL): browsers then refuse plain
+ * http for this host for two years. Sent with every page (proxy.ts); a browser keeps it for
+ * the whole origin, API included.
+ */
+export function strictTransportSecurity(https: boolean): string | null {
+  return https ? "max-age=63072000; includeSubDomains" : null;
+}
+
 export function createNonce(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);

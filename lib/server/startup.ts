@@ -4,6 +4,7 @@ import { SYSTEM_ACTOR } from "./audit";
 import { withDbLock } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
+import { startInsightWork } from "./insight/background";
 import { getProject, registerProject } from "./projects";
 import { startBatchSweeper } from "./batches/sweeper";
 import { startRetention } from "./retention/background";
@@ -34,6 +35,7 @@ export async function startDashboard(): Promise<void> {
   startEventWork(); // re-reads of messages the stream announced, and the reconciler for when it is silent
   startBatchSweeper(); // batch jobs whose instance stopped are taken over without anyone opening them
   startRetention(); // index rows older than INDEX_RETENTION_DAYS, pruned in small batches
+  startInsightWork(); // insight rollups, mailbox-provider lookups, alert checks and their notifications
 }
 
 /**

@@ -64,10 +64,20 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
-/** The session cookie Auth.js would set after signing in (http, so no __Secure- prefix). */
+/**
+ * A signed-in session as Auth.js would leave it: a row in `sessions` (signed in at `authAt`)
+ * and the cookie pointing at it (http, so no __Secure- prefix). Needs the test database.
+ */
 export async function sessionCookie(userId: string, authAt = Date.now()): Promise<string> {
+  const { createSession } = await import("./auth/sessions");
+  const session = await createSession(userId, "password", authAt);
+  return sessionCookieFor({ sub: userId, sid: session.id, authAt });
+}
+
+/** The cookie alone, for any claims (a forged or stale one included). */
+export async function sessionCookieFor(claims: { sub?: string; sid?: string; authAt?: number }): Promise<string> {
   const name = "authjs.session-token";
-  const token = await encode({ token: { sub: userId, authAt }, secret: TEST_SECRET, salt: name });
+  const token = await encode({ token: claims, secret: TEST_SECRET, salt: name });
   return `${name}=${token}`;
 }
 

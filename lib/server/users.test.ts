@@ -38,7 +38,8 @@ describe("ensureFirstAdmin", () => {
     expect(lines).toHaveLength(1);
     const password = /password: (\S+)/.exec(lines[0])![1];
     const [admin] = await listUsers();
-    expect(admin).toMatchObject({ email: "root@example.com", role: "admin", active: true });
+    // The first admin has every project: someone must be able to manage the rest.
+    expect(admin).toMatchObject({ email: "root@example.com", role: "admin", active: true, allProjects: true });
     expect(await verifyPassword(password, await hashOf(admin.id))).toBe(true);
   });
 });
@@ -47,7 +48,8 @@ describe("users", () => {
   it("creates a user with a generated password shown once, and refuses a duplicate email", async () => {
     const [admin] = await listUsers();
     const { user, password } = await createUser({ email: "Sam@Example.com", name: "Sam", role: "support" }, admin);
-    expect(user).toMatchObject({ email: "sam@example.com", name: "Sam", role: "support", allProjects: true, projectIds: [] });
+    // No project unless chosen at creation.
+    expect(user).toMatchObject({ email: "sam@example.com", name: "Sam", role: "support", allProjects: false, projectIds: [], activeSessions: 0 });
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(await verifyPassword(password!, await hashOf(user.id))).toBe(true);
     const dup = await fails(createUser({ email: "sam@example.com", role: "marketer" }, admin));
@@ -71,19 +73,39 @@ describe("users", () => {
     expect(e.issues[0].path).toEqual(["role"]);
   });
 
-  it("never leaves the dashboard without an active admin", async () => {
+  it("creates a user with the projects chosen, and names an unknown one by index", async () => {
+    const [admin] = await listUsers();
+    const p = await registerProject({ externalId: "news", name: "News" }, SYSTEM_ACTOR, { checkWithService: false });
+    const { user } = await createUser({ email: "ned@example.com", role: "marketer", projectIds: [p.id] }, admin);
+    expect(user).toMatchObject({ allProjects: false, projectIds: [p.id] });
+    expect((await listUsers()).find((u) => u.id === user.id)).toMatchObject({ projectIds: [p.id] });
+    const all = await createUser({ email: "alma@example.com", role: "support", allProjects: true, projectIds: [p.id] }, admin);
+    expect(all.user).toMatchObject({ allProjects: true, projectIds: [] });
+    const bad = await fails(createUser({ email: "bad@example.com", role: "support", projectIds: [p.id, "nope"] }, admin));
+    expect([bad.status, bad.param]).toEqual([400, "projectIds.1"]);
+    expect((await listUsers()).some((u) => u.email === "bad@example.com")).toBe(false);
+    const entry = (await listAudit({ action: "user.create", outcome: "success" })).data[0];
+    expect(entry).toMatchObject({ target: "alma@example.com", detail: { role: "support", allProjects: true, projects: [] } });
+  });
+
+  it("never leaves the dashboard without an active admin with every project", async () => {
     const all = await listUsers();
     const root = all.find((u) => u.email === "root@example.com")!;
     const sam = all.find((u) => u.email === "sam@example.com")!;
-    // The only admin cannot be demoted or disabled, by anyone.
+    // The only admin cannot be demoted, disabled or limited, by anyone.
     await updateUser(sam.id, { role: "admin" }, root);
     await updateUser(sam.id, { active: false }, root);
+    const limit = await fails(setUserProjects(root.id, { allProjects: false, projectIds: [] }, SYSTEM_ACTOR));
+    expect([limit.status, limit.code, limit.param]).toEqual([409, "last_admin", "allProjects"]);
     const demote = await fails(updateUser(root.id, { role: "support" }, sam));
     expect([demote.status, demote.code, demote.param]).toEqual([409, "last_admin", "role"]);
     const disable = await fails(updateUser(root.id, { active: false }, SYSTEM_ACTOR));
     expect([disable.code, disable.param]).toEqual(["last_admin", "active"]);
-    // With a second active admin it works.
+    // An active admin limited to some projects does not count.
     await updateUser(sam.id, { active: true }, root);
+    expect((await fails(updateUser(root.id, { role: "marketer" }, sam))).code).toBe("last_admin");
+    // With a second active admin with every project it works.
+    await setUserProjects(sam.id, { allProjects: true }, root);
     expect(await updateUser(root.id, { role: "marketer" }, sam)).toMatchObject({ role: "marketer" });
     const back = await updateUser(root.id, { role: "admin" }, sam);
     expect(back.role).toBe("admin");
@@ -91,10 +113,12 @@ describe("users", () => {
     expect(failed.data.length).toBeGreaterThanOrEqual(2);
   });
 
-  it("refuses to disable or re-role yourself", async () => {
+  it("refuses to disable, re-role or re-grant yourself", async () => {
     const root = (await listUsers()).find((u) => u.email === "root@example.com")!;
     expect((await fails(updateUser(root.id, { active: false }, root))).param).toBe("active");
     expect((await fails(updateUser(root.id, { role: "support" }, root))).param).toBe("role");
+    const grants = await fails(setUserProjects(root.id, { allProjects: true }, root));
+    expect([grants.status, grants.param]).toEqual([409, "allProjects"]);
     expect(await updateUser(root.id, { name: "Root" }, root)).toMatchObject({ name: "Root" });
   });
 

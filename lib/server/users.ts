@@ -11,15 +11,30 @@ import {
   type UserView,
 } from "@/lib/schemas/users";
 import { recordAudit, SYSTEM_ACTOR, withAudit, type AuditActor } from "./audit";
-import { clearAccountFailures, throttleKeys } from "./auth/throttle";
 import { generatePassword, hashPassword } from "./auth/password";
+import { liveSessionCondition, revokeUserSessions } from "./auth/sessions";
+import { clearAccountAttempts } from "./auth/throttle";
 import { db, type Db } from "./db";
 import { projects, userProjects, users, type UserRow } from "./db/schema/core";
+import { sessions } from "./db/schema/sessions";
 import { env } from "./env";
 
+/**
+ * People who may sign in, their role and their project access. Only an admin with every
+ * project reaches these functions (users:manage is an account permission, lib/permissions.ts).
+ * Rules kept here, whoever calls: nobody changes their own role, grants or active flag; there
+ * is always an active admin with every project; a new user can open no project until given
+ * some; a role change, disabling and a password reset end the user's sessions.
+ */
 const projectIdsOf = sql<string[]>`coalesce((select array_agg(${userProjects.projectId} order by ${userProjects.projectId}) from ${userProjects} where ${userProjects.userId} = ${users.id}), '{}')`;
 
-function toView(row: UserRow, projectIds: string[]): UserView {
+function activeSessionsOf() {
+  // Qualified by hand: in a one-table select Drizzle writes columns unqualified, and a bare
+  // "id" inside this subquery would be the session's own.
+  return sql<number>`(select count(*)::int from ${sessions} where ${sessions}."user_id" = ${users}."id" and ${liveSessionCondition()})`;
+}
+
+function toView(row: UserRow, projectIds: string[], activeSessions: number): UserView {
   return {
     id: row.id,
     email: row.email,
@@ -30,19 +45,20 @@ function toView(row: UserRow, projectIds: string[]): UserView {
     projectIds,
     createdAt: row.createdAt.toISOString(),
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,
+    activeSessions,
   };
 }
 
 export async function listUsers(): Promise<UserView[]> {
   const d = await db();
-  const rows = await d.select({ user: users, projectIds: projectIdsOf }).from(users).orderBy(asc(users.email));
-  return rows.map((r) => toView(r.user, r.projectIds ?? []));
+  const rows = await d.select({ user: users, projectIds: projectIdsOf, activeSessions: activeSessionsOf() }).from(users).orderBy(asc(users.email));
+  return rows.map((r) => toView(r.user, r.projectIds ?? [], r.activeSessions ?? 0));
 }
 
 export async function getUser(id: string): Promise<UserView | null> {
   const d = await db();
-  const [r] = await d.select({ user: users, projectIds: projectIdsOf }).from(users).where(eq(users.id, id)).limit(1);
-  return r ? toView(r.user, r.projectIds ?? []) : null;
+  const [r] = await d.select({ user: users, projectIds: projectIdsOf, activeSessions: activeSessionsOf() }).from(users).where(eq(users.id, id)).limit(1);
+  return r ? toView(r.user, r.projectIds ?? [], r.activeSessions ?? 0) : null;
 }
 
 async function requireUser(id: string): Promise<UserView> {
@@ -51,35 +67,64 @@ async function requireUser(id: string): Promise<UserView> {
   return user;
 }
 
-/** Creates a user; when no password is given one is generated and returned once, never stored in clear. */
+/** The projects named, all of which must exist; a bad one is named by its index. */
+async function knownProjects(projectIds: string[]): Promise<{ id: string; externalId: string }[]> {
+  const unique = [...new Set(projectIds)];
+  if (unique.length === 0) return [];
+  const d = await db();
+  const known = await d.select({ id: projects.id, externalId: projects.externalId }).from(projects).where(inArray(projects.id, unique));
+  const index = projectIds.findIndex((p) => !known.some((k) => k.id === p));
+  if (index >= 0) throw new AppError(400, "validation_error", `projectIds.${index}: no such project`, `projectIds.${index}`);
+  return known;
+}
+
+/**
+ * Creates a user with the project access chosen for them (none unless chosen). When no
+ * password is given one is generated and returned once, never stored in clear.
+ */
 export async function createUser(
   input: CreateUserRequest,
   actor: AuditActor,
 ): Promise<{ user: UserView; password: string | null }> {
   const data = createUserRequest.parse(input);
   const email = data.email.toLowerCase();
-  return withAudit({ actor, action: "user.create", target: email, detail: { role: data.role } }, async () => {
+  const grants = data.allProjects ? [] : data.projectIds;
+  const detail = { role: data.role, allProjects: data.allProjects, projects: [] as string[] };
+  return withAudit({ actor, action: "user.create", target: email, detail }, async () => {
+    const known = await knownProjects(grants);
+    detail.projects = known.map((k) => k.externalId).sort();
     const generated = data.password ? null : generatePassword();
     const passwordHash = await hashPassword(data.password ?? generated!);
     const d = await db();
-    const [row] = await d
-      .insert(users)
-      .values({ email, name: data.name, role: data.role, passwordHash })
-      .onConflictDoNothing({ target: users.email })
-      .returning();
-    if (!row) throw new AppError(409, "conflict", "email: a user with this email already exists", "email");
-    return { user: toView(row, []), password: generated };
+    const row = await d.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({ email, name: data.name, role: data.role, passwordHash, allProjects: data.allProjects })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!created) throw new AppError(409, "conflict", "email: a user with this email already exists", "email");
+      if (known.length) await tx.insert(userProjects).values(known.map((k) => ({ userId: created.id, projectId: k.id })));
+      return created;
+    });
+    return { user: toView(row, known.map((k) => k.id).sort(), 0), password: generated };
   });
 }
 
-/** Active admins other than `exceptId`, locked for the rest of the transaction. */
-async function otherActiveAdmins(tx: Db, exceptId: string): Promise<number> {
+/**
+ * Active admins with every project, other than `exceptId`, locked for the rest of the
+ * transaction: the dashboard must keep one, or nobody could manage users any more.
+ */
+async function otherFullAdmins(tx: Db, exceptId: string): Promise<number> {
   const rows = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.role, "admin"), eq(users.active, true), ne(users.id, exceptId)))
+    .where(and(eq(users.role, "admin"), eq(users.active, true), eq(users.allProjects, true), ne(users.id, exceptId)))
     .for("update");
   return rows.length;
+}
+
+function isFullAdmin(u: Pick<UserView, "role" | "active" | "allProjects">): boolean {
+  return u.role === "admin" && u.active && u.allProjects;
 }
 
 export async function updateUser(id: string, input: UpdateUserRequest, actor: AuditActor): Promise<UserView> {
@@ -89,19 +134,21 @@ export async function updateUser(id: string, input: UpdateUserRequest, actor: Au
   for (const key of ["role", "active", "name"] as const) {
     if (changes[key] !== undefined && changes[key] !== before[key]) detail[key] = { from: before[key], to: changes[key] };
   }
+  const roleChanges = changes.role !== undefined && changes.role !== before.role;
+  const disables = changes.active === false && before.active;
   return withAudit({ actor, action: "user.update", target: before.email, detail }, async () => {
     if (actor.id === id && changes.active === false) {
       throw new AppError(409, "conflict", "active: you cannot disable your own account", "active");
     }
-    if (actor.id === id && changes.role !== undefined && changes.role !== before.role) {
+    if (actor.id === id && roleChanges) {
       throw new AppError(409, "conflict", "role: you cannot change your own role", "role");
     }
     const d = await db();
     const row = await d.transaction(async (tx) => {
-      const losesAdmin = before.role === "admin" && before.active && ((changes.role && changes.role !== "admin") || changes.active === false);
-      if (losesAdmin && (await otherActiveAdmins(tx as unknown as Db, id)) === 0) {
+      const after = { role: changes.role ?? before.role, active: changes.active ?? before.active, allProjects: before.allProjects };
+      if (isFullAdmin(before) && !isFullAdmin(after) && (await otherFullAdmins(tx as unknown as Db, id)) === 0) {
         const param = changes.active === false ? "active" : "role";
-        throw new AppError(409, "last_admin", `${param}: this is the last active admin; make someone else admin first`, param);
+        throw new AppError(409, "last_admin", `${param}: this is the last active admin with every project; make someone else one first`, param);
       }
       const [updated] = await tx
         .update(users)
@@ -111,54 +158,71 @@ export async function updateUser(id: string, input: UpdateUserRequest, actor: Au
       return updated;
     });
     if (!row) throw new AppError(404, "not_found", "User not found.");
-    return toView(row, before.projectIds);
+    // A new role or a disabled account starts from a fresh sign-in (or none at all).
+    let ended = 0;
+    if (disables) ended = await revokeUserSessions(id, "disabled");
+    else if (roleChanges) ended = await revokeUserSessions(id, "role_change");
+    if (ended) detail.sessionsEnded = ended;
+    return toView(row, before.projectIds, disables || roleChanges ? 0 : before.activeSessions);
   });
 }
 
-/** A new generated password, returned once. Sessions that began before it are ended. */
+/** A new generated password, returned once. Every session of the user ends. */
 export async function resetPassword(id: string, actor: AuditActor): Promise<{ password: string }> {
   const user = await requireUser(id);
-  return withAudit({ actor, action: "user.password_reset", target: user.email }, async () => {
+  const detail: Record<string, unknown> = {};
+  return withAudit({ actor, action: "user.password_reset", target: user.email, detail }, async () => {
     const password = generatePassword();
     const d = await db();
-    const now = new Date();
     await d
       .update(users)
-      .set({ passwordHash: await hashPassword(password), sessionsValidFrom: now, updatedAt: now })
+      .set({ passwordHash: await hashPassword(password), updatedAt: new Date() })
       .where(eq(users.id, id));
-    await clearAccountFailures(throttleKeys(user.email, ""));
+    detail.sessionsEnded = await revokeUserSessions(id, "password_reset");
+    await clearAccountAttempts(user.email);
     return { password };
+  });
+}
+
+/** An admin ends every session of a user (a lost laptop, a shared browser). */
+export async function endUserSessions(id: string, actor: AuditActor): Promise<{ ended: number }> {
+  const user = await requireUser(id);
+  const detail: Record<string, unknown> = {};
+  return withAudit({ actor, action: "user.sessions_end", target: user.email, detail }, async () => {
+    const ended = await revokeUserSessions(id, "ended_by_admin");
+    detail.sessions = ended;
+    return { ended };
   });
 }
 
 export async function setUserProjects(id: string, input: UserProjectsRequest, actor: AuditActor): Promise<UserView> {
   const data = userProjectsRequest.parse(input);
   const user = await requireUser(id);
-  const projectIds = [...new Set(data.projectIds)];
-  const d = await db();
-  const known = projectIds.length
-    ? await d.select({ id: projects.id, externalId: projects.externalId }).from(projects).where(inArray(projects.id, projectIds))
-    : [];
-  const unknown = projectIds.find((p) => !known.some((k) => k.id === p));
-  const detail = { allProjects: data.allProjects, projects: known.map((k) => k.externalId).sort() };
+  const grants = data.allProjects ? [] : data.projectIds;
+  const detail = { allProjects: data.allProjects, projects: [] as string[] };
   return withAudit({ actor, action: "user.projects", target: user.email, detail }, async () => {
-    if (unknown) {
-      const index = data.projectIds.indexOf(unknown);
-      throw new AppError(400, "validation_error", `projectIds.${index}: no such project`, `projectIds.${index}`);
+    if (actor.id === id) {
+      throw new AppError(409, "conflict", "allProjects: you cannot change your own project access", "allProjects");
     }
+    const known = await knownProjects(grants);
+    detail.projects = known.map((k) => k.externalId).sort();
+    const d = await db();
     await d.transaction(async (tx) => {
+      if (isFullAdmin(user) && !data.allProjects && (await otherFullAdmins(tx as unknown as Db, id)) === 0) {
+        throw new AppError(409, "last_admin", "allProjects: this is the last active admin with every project; make someone else one first", "allProjects");
+      }
       await tx.update(users).set({ allProjects: data.allProjects, updatedAt: new Date() }).where(eq(users.id, id));
       await tx.delete(userProjects).where(eq(userProjects.userId, id));
-      if (projectIds.length) await tx.insert(userProjects).values(projectIds.map((projectId) => ({ userId: id, projectId })));
+      if (known.length) await tx.insert(userProjects).values(known.map((k) => ({ userId: id, projectId: k.id })));
     });
     return (await getUser(id))!;
   });
 }
 
 /**
- * On a fresh database, creates the first admin from ADMIN_EMAIL / ADMIN_PASSWORD; without
- * ADMIN_PASSWORD a password is generated and printed once to stdout. Does nothing once any
- * user exists.
+ * On a fresh database, creates the first admin from ADMIN_EMAIL / ADMIN_PASSWORD, with every
+ * project (someone must be able to manage the rest); without ADMIN_PASSWORD a password is
+ * generated and printed once to stdout. Does nothing once any user exists.
  */
 export async function ensureFirstAdmin(log: (line: string) => void = console.log): Promise<void> {
   const d = await db();
@@ -169,11 +233,11 @@ export async function ensureFirstAdmin(log: (line: string) => void = console.log
   const password = e.ADMIN_PASSWORD ?? generatePassword();
   const [row] = await d
     .insert(users)
-    .values({ email, name: "Admin", role: "admin", passwordHash: await hashPassword(password) })
+    .values({ email, name: "Admin", role: "admin", allProjects: true, passwordHash: await hashPassword(password) })
     .onConflictDoNothing({ target: users.email })
     .returning();
   if (!row) return;
-  await recordAudit({ actor: SYSTEM_ACTOR, action: "user.create", target: email, outcome: "success", detail: { role: "admin", firstAdmin: true } });
+  await recordAudit({ actor: SYSTEM_ACTOR, action: "user.create", target: email, outcome: "success", detail: { role: "admin", allProjects: true, firstAdmin: true } });
   if (e.ADMIN_PASSWORD) {
     log(`First admin created: ${email} (password from ADMIN_PASSWORD)`);
   } else {

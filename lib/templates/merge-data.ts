@@ -11,6 +11,12 @@ export function formFields(variables: string[]): { fields: string[]; sections: s
   return { fields, sections };
 }
 
+/** The names used inside each item of a list: `items[].name` → `name`. */
+export function innerNames(variables: string[], section: string): string[] {
+  const prefix = `${section}[].`;
+  return [...new Set(variables.filter((v) => v.startsWith(prefix)).map((v) => v.slice(prefix.length)))];
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The value at a dotted name. */

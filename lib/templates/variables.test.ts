@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formFields, getPath, setPath } from "./merge-data";
+import { formFields, getPath, innerNames, setPath } from "./merge-data";
 import { analyzeTemplate, templateVariables } from "./variables";
 
 describe("templateVariables", () => {
@@ -40,6 +40,7 @@ describe("analyzeTemplate", () => {
 describe("merge data by field", () => {
   it("gives plain and dotted names a field and leaves lists and sections to JSON", () => {
     expect(formFields(["customerName", "items", "items[].name", "user", "user.first", "total"])).toEqual({ fields: ["customerName", "user.first", "total"], sections: ["items", "user"] });
+    expect(innerNames(["items", "items[].name", "items[].price", "items[].name", "user.first"], "items")).toEqual(["name", "price"]);
   });
 
   it("sets and removes values by dotted name", () => {

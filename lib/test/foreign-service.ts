@@ -101,6 +101,8 @@ export async function startForeignService(): Promise<ForeignService> {
       return json(res, 200, { id: `hook-${++next}`, url: body.url, enabled: true, eventTypes: body.eventTypes, signingSecret: FOREIGN_SECRET, createdAt: new Date().toISOString() });
     }
     if (req.method === "GET" && /^\/v1\/emails\/[^/]+\/attachments$/.test(url.pathname)) return json(res, 200, { data: [] });
+    // What the dashboard asks when it registers a project (SERVICE_PROJECTS): the project exists.
+    if (req.method === "GET" && url.pathname === "/v1/templates") return json(res, 200, { data: [] });
     return json(res, 404, { message: "not here" });
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -28,5 +28,20 @@ describe("env files", () => {
     expect(readFileSync(file, "utf8")).toBe("A=1\nSERVICE_LOCAL_URL=http://new\nB=2\n");
     setEnvValue(file, "C", "3", "why");
     expect(readEnvFile(file)).toEqual({ A: "1", SERVICE_LOCAL_URL: "http://new", B: "2", C: "3" });
+  });
+
+  it("keeps the file owner-only (0600): a new one, and an existing 0644 one even when nothing is added", () => {
+    const created = tempFile();
+    appendMissingEnv(created, { AUTH_SECRET: "s" });
+    expect(statSync(created).mode & 0o777).toBe(0o600);
+    const existing = tempFile();
+    writeFileSync(existing, "AUTH_SECRET=s\n", { mode: 0o644 });
+    expect(appendMissingEnv(existing, { AUTH_SECRET: "t" })).toEqual([]);
+    expect(statSync(existing).mode & 0o777).toBe(0o600);
+    // A value replaced in place narrows the file too.
+    const replaced = tempFile();
+    writeFileSync(replaced, "SERVICE_LOCAL_URL=http://old\n", { mode: 0o644 });
+    setEnvValue(replaced, "SERVICE_LOCAL_URL", "http://new");
+    expect(statSync(replaced).mode & 0o777).toBe(0o600);
   });
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { buildIfStale } from "./build";
@@ -19,9 +19,10 @@ export const TEST_DIST_DIR = ".next-e2e";
 export const TEST_REAUTH_MAX_AGE_S = "15";
 
 export interface Stack {
+  target: ServiceTarget;
   baseURL: string;
   serviceURL: string;
-  /** The account-wide key, as the service wrote it to its env file. */
+  /** The account-wide key, as the service's env file holds it. */
   serviceKey: string;
   projects: string[];
   serviceEnvFile: string;
@@ -30,17 +31,34 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
+/**
+ * Which email service the dashboard is pointed at: the bundled one (`service/`, started the
+ * way `npm start` does), or the contrarian (`e2e/contrarian-service/`), a second
+ * implementation of the interface that chooses differently wherever the interface is silent,
+ * connected the way a user connects their provider: SERVICE_URL, SERVICE_API_KEY and
+ * SERVICE_PROJECTS in the dashboard's environment.
+ */
+export type ServiceTarget = "bundled" | "contrarian";
+export const SERVICE_TARGETS: readonly ServiceTarget[] = ["bundled", "contrarian"];
+
 export interface StackOptions {
   /** Folder for service.log and dashboard.log. */
   logDir: string;
-  /** Milliseconds between sandbox lifecycle steps (fast for tests). */
+  /** The email service to start (default: the bundled one). */
+  target?: ServiceTarget;
+  /** Milliseconds between sandbox lifecycle steps (fast for tests); the contrarian's own pace when not given. */
   sandboxStepMs?: number;
   /** Keep the temporary data folder after stopping (to inspect a failure). */
   keepData?: boolean;
+  /**
+   * The bundled service's 30-day demo history (SERVICE_SEED_HISTORY). Off unless asked: the
+   * specs start from the base demo; e2e/demo.spec.ts asks for it on a stack of its own.
+   */
+  demoHistory?: boolean;
 }
 
 // Variables of a developer's shell or .env.local that must not leak into a run on fresh data.
-const OWN_VARIABLES = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$)/;
+const OWN_VARIABLES = /^(SERVICE_|CONTRARIAN_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$)/;
 
 function cleanEnv(): Env {
   const kept = Object.fromEntries(Object.entries(process.env).filter(([key]) => !OWN_VARIABLES.test(key)));
@@ -49,8 +67,9 @@ function cleanEnv(): Env {
 }
 
 /**
- * The local service and the built dashboard on fresh temporary data, free ports and an env
- * file of their own: nothing of the developer's `.env.local`, `.data/` or ports is touched.
+ * An email service (the bundled one, or the contrarian) and the built dashboard on fresh
+ * temporary data, free ports and an env file of their own: nothing of the developer's
+ * `.env.local`, `.data/` or ports is touched.
  */
 export async function startStack(options: StackOptions): Promise<Stack> {
   const tmpDir = mkdtempSync(path.join(os.tmpdir(), "mail-dashboard-run-"));
@@ -66,33 +85,13 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     let dashboardPort = await freePort();
     while (dashboardPort === servicePort) dashboardPort = await freePort();
     const serviceEnvFile = path.join(tmpDir, "service.env");
-
-    const service = startChild({
-      name: "service",
-      command: process.execPath,
-      args: [BIN.tsx, "service/server.ts"],
-      logFile: path.join(options.logDir, "service.log"),
-      env: {
-        ...cleanEnv(),
-        SERVICE_HOST: "127.0.0.1",
-        SERVICE_PORT: String(servicePort),
-        SERVICE_DATA_DIR: path.join(tmpDir, "service"),
-        SERVICE_ENV_FILE: serviceEnvFile,
-        SERVICE_SANDBOX_STEP_MS: String(options.sandboxStepMs ?? 150),
-        SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
-        // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
-        SERVICE_RATE_LIMIT: "100000",
-      },
-    });
-    children.push(service);
-    const [, serviceURL] = await service.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
-
-    const written = readEnvFile(serviceEnvFile);
-    const serviceKey = written.SERVICE_API_KEY;
-    if (!written.SERVICE_URL || !serviceKey) {
-      throw new Error(`The service started but wrote no SERVICE_URL/SERVICE_API_KEY to ${serviceEnvFile}.\n${service.tail()}`);
-    }
-    const projects = (written.SERVICE_PROJECTS ?? "").split(",").filter(Boolean);
+    const logFile = path.join(options.logDir, "service.log");
+    const started =
+      options.target === "contrarian"
+        ? await startContrarian({ port: servicePort, envFile: serviceEnvFile, logFile, stepMs: options.sandboxStepMs })
+        : await startBundled({ port: servicePort, envFile: serviceEnvFile, logFile, dataDir: path.join(tmpDir, "service"), stepMs: options.sandboxStepMs, demoHistory: options.demoHistory });
+    children.push(started.child);
+    const { serviceURL, serviceKey, projects, written } = started;
 
     const baseURL = `http://127.0.0.1:${dashboardPort}`;
     const admin = { email: "admin@e2e.test", password: `pw-${randomBytes(12).toString("base64url")}` };
@@ -111,6 +110,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+      ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
     };
     await buildIfStale(TEST_DIST_DIR, dashboardEnv);
 
@@ -125,9 +125,93 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(dashboard);
     await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
 
-    return { baseURL, serviceURL, serviceKey, projects, serviceEnvFile, admin, tmpDir, stop };
+    return { target: options.target ?? "bundled", baseURL, serviceURL, serviceKey, projects, serviceEnvFile, admin, tmpDir, stop };
   } catch (error) {
     await stop();
+    throw error;
+  }
+}
+
+interface StartedService {
+  child: Child;
+  serviceURL: string;
+  serviceKey: string;
+  projects: string[];
+  /** SERVICE_URL, SERVICE_API_KEY, SERVICE_PROJECTS as the env file holds them. */
+  written: Record<string, string>;
+}
+
+/** The bundled service on fresh data; it seeds its demo account and writes the dashboard's connection. */
+async function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean }): Promise<StartedService> {
+  const child = startChild({
+    name: "service",
+    command: process.execPath,
+    args: [BIN.tsx, "service/server.ts"],
+    logFile: o.logFile,
+    env: {
+      ...cleanEnv(),
+      SERVICE_HOST: "127.0.0.1",
+      SERVICE_PORT: String(o.port),
+      SERVICE_DATA_DIR: o.dataDir,
+      SERVICE_ENV_FILE: o.envFile,
+      SERVICE_SANDBOX_STEP_MS: String(o.stepMs ?? 150),
+      SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
+      // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
+      SERVICE_RATE_LIMIT: "100000",
+      // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
+      SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
+      // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
+      // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
+      SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+    },
+  });
+  try {
+    const [, serviceURL] = await child.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
+    const written = readEnvFile(o.envFile);
+    const serviceKey = written.SERVICE_API_KEY;
+    if (!written.SERVICE_URL || !serviceKey) {
+      throw new Error(`The service started but wrote no SERVICE_URL/SERVICE_API_KEY to ${o.envFile}.\n${child.tail()}`);
+    }
+    const projects = (written.SERVICE_PROJECTS ?? "").split(",").filter(Boolean);
+    return { child, serviceURL, serviceKey, projects, written };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/** Project external ids of the contrarian's account: a dot and a tilde, as real ids may have. */
+export const CONTRARIAN_PROJECTS = ["orbit.live", "orbit~trial"];
+
+/**
+ * The contrarian with an account key of this run; the connection is written to the env file
+ * as a user would write it into .env.local for their provider.
+ */
+async function startContrarian(o: { port: number; envFile: string; logFile: string; stepMs?: number }): Promise<StartedService> {
+  const serviceKey = `ctr-acct-${randomBytes(18).toString("hex")}`;
+  const child = startChild({
+    name: "contrarian",
+    command: process.execPath,
+    args: [BIN.tsx, "e2e/contrarian-service/server.ts"],
+    logFile: o.logFile,
+    env: {
+      ...cleanEnv(),
+      CONTRARIAN_HOST: "127.0.0.1",
+      CONTRARIAN_PORT: String(o.port),
+      CONTRARIAN_ACCOUNT_KEY: serviceKey,
+      CONTRARIAN_PROJECTS: CONTRARIAN_PROJECTS.join(","),
+      CONTRARIAN_STEP_MS: String(o.stepMs ?? 800),
+      CONTRARIAN_DOMAIN_VERIFY_MS: "3000",
+      CONTRARIAN_LOG_REQUESTS: "1",
+    },
+  });
+  try {
+    const [, serviceURL] = await child.waitForLine(/listening on (http:\/\/\S+)/, 60_000);
+    const written = { SERVICE_URL: serviceURL, SERVICE_API_KEY: serviceKey, SERVICE_PROJECTS: CONTRARIAN_PROJECTS.join(",") };
+    writeFileSync(o.envFile, Object.entries(written).map(([k, v]) => `${k}=${v}\n`).join(""), { mode: 0o600 });
+    return { child, serviceURL, serviceKey, projects: [...CONTRARIAN_PROJECTS], written };
+  } catch (error) {
+    await child.stop();
     throw error;
   }
 }

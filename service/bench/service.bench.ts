@@ -75,7 +75,8 @@ const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length -
 type Result = { label: string; burstSingle: number; burstBatch: number; drainRate: number; busySingle: number; busyBatch: number; retried: number; added: number; latencies: number[]; failures: number };
 
 async function runBench(label: string, database: Database): Promise<Result> {
-  const config = loadConfig({}, { SERVICE_SEED: "off", SERVICE_RATE_LIMIT: 1_000_000, SERVICE_HOST: "127.0.0.1" });
+  // The benchmark's webhook receiver listens on loopback, which only ALLOW_PRIVATE lets through.
+  const config = loadConfig({}, { SERVICE_SEED: "off", SERVICE_RATE_LIMIT: 1_000_000, SERVICE_HOST: "127.0.0.1", SERVICE_WEBHOOK_ALLOW_PRIVATE: true });
   let worker: Worker | null = null;
   const deps: Deps = { db: database.db, config, kick: () => worker?.kick() };
   const app = createApp(deps);

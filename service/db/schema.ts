@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
-  bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
+  bigint, bigserial, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
@@ -191,3 +191,30 @@ export const webhookDeliveries = pgTable("webhook_deliveries", {
   createdAt: createdAt(),
   deliveredAt: ts("delivered_at"),
 }, (t) => [index("webhook_deliveries_due").on(t.state, t.nextAttemptAt)]);
+
+/**
+ * A project the seed gave a demo history (service/seed/): how much, and the hand-over of that
+ * past to the project's first webhook endpoint, which a background job delivers batch by batch.
+ */
+export const demoHistories = pgTable("demo_histories", {
+  projectId: text("project_id").primaryKey().references(() => projects.id),
+  messages: integer("messages").notNull(),
+  events: integer("events").notNull(),
+  seededAt: ts("seeded_at").notNull().defaultNow(),
+  /**
+   * Endpoints created before the hand-over started, each with the last event id recorded before
+   * it existed (later events reached it live). The oldest still there when it starts gets the past.
+   */
+  replayCandidates: jsonb("replay_candidates").$type<{ webhookId: string; cutoff: number }[]>().notNull().default([]),
+  /** The endpoint that receives the past; set once, when the hand-over starts. */
+  replayWebhookId: text("replay_webhook_id").references(() => webhooks.id),
+  /** Its cut: events up to this id are handed over. */
+  replayCutoffEventId: bigint("replay_cutoff_event_id", { mode: "number" }),
+  /** Keyset of the last message handed over (newest first) and the batch count, so a job that runs twice delivers once. */
+  replayCursorAt: ts("replay_cursor_at"),
+  replayCursorId: text("replay_cursor_id"),
+  replayBatch: integer("replay_batch").notNull().default(0),
+  /** Deliveries the hand-over has created so far (past events of the types the endpoint takes). */
+  replayDeliveries: integer("replay_deliveries").notNull().default(0),
+  replayFinishedAt: ts("replay_finished_at"),
+});

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { tempDir } from "../test/harness";
-import { mergeEnvFile } from "./env-file";
+import { appendEnvComment, mergeEnvFile } from "./env-file";
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -35,5 +35,24 @@ describe("mergeEnvFile", () => {
     writeFileSync(path, "A=1\r\nB=2");
     expect(mergeEnvFile(path, { A: "9" })).toMatchObject({ written: [], kept: ["A"] });
     expect(readFileSync(path, "utf8")).toBe("A=1\r\nB=2");
+  });
+
+  it("writes the file owner-only (0600) and narrows an existing 0644 one", () => {
+    const created = join(dir(), ".env.local");
+    mergeEnvFile(created, { SERVICE_API_KEY: "sk_x" });
+    expect(statSync(created).mode & 0o777).toBe(0o600);
+    const existing = join(dir(), "old.env");
+    writeFileSync(existing, "A=1\n", { mode: 0o644 });
+    expect(statSync(existing).mode & 0o777).toBe(0o644);
+    mergeEnvFile(existing, { A: "2" });
+    expect(statSync(existing).mode & 0o777).toBe(0o600);
+  });
+
+  it("keeps values it may not write as comments at the end", () => {
+    const path = join(dir(), ".env.local");
+    writeFileSync(path, "A=1", { mode: 0o644 });
+    appendEnvComment(path, "new values", { A: "2" });
+    expect(readFileSync(path, "utf8")).toBe("A=1\n# new values\n# A=2\n");
+    expect(statSync(path).mode & 0o777).toBe(0o600);
   });
 });

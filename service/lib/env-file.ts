@@ -1,7 +1,14 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
 const ASSIGNMENT = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/;
+
+/** The file holds the account-wide key: only its owner may read it (0600), also when it existed before. */
+export const ENV_FILE_MODE = 0o600;
+
+function restrict(file: string): void {
+  if (existsSync(file)) chmodSync(file, ENV_FILE_MODE);
+}
 
 /**
  * Adds variables to a dotenv file without overwriting any it already sets: an existing
@@ -34,7 +41,22 @@ export function mergeEnvFile(path: string, values: Record<string, string>): { pa
   }
   if (written.length) {
     mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, `${lines.join(eol)}${eol}`);
+    writeFileSync(file, `${lines.join(eol)}${eol}`, { mode: ENV_FILE_MODE });
   }
+  restrict(file);
   return { path: file, written, kept };
+}
+
+/**
+ * Values that could not be written because the file already sets them, kept for the person
+ * as commented-out lines at its end — never printed, since one of them is a secret.
+ */
+export function appendEnvComment(path: string, heading: string, values: Record<string, string>): void {
+  const file = resolve(path);
+  const original = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const lead = original === "" || original.endsWith("\n") ? "" : "\n";
+  const lines = [`# ${heading}`, ...Object.entries(values).map(([k, v]) => `# ${k}=${v}`)];
+  mkdirSync(dirname(file), { recursive: true });
+  appendFileSync(file, `${lead}${lines.join("\n")}\n`, { mode: ENV_FILE_MODE });
+  restrict(file);
 }

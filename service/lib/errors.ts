@@ -29,7 +29,8 @@ export const forbidden = (message: string, param: string | null = null, code = "
 export function fromZodError(error: ZodError, prefix: string[] = []): ServiceError {
   const issue = error.issues[0];
   const path = [...prefix, ...(issue?.path ?? [])].map(String);
-  const param = path.length ? path.join(".") : null;
-  const message = param ? `${param}: ${issue?.message}` : (issue?.message ?? "invalid request");
+  // An issue about the whole input (a body that is not an object) names the body.
+  const param = path.length ? path.join(".") : "body";
+  const message = `${param}: ${issue?.message ?? "is not valid"}`;
   return new ServiceError(400, "validation_error", message, param);
 }

@@ -108,3 +108,42 @@ describe("POST /v1/api-keys", () => {
     expect((await res.json()).error.code).toBe("invalid_json");
   });
 });
+
+describe("DELETE /v1/api-keys/{id} (beyond the interface)", () => {
+  const revoke = (id: string, key?: string) => svc.call("DELETE", `/v1/api-keys/${encodeURIComponent(id)}`, { key, project: null });
+  const works = async (secret: string) => (await svc.call("GET", "/v1/suppressions", { key: secret, project: "alpha" })).status;
+
+  it("revokes a key: it stops working at once (no cache grace), and a second revoke is 404", async () => {
+    const created = await (await create({ name: "to revoke" })).json();
+    expect(await works(created.secret)).toBe(200);
+    const res = await revoke(created.id);
+    expect(res.status).toBe(204);
+    expect(await res.text()).toBe("");
+    expect(await works(created.secret)).toBe(401);
+    const [row] = await svc.db.select().from(apiKeys).where(eq(apiKeys.id, created.id));
+    expect(row.revokedAt).toBeInstanceOf(Date);
+    expect((await revoke(created.id)).status).toBe(404);
+  });
+
+  it("lets a project key revoke keys of its own project only; others look absent", async () => {
+    const own = await (await create({ name: "alpha app", senderId: "alpha" })).json();
+    const other = await (await create({ name: "beta app", senderId: "beta" })).json();
+    const wide = await (await create({ name: "wide" })).json();
+    const notFoundForAlpha = [await revoke(other.id, svc.alphaKey), await revoke(wide.id, svc.alphaKey)];
+    for (const res of notFoundForAlpha) {
+      expect(res.status).toBe(404);
+      expect((await res.json()).error).toMatchObject({ code: "not_found", param: "id" });
+    }
+    expect(await works(wide.secret)).toBe(200);
+    expect((await revoke(own.id, svc.alphaKey)).status).toBe(204);
+  });
+
+  it("needs the api_keys:write scope, and answers 404 for an unknown id", async () => {
+    const { secret } = await createApiKey(svc.db, { accountId: svc.account.id, projectId: null, name: "send", scopes: ["emails:send"] });
+    const victim = await (await create({ name: "victim" })).json();
+    const refused = await revoke(victim.id, secret);
+    expect(refused.status).toBe(403);
+    expect((await refused.json()).error.code).toBe("insufficient_scope");
+    expect((await revoke("key_does_not_exist")).status).toBe(404);
+  });
+});

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { and, eq } from "drizzle-orm";
-import { createApiKeyRequest, createApiKeyResponse, errorBody } from "../../lib/schemas";
+import { and, eq, isNull } from "drizzle-orm";
+import { createApiKeyRequest, createApiKeyResponse, errorBody, idParam } from "../../lib/schemas";
 import type { App } from "../context";
-import { projects } from "../db/schema";
+import { apiKeys, projects } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
-import { requireScope } from "../lib/auth";
-import { badRequest, forbidden } from "../lib/errors";
+import { forgetCachedKeys, requireScope } from "../lib/auth";
+import { badRequest, forbidden, notFound } from "../lib/errors";
 
 const create = createRoute({
   method: "post",
@@ -20,7 +20,36 @@ const create = createRoute({
   },
 });
 
+/** Beyond the interface, which lists no way to revoke a key: see service/README.md. */
+const revoke = createRoute({
+  method: "delete",
+  path: "/v1/api-keys/{id}",
+  tags: ["API keys"],
+  request: { params: idParam },
+  responses: {
+    204: { description: "Revoked: the key stops working at once" },
+    401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
+    403: { description: "The key lacks the api_keys:write scope", content: { "application/json": { schema: errorBody } } },
+    404: { description: "No such key, already revoked, or out of this key's reach", content: { "application/json": { schema: errorBody } } },
+  },
+});
+
 export function register(app: App) {
+  app.openapi(revoke, async (c) => {
+    const auth = c.get("auth");
+    requireScope(auth, "api_keys:write");
+    const { id } = c.req.valid("param");
+    const db = c.get("deps").db;
+    const [key] = await db.select().from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, auth.accountId), isNull(apiKeys.revokedAt))).limit(1);
+    // A project key reaches only its own project's keys; others (and account-wide ones) look absent.
+    if (!key || (auth.keyProjectId && key.projectId !== auth.keyProjectId)) throw notFound("API key");
+    await db.update(apiKeys).set({ revokedAt: new Date() }).where(eq(apiKeys.id, key.id));
+    // The authentication cache would otherwise accept the key for up to two more seconds.
+    forgetCachedKeys();
+    return c.body(null, 204);
+  });
+
   app.openapi(create, async (c) => {
     const auth = c.get("auth");
     requireScope(auth, "api_keys:write");

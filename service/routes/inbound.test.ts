@@ -14,7 +14,8 @@ let svc: TestService;
 let smtp: InboundSmtp;
 
 beforeAll(async () => {
-  svc = await createTestService({ worker: true });
+  // The receiver listens on loopback, which only ALLOW_PRIVATE lets through.
+  svc = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
   await addVerifiedDomain(svc.db, svc.alpha.id, "in.alpha.test", { receiving: true });
   await addVerifiedDomain(svc.db, svc.alpha.id, "quiet.alpha.test", { receiving: false });
   await addVerifiedDomain(svc.db, svc.beta.id, "in.beta.test", { receiving: true });

@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webhookPayload } from "../../lib/schemas";
-import { webhookDeliveries } from "../db/schema";
+import { jobs, webhookDeliveries } from "../db/schema";
+import { WEBHOOK_DELIVERY_JOB } from "../lib/events";
 import { createApiKey } from "../lib/accounts";
 import { createTestService, type TestService } from "../test/harness";
 import { addVerifiedDomain, startReceiver, waitFor } from "../test/sending-fixtures";
@@ -11,7 +12,8 @@ let svc: TestService;
 const email = { from: { email: "app@alpha.test" }, to: [{ email: "someone@example.com" }], subject: "Hook me", text: "x" };
 
 beforeAll(async () => {
-  svc = await createTestService({ worker: true });
+  // The receivers of these tests listen on loopback, which only ALLOW_PRIVATE lets through.
+  svc = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
   await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
 });
 afterAll(() => svc.close());
@@ -132,23 +134,33 @@ describe("webhook deliveries", () => {
   });
 
   it("stops delivering at once when the endpoint is deleted", async () => {
-    const other = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_RETRY_SCHEDULE: [400, 400, 400] } });
+    const other = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_RETRY_SCHEDULE: [400, 400, 400], SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
     const receiver = await startReceiver(() => 500);
+    // A second endpoint that stays: once it has an event, the deleted one would have had it too.
+    const control = await startReceiver(() => 200);
     try {
       await addVerifiedDomain(other.db, other.alpha.id, "alpha.test");
       const hook = await (await other.call("POST", "/v1/webhooks", { body: { url: receiver.url, eventTypes: ["accepted"] } })).json();
+      expect((await other.call("POST", "/v1/webhooks", { body: { url: control.url, eventTypes: ["accepted"] } })).status).toBe(201);
       await other.call("POST", "/v1/emails", { body: email });
       await waitFor(async () => receiver.received.length === 1, "first attempt");
       expect((await other.call("DELETE", `/v1/webhooks/${hook.id}`)).status).toBe(204);
       const [row] = await other.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.webhookId, hook.id));
       expect(row.state).toBe("cancelled");
-      await new Promise((r) => setTimeout(r, 1000));
+      // Its scheduled retry has run (and found the delivery cancelled) once no job for it is queued.
+      await waitFor(async () => {
+        const left = await other.db.select().from(jobs).where(eq(jobs.kind, WEBHOOK_DELIVERY_JOB));
+        return left.every((j) => j.payload.deliveryId !== row.id) ? true : null;
+      }, "the retry of the cancelled delivery to run");
       expect(receiver.received).toHaveLength(1);
-      // New events reach it no more either.
+      // New events reach it no more either: the control endpoint gets the next one, it does not.
+      await waitFor(async () => control.received.length >= 1, "the control endpoint's first delivery");
+      const before = control.received.length;
       await other.call("POST", "/v1/emails", { body: email });
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor(async () => control.received.length > before, "the control endpoint's delivery");
       expect(receiver.received).toHaveLength(1);
     } finally {
+      await control.close();
       await receiver.close();
       await other.close();
     }

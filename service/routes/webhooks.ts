@@ -7,7 +7,9 @@ import { webhookDeliveries, webhooks } from "../db/schema";
 import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
+import { assertWebhookDestination } from "../lib/webhook-destination";
 import { decodeCursor, toPage } from "../lib/pagination";
+import { offerDemoHistory } from "../seed/replay";
 import { projectHeaders } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
@@ -86,14 +88,20 @@ export function register(app: App) {
     requireScope(c.get("auth"), "webhooks:write");
     const project = (await resolveProject(c, { required: true }))!;
     const body = c.req.valid("json");
-    // Private and loopback URLs are allowed on purpose: this service runs next to its receivers.
-    const [row] = await c.get("deps").db.insert(webhooks).values({
-      id: newId("wh"),
-      projectId: project.id,
-      url: body.url,
-      eventTypes: [...new Set(body.eventTypes)],
-      secret: newSigningSecret(),
-    }).returning();
+    // Checked again at every delivery, on the address connected to (DNS can change in between).
+    await assertWebhookDestination(c.get("deps"), body.url);
+    const row = await c.get("deps").db.transaction(async (tx) => {
+      const [row] = await tx.insert(webhooks).values({
+        id: newId("wh"),
+        projectId: project.id,
+        url: body.url,
+        eventTypes: [...new Set(body.eventTypes)],
+        secret: newSigningSecret(),
+      }).returning();
+      // A demo project's first endpoint receives its seeded past (README, "Seed").
+      await offerDemoHistory(tx, row);
+      return row;
+    });
     return c.json(toWebhook(row, "full"), 201);
   });
 

@@ -6,6 +6,7 @@ import { MAX_REQUEST_BYTES, RESERVED_HEADERS } from "../../lib/schemas";
 import type { Deps } from "../context";
 import { domains, type AddressRow } from "../db/schema";
 import { addressDomain, receivingDomainFor } from "../lib/domains";
+import { safeErrorSummary } from "../../lib/log/safe-error";
 import { storeInbound, storeInboundRejection } from "../lib/inbound";
 
 export type InboundSmtp = { port: number; close: () => Promise<void> };
@@ -115,12 +116,12 @@ export async function startInboundSmtp(deps: Deps, port: number, host = deps.con
     onData: (stream, session, done) => {
       onData(stream, session).then(() => done(), (error: Error & { responseCode?: number }) => {
         stream.resume();
-        if (!error.responseCode) console.error("[service] inbound mail could not be stored", error);
+        if (!error.responseCode) console.error(`[service] inbound mail could not be stored: ${safeErrorSummary(error)}`);
         done(error.responseCode ? error : smtpError(451, "4.3.0 Temporary failure, try again later"));
       });
     },
   });
-  server.on("error", (error) => console.error("[service] inbound SMTP error", error));
+  server.on("error", (error) => console.error(`[service] inbound SMTP error: ${safeErrorSummary(error)}`));
 
   await new Promise<void>((resolve, reject) => {
     server.server.once("error", reject);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Resolver } from "../../lib/net/destination";
 import { createApp } from "../app";
 import { testConfig, type ServiceConfig } from "../config";
 import type { Deps } from "../context";
@@ -16,12 +17,12 @@ export type TestService = Awaited<ReturnType<typeof createTestService>>;
  * A service on a fresh database with one account, two projects (`alpha`, `beta`),
  * an account-wide key and a key scoped to `alpha`. `worker: true` runs the job queue.
  */
-export async function createTestService(opts: { config?: Partial<ServiceConfig>; worker?: boolean; dataDir?: string } = {}) {
+export async function createTestService(opts: { config?: Partial<ServiceConfig>; worker?: boolean; dataDir?: string; resolve?: Resolver } = {}) {
   forgetCachedKeys();
   const database = await openTestDatabase({ dataDir: opts.dataDir });
   const config = testConfig(opts.config);
   let worker: Worker | null = null;
-  const deps: Deps = { db: database.db, config, kick: () => worker?.kick() };
+  const deps: Deps = { db: database.db, config, kick: () => worker?.kick(), ...(opts.resolve ? { resolve: opts.resolve } : {}) };
   const app = createApp(deps);
   const account = await createAccount(database.db, "Test account");
   const alpha = await createProject(database.db, account.id, "alpha", "Alpha");

@@ -47,8 +47,8 @@ describe("domain check in sandbox mode", () => {
 
   it("does not verify other names by itself (they are looked up in DNS)", async () => {
     const { id } = await (await svc.call("POST", "/v1/domains", { body: { domain: "not-reserved.invalid-tld-zz" } })).json();
-    await new Promise((r) => setTimeout(r, 300));
-    const [row] = await svc.db.select().from(domains).where(eq(domains.id, id));
+    // Once a check has run (and found nothing), the domain is still pending.
+    const row = await until(async () => (await svc.db.select().from(domains).where(eq(domains.id, id)))[0], (r) => r.lastCheckedAt !== null);
     expect(row.status).toBe("pending");
   });
 });
@@ -82,8 +82,9 @@ describe("domain check against a real DNS server", () => {
       { type: "MX", name: returnPath.name, value: "mx.other.example", priority: 10 },
     ]);
     const partial = await until(read(id), (r) => r.records.some((x) => x.verified));
-    await new Promise((r) => setTimeout(r, 300)); // a few more checks change nothing
-    const still = await read(id)();
+    // Two more checks after that one change nothing.
+    const afterOne = await until(read(id), (r) => r.lastCheckedAt!.getTime() > partial.lastCheckedAt!.getTime());
+    const still = await until(read(id), (r) => r.lastCheckedAt!.getTime() > afterOne.lastCheckedAt!.getTime());
     expect(still.status).toBe("pending");
     expect(still.records.map((r) => [r.purpose, r.verified])).toEqual([["dkim", false], ["spf", true], ["return_path", false], ["dmarc", false]]);
     expect(partial.lastCheckedAt).not.toBeNull();
@@ -102,8 +103,8 @@ describe("domain check against a real DNS server", () => {
     dns.setZone(asZone([...records, ...receiving]));
     await until(read(id), (r) => r.receivingEnabled);
     expect((await (await svc.call("GET", `/v1/domains/${id}/receiving`)).json()).enabled).toBe(true);
-    // and then stops
-    await new Promise((r) => setTimeout(r, 300));
+    // and then stops: once the check that enabled receiving has finished, none is scheduled.
+    await svc.worker!.idle();
     const pending = await svc.db.select().from(jobs).where(eq(jobs.kind, "domain.check"));
     expect(pending.filter((j) => j.payload.domainId === id)).toHaveLength(0);
   });
@@ -118,7 +119,8 @@ describe("domain check against a real DNS server", () => {
       const { id } = await (await t.call("POST", "/v1/domains", { body: { domain: "never.example.org" } })).json();
       const row = await until(async () => (await t.db.select().from(domains).where(eq(domains.id, id)))[0], (r) => r.status === "failed");
       expect(row.records.every((r) => !r.verified)).toBe(true);
-      await new Promise((r) => setTimeout(r, 200));
+      // The check that failed it has finished; it scheduled no other.
+      await t.worker!.idle();
       const left = await t.db.select().from(jobs).where(eq(jobs.kind, "domain.check"));
       expect(left).toHaveLength(0);
       expect((await (await t.call("GET", "/v1/domains?status=failed")).json()).data).toHaveLength(1);

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import type { Deps } from "../context";
+import { safeErrorSummary } from "../../lib/log/safe-error";
 import { rowsOf } from "../../lib/db-rows";
 
 /** A job's work. Throwing retries it with backoff; returning ends it. */
@@ -49,7 +50,8 @@ async function finish(db: Db, id: number) {
 }
 
 async function retry(db: Db, job: ClaimedJob, error: unknown) {
-  const message = error instanceof Error ? error.message : String(error);
+  // Stored and logged: what failed, never the values (a failed query's message lists its parameters).
+  const message = safeErrorSummary(error);
   if (job.attempts >= MAX_ATTEMPTS) {
     console.error(`[service] job ${job.kind} #${job.id} gave up after ${job.attempts} attempts: ${message}`);
     await finish(db, job.id);
@@ -79,7 +81,7 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
           await handler(deps, job.payload, job.attempts);
           await finish(deps.db, job.id);
         } catch (error) {
-          await retry(deps.db, job, error).catch((e) => console.error("[service] retry bookkeeping failed", e));
+          await retry(deps.db, job, error).catch((e) => console.error(`[service] retry bookkeeping failed: ${safeErrorSummary(e)}`));
         }
       }),
     );
@@ -95,7 +97,7 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
           await new Promise((resolve) => setImmediate(resolve));
         }
       } catch (error) {
-        if (!stopped) console.error("[service] worker poll failed", error);
+        if (!stopped) console.error(`[service] worker poll failed: ${safeErrorSummary(error)}`);
       }
     } while (again && !stopped);
   }

@@ -3,6 +3,7 @@ import { afterAll, expect, it } from "vitest";
 import { createApp } from "../app";
 import { testConfig } from "../config";
 import type { Deps } from "../context";
+import { jobs } from "../db/schema";
 import { openTestDatabase } from "../db/test-db";
 import { createAccount, createApiKey, createProject } from "../lib/accounts";
 import { forgetCachedKeys } from "../lib/auth";
@@ -53,8 +54,11 @@ it("sends a scheduled message exactly once after a restart", async () => {
       const list = await eventsOf(second.deps.db, id);
       return list.some((e) => e.type === "delivery") ? list : null;
     }, "the scheduled message to be delivered");
-    // Give a duplicate run a chance to show itself.
-    await new Promise((r) => setTimeout(r, 300));
+    // Once no job for the message is left in the queue, a duplicate run would have shown itself.
+    await waitFor(async () => {
+      const left = await second.deps.db.select().from(jobs);
+      return left.every((j) => j.payload.messageId !== id) ? true : null;
+    }, "the message's jobs to finish");
     const final = await eventsOf(second.deps.db, id);
     expect(final.filter((e) => e.type === "sent")).toHaveLength(1);
     expect(final.filter((e) => e.type === "sending")).toHaveLength(1);

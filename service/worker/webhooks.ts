@@ -1,10 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
+import { DestinationBlockedError, fetchPublic } from "../../lib/net/destination";
 import type { Deps } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
 import { WEBHOOK_DELIVERY_JOB } from "../lib/events";
 import { yieldToIo } from "./messages";
 import { enqueue, type JobHandlers } from "./queue";
+import { webhookPolicy } from "../lib/webhook-destination";
 
 const USER_AGENT = "mail-service-webhooks/1.0";
 
@@ -17,19 +19,27 @@ export function signDelivery(secret: string, deliveryId: string, body: string, a
   };
 }
 
-async function post(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+/**
+ * One POST, through fetchPublic: the host is resolved when connecting and every address
+ * checked, so an endpoint that now resolves to this machine or the local network is refused
+ * without a request (DNS rebinding). Redirects are not followed.
+ */
+async function post(deps: Deps, url: string, headers: Record<string, string>, body: string): Promise<{ ok: boolean; status: number | null; error: string | null }> {
+  const timeoutMs = deps.config.SERVICE_WEBHOOK_TIMEOUT_MS;
   try {
-    const res = await fetch(url, {
+    const res = await fetchPublic(url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
       body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      policy: webhookPolicy(deps),
+      resolve: deps.resolve,
     });
     await res.body?.cancel().catch(() => {});
     return { ok: res.status >= 200 && res.status < 300, status: res.status, error: res.ok ? null : `HTTP ${res.status}` };
   } catch (error) {
     const e = error as Error & { cause?: { code?: string } };
+    if (e instanceof DestinationBlockedError) return { ok: false, status: null, error: e.message };
     const reason = e.name === "TimeoutError" ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.message);
     return { ok: false, status: null, error: reason };
   }
@@ -42,7 +52,7 @@ async function post(url: string, headers: Record<string, string>, body: string, 
  * it ends `failed`. A delivery whose endpoint was deleted or disabled, or that was
  * cancelled, is dropped without a request.
  */
-async function deliver(deps: Deps, payload: Record<string, unknown>) {
+export async function deliver(deps: Deps, payload: Record<string, unknown>) {
   await yieldToIo();
   const id = String(payload.deliveryId);
   const [row] = await deps.db.select({ delivery: webhookDeliveries, webhook: webhooks })
@@ -56,7 +66,7 @@ async function deliver(deps: Deps, payload: Record<string, unknown>) {
   }
 
   const body = JSON.stringify(row.delivery.payload);
-  const result = await post(row.webhook.url, signDelivery(row.webhook.secret, id, body), body, deps.config.SERVICE_WEBHOOK_TIMEOUT_MS);
+  const result = await post(deps, row.webhook.url, signDelivery(row.webhook.secret, id, body), body);
   const attempts = row.delivery.attempts + 1;
   const stillPending = and(eq(webhookDeliveries.id, id), eq(webhookDeliveries.state, "pending"));
 

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { currentUser } from "@/lib/server/guard";
+import { safeCallbackUrl } from "@/lib/server/auth/callback-url";
+import { env } from "@/lib/server/env";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";
 import { LoginForm } from "./login-form";
 
@@ -12,7 +14,8 @@ function first(value: string | string[] | undefined): string | undefined {
 
 /** Only same-site paths are followed after sign-in; the action checks again on the server. */
 function localPath(value: string | undefined): string | undefined {
-  return value && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : undefined;
+  const safe = safeCallbackUrl(value, env().publicOrigin);
+  return safe === "/" ? undefined : safe;
 }
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {

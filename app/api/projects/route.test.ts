@@ -17,8 +17,8 @@ beforeAll(async () => {
   );
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "sup@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser({ email: "sup@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

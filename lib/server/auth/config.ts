@@ -6,10 +6,14 @@ import { env } from "../env";
  * Settings shared by the full auth (lib/server/auth/index.ts) and the proxy's session check.
  * No database and no providers here: the proxy only needs to read the session cookie.
  */
-export const SESSION_MAX_AGE_S = 12 * 60 * 60;
 
-/** What the session cookie carries: the user id (`sub`) and the sign-in time. Nothing else. */
-export type SessionClaims = { sub?: string; authAt?: number };
+/**
+ * What the session cookie carries: the user id (`sub`), the server-side session's id (`sid`,
+ * a row of `sessions`) and the sign-in time. Nothing else. The cookie is re-issued with a
+ * fresh expiry as it is read; that does not lengthen the session, whose lifetime is decided
+ * by its row (lib/server/auth/sessions.ts).
+ */
+export type SessionClaims = { sub?: string; sid?: string; authAt?: number };
 
 export function baseAuthConfig(): NextAuthConfig {
   const e = env();
@@ -18,15 +22,16 @@ export function baseAuthConfig(): NextAuthConfig {
     secret: e.AUTH_SECRET,
     trustHost: true,
     useSecureCookies: new URL(e.PUBLIC_URL).protocol === "https:",
-    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_S, updateAge: 60 * 60 },
+    // The cookie lives no longer than a session may stay idle; the server decides the rest.
+    session: { strategy: "jwt", maxAge: Math.min(e.SESSION_IDLE_S, e.SESSION_MAX_AGE_S), updateAge: 60 * 60 },
     pages: { signIn: "/login", error: "/login" },
     providers: [],
     callbacks: {
-      // The role, active flag and project access are read from the database on every
-      // request (guard.ts), so the session only says who signed in and when.
+      // The role, active flag, project access and the session's own state are read from the
+      // database on every request (access.ts), so the session only says who signed in and when.
       session({ session, token }) {
         const claims = token as SessionClaims;
-        return { expires: session.expires, user: { id: claims.sub }, authAt: claims.authAt ?? null } as never;
+        return { expires: session.expires, user: { id: claims.sub }, sid: claims.sid ?? null, authAt: claims.authAt ?? null } as never;
       },
     },
     logger: {

@@ -4,7 +4,7 @@ import { recordAudit } from "../audit";
 import { db } from "../db";
 import { users, type UserRow } from "../db/schema/core";
 import { DUMMY_HASH, verifyPassword } from "./password";
-import { clearAccountFailures, minutesFromMs, recordFailure, throttleKeys, throttledFor } from "./throttle";
+import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "./throttle";
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
 export const throttledMessage = (minutes: number) =>
@@ -16,30 +16,30 @@ export type SignInCheck =
   | { ok: false; reason: "throttled"; minutes: number };
 
 /**
- * Checks an email and password. An unknown email, a wrong password and a disabled account
- * get the same answer and cost the same bcrypt time; a throttled attempt is refused before
- * the password is looked at, whether or not the account exists.
+ * Checks an email and password. The attempt is counted first, in one statement, and a
+ * throttled attempt is refused before the password is looked at, whether or not the account
+ * exists. An unknown email, a wrong password and a disabled account get the same answer and
+ * cost the same bcrypt time.
  */
 export async function checkCredentials(emailInput: string, password: string, address: string): Promise<SignInCheck> {
   const email = emailInput.trim().toLowerCase();
   const keys = throttleKeys(email, address);
-  const wait = await throttledFor(keys);
+  const attempt = await takeAttempt(keys);
   const d = await db();
   const [user] = await d.select().from(users).where(eq(users.email, email)).limit(1);
 
-  if (wait > 0) {
+  if (!attempt.allowed) {
     if (user) await audit(user, "failure", "throttled", address);
-    return { ok: false, reason: "throttled", minutes: minutesFromMs(wait) };
+    return { ok: false, reason: "throttled", minutes: minutesFromMs(attempt.waitMs) };
   }
 
   const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
   if (!user || !user.passwordHash || !matches || !user.active) {
-    await recordFailure(keys);
     if (user) await audit(user, "failure", !user.active && matches ? "disabled" : "wrong password", address);
     return { ok: false, reason: "invalid" };
   }
 
-  await clearAccountFailures(keys);
+  await forgiveAttempt(keys);
   await d.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await audit(user, "success", null, address);
   return { ok: true, user };

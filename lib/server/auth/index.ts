@@ -5,6 +5,7 @@ import { loginRequest } from "@/lib/schemas/users";
 import { clientAddress } from "../client-address";
 import { baseAuthConfig, type SessionClaims } from "./config";
 import { checkCredentials } from "./credentials";
+import { createSession, revokeSession } from "./sessions";
 import { OIDC_PROVIDER_ID, oidcProvider, oidcUserId } from "./oidc";
 
 /** Wrong email, wrong password or disabled account: one code, one answer. */
@@ -47,11 +48,21 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
       },
       async jwt({ token, user, account, profile, trigger }) {
         if (trigger !== "signIn" || !user) return token;
-        const sub = account?.provider === OIDC_PROVIDER_ID ? await oidcUserId(profile, { record: true }) : user.id;
+        const oidc = account?.provider === OIDC_PROVIDER_ID;
+        const sub = oidc ? await oidcUserId(profile, { record: true }) : user.id;
         if (!sub) return null;
+        // Each sign-in is a session row of its own; the cookie only points at it.
+        const session = await createSession(sub, oidc ? "oidc" : "password");
         // A fresh token with only our claims: no name, email or picture in the cookie.
-        const claims: SessionClaims = { sub, authAt: Date.now() };
+        const claims: SessionClaims = { sub, sid: session.id, authAt: session.signedInAt };
         return claims;
+      },
+    },
+    events: {
+      // Sign-out through Auth.js (the user menu's action, or its own endpoint) ends the row too.
+      async signOut(message) {
+        const sid = "token" in message ? (message.token as SessionClaims | null)?.sid : undefined;
+        if (sid) await revokeSession(sid, "sign_out");
       },
     },
   };

@@ -24,14 +24,23 @@ describe("single sign-on", () => {
 
   it("admits only existing, active users by a verified email", async () => {
     expect(await oidcUserId({ email: "ADA@example.com", email_verified: true }, { record: false })).toBe(adaId);
-    expect(await oidcUserId({ email: "ada@example.com", email_verified: false }, { record: false })).toBeNull();
-    expect(await oidcUserId({ email: "stranger@example.com" }, { record: false })).toBeNull();
-    expect(await oidcUserId({ email: "off@example.com" }, { record: false })).toBeNull();
+    expect(await oidcUserId({ email: "stranger@example.com", email_verified: true }, { record: false })).toBeNull();
+    expect(await oidcUserId({ email: "off@example.com", email_verified: true }, { record: false })).toBeNull();
     expect(await oidcUserId(undefined, { record: false })).toBeNull();
   });
 
+  it.each([
+    ["false", { email_verified: false }],
+    ["absent", {}],
+    ["the string 'true'", { email_verified: "true" }],
+    ["1", { email_verified: 1 }],
+    ["null", { email_verified: null }],
+  ])("refuses an identity whose email_verified is %s", async (_label, claim) => {
+    expect(await oidcUserId({ email: "ada@example.com", ...claim }, { record: false })).toBeNull();
+  });
+
   it("records the sign-in once, when asked to", async () => {
-    await oidcUserId({ email: "ada@example.com" }, { record: true });
+    await oidcUserId({ email: "ada@example.com", email_verified: true }, { record: true });
     const { data } = await listAudit({ action: "auth.sign_in" });
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ actorId: adaId, detail: { method: "oidc" } });

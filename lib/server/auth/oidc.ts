@@ -24,16 +24,17 @@ export function oidcProvider(): Provider | null {
 }
 
 /**
- * Single sign-on admits only people an admin already created here, by the email the
- * identity provider vouches for, and only while their account is active: the role and
- * project access live in the dashboard, not in the identity provider.
+ * Single sign-on admits only people an admin already created here, by an email the identity
+ * provider says it verified (`email_verified: true`; absent or any other value is a refusal,
+ * since an unverified address can be anyone's), and only while their account is active: the
+ * role and project access live in the dashboard, not in the identity provider.
  */
 export async function oidcUserId(
   profile: { email?: unknown; email_verified?: unknown } | undefined,
   opts: { record: boolean },
 ): Promise<string | null> {
   const email = typeof profile?.email === "string" ? profile.email.trim().toLowerCase() : null;
-  if (!email || profile?.email_verified === false) return null;
+  if (!email || profile?.email_verified !== true) return null;
   const d = await db();
   const [user] = await d
     .select({ id: users.id, email: users.email })

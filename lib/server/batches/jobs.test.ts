@@ -21,7 +21,7 @@ let server: TestServer;
 let dispose: () => Promise<void>;
 let seq = 0;
 const project: Project = { id: "p-1", externalId: "acme", name: "Acme", createdAt: new Date().toISOString() };
-const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null };
+const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], sessionId: "s-1", authAt: null };
 
 beforeAll(async () => {
   server = await startHttpServer((req, res) => {
@@ -100,7 +100,7 @@ const body = (csv: string, confirmCount?: number) => ({
 
 describe("checkBatch", () => {
   it("marks malformed and suppressed rows (suppressions read page by page) before anything is sent", async () => {
-    const { summary, problems } = await checkBatch(project, body(csv250("c")));
+    const { summary, problems } = await checkBatch(project, actor, body(csv250("c")));
     expect(summary).toMatchObject({ total: 250, toSend: 245, invalid: 3, suppressed: 2 });
     expect(problems.map((p) => [p.row, p.status])).toEqual([[11, "invalid"], [51, "suppressed"], [101, "invalid"], [151, "suppressed"], [201, "invalid"]]);
     expect(problems[0].error?.field).toBe("email");
@@ -108,7 +108,7 @@ describe("checkBatch", () => {
   });
 
   it("refuses content the wire schema refuses, naming the field", async () => {
-    await expect(checkBatch(project, { ...body(csv250("x")), content: { from: { email: "news@acme.test" } } })).rejects.toMatchObject({ param: "content.subject" });
+    await expect(checkBatch(project, actor, { ...body(csv250("x")), content: { from: { email: "news@acme.test" } } })).rejects.toMatchObject({ param: "content.subject" });
   });
 });
 
@@ -238,5 +238,27 @@ describe("the sweeper", () => {
     expect((await getJob(project, id)).counts).toMatchObject({ sent: 244, invalid: 4 });
     expect([...fake.sent.values()]).not.toContain("r2-e@example.com");
     expect(fake.sent.size).toBe(244);
+  });
+});
+
+describe("file limits", () => {
+  it("refuses a file over MAX_FILE_ROWS, naming the csv", async () => {
+    const { MAX_FILE_ROWS } = await import("@/lib/schemas/limits");
+    const csv = `email\n${Array.from({ length: MAX_FILE_ROWS + 1 }, (_, i) => `u${i}@example.com`).join("\n")}`;
+    await expect(checkBatch(project, actor, body(csv))).rejects.toMatchObject({ status: 400, code: "too_many_rows", param: "csv" });
+  });
+
+  it("checks one file at a time per user: a second concurrent check gets a 429, another user's does not", async () => {
+    const other = { ...actor, id: "u-2" };
+    const [first, second, third] = await Promise.allSettled([
+      checkBatch(project, actor, body(csv250("l1"))),
+      checkBatch(project, actor, body(csv250("l2"))),
+      checkBatch(project, other, body(csv250("l3"))),
+    ]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { status: 429, code: "file_check_in_progress" } });
+    expect(third.status).toBe("fulfilled");
+    // Once the first has finished, the same user may check again.
+    expect((await checkBatch(project, actor, body(csv250("l4")))).summary.total).toBe(250);
   });
 });

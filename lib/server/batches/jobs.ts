@@ -10,6 +10,7 @@ import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchJobRow } from "@/lib/server/db/schema/batches";
 import { checkContent, checkFile, type CheckedRow } from "./check";
+import { oneFileAtATime } from "./file-lock";
 import { resumeIfStalled, runJob } from "./runner";
 
 export type JobCounts = Record<BatchRowStatus, number>;
@@ -28,10 +29,10 @@ export type JobView = {
 };
 
 /** The screen's check: every row, as the job would take it, and the totals. Nothing is stored or sent. */
-export async function checkBatch(project: Project, body: unknown) {
+export async function checkBatch(project: Project, actor: Pick<Actor, "id">, body: unknown) {
   const input = batchCheckRequest.parse(body);
   const content = checkContent(input.content);
-  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, content);
+  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, content));
   // Only rows that will not be sent are listed in full; 10,000 fine rows need no listing.
   return { summary, problems: rows.filter((r) => r.status !== "pending").slice(0, 1000) };
 }
@@ -75,7 +76,7 @@ async function storeJob(job: typeof batchJobs.$inferInsert, rows: readonly Check
 export async function createSendJob(project: Project, actor: Actor, body: unknown, opts: { start?: boolean } = {}): Promise<{ id: string }> {
   const input = batchJobRequest.parse(body);
   const content = checkContent(input.content);
-  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, content);
+  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, content));
   if (summary.toSend !== input.confirmCount) {
     throw new AppError(409, "count_changed", `confirmCount: the file now sends ${summary.toSend} messages, not ${input.confirmCount}; check it again`, "confirmCount");
   }
@@ -93,7 +94,7 @@ export async function createSendJob(project: Project, actor: Actor, body: unknow
 
 export async function createContactImport(project: Project, actor: Actor, body: unknown): Promise<{ id: string }> {
   const input = contactImportRequest.parse(body);
-  const { rows, summary } = await checkFile(project.externalId, input.csv, input.mapping, null);
+  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, null));
   // Suppression does not stop a contact from existing: only malformed and repeated rows are left out.
   const usable = rows.map((r) => (r.status === "suppressed" ? { ...r, status: "pending" as const, error: null } : r));
   const id = newJobId();

@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { and, between, eq, sql } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import type { BatchContent } from "@/lib/schemas/compose";
@@ -197,7 +198,7 @@ export function runJob(jobId: string): Promise<void> {
     await Promise.all(Array.from({ length: WORKERS }, () => work(d, job)));
     await markDoneIfFinished(d, jobId);
   })()
-    .catch((e) => console.error(`batch job ${jobId}:`, e))
+    .catch((e) => console.error(`batch job ${jobId}: ${safeErrorSummary(e)}`))
     .finally(() => runs().delete(jobId));
   runs().set(jobId, p);
   return p;

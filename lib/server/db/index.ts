@@ -3,6 +3,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/server/env";
+import { createExtensions, pgliteExtensions } from "./extensions";
 
 /** The dashboard database: PGlite in DASHBOARD_DATA_DIR, or Postgres when DATABASE_URL is set. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -60,7 +61,11 @@ export async function openDatabase(
       }
     };
     try {
-      await lock(MIGRATION_LOCK, () => migrate(db, { migrationsFolder }));
+      // Extensions too: "create extension if not exists" races like the tables do.
+      await lock(MIGRATION_LOCK, async () => {
+        await createExtensions(db as unknown as Db);
+        await migrate(db, { migrationsFolder });
+      });
     } catch (e) {
       await client.end({ timeout: 1 }).catch(() => {});
       throw e;
@@ -74,8 +79,9 @@ export async function openDatabase(
   ]);
   // PGlite does not create its directory.
   await mkdir(target.dataDir, { recursive: true });
-  const client = new PGlite(target.dataDir);
+  const client = new PGlite(target.dataDir, { extensions: await pgliteExtensions() });
   const db = drizzle(client);
+  await createExtensions(db as unknown as Db);
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, close: () => client.close(), lock: inProcessLocker(), kind: "pglite" };
 }

@@ -67,8 +67,8 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url, DNS_RESOLVER: dns.address });
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

@@ -5,7 +5,7 @@ import { invalidateMessage } from "@/lib/server/messages/read";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { countDelivery } from "./health";
 import { readEvent } from "./payload";
-import { recordEvent } from "./record-event";
+import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
 import { verifyDelivery } from "./verify";
 
@@ -21,7 +21,9 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   names; see ./verify.ts): a delivery that does not verify is refused with 401;
  * - a delivery that verifies is never refused for its shape. The message id is looked for in
  *   the documented places (./payload.ts); the event is recorded once per `webhook-id`, the
- *   index updated provisionally, and a re-read of the message queued. Answer: 204;
+ *   index updated provisionally, and a re-read of the message queued — together with the
+ *   other deliveries arriving meanwhile, in one transaction (./group-commit.ts). Answer: 204,
+ *   once that transaction has committed, so the message is searchable when the service hears it;
  * - a verified delivery the dashboard cannot use (not JSON, no message id) is counted with its
  *   reason on the webhooks screen and acknowledged with 202, so the service stops retrying it.
  *
@@ -62,12 +64,12 @@ export async function ingestDelivery(projectExternalId: string, raw: string, hea
     return unusable(project, first && !first.ok ? first.reason : "the payload is an empty list");
   }
 
-  const delay = env().REREAD_COALESCE_MS;
-  for (const { key, event } of usable) {
-    if (await recordEvent(project.id, key, event, delay)) invalidateMessage(project.id, event.messageId);
-  }
+  const fresh = await recordDelivery(usable.map(({ key, event }) => ({ projectId: project.id, key, event })));
+  usable.forEach(({ event }, i) => {
+    if (fresh[i]) invalidateMessage(project.id, event.messageId);
+  });
   countDelivery(project, "accepted");
-  nudgeRereads(delay);
+  nudgeRereads(env().REREAD_COALESCE_MS);
   return { status: 204 };
 }
 

@@ -2,7 +2,7 @@ import "server-only";
 import { isAppError } from "@/lib/errors";
 import { messageListQuery, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
-import { looksLikeMessageId } from "@/components/shell/nav";
+import { looksLikeMessageId } from "@/lib/messages/message-id";
 import { readMessage } from "./read";
 import { findIndexedMessage, searchMessages } from "./search";
 

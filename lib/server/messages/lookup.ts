@@ -7,6 +7,7 @@ import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasureOf, withoutErased } from "@/lib/server/retention/tombstones";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
 
@@ -129,6 +130,7 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
     if (rows.length) await t.insert(indexedRecipients).values(rows).onConflictDoNothing();
     if (events.length) await t.insert(indexedEvents).values(events).onConflictDoNothing({ target: [indexedEvents.projectId, indexedEvents.webhookId] });
     if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: m.from, subject: m.subject });
+    else await markInsightDirty(t, projectId, [m.id]);
   };
   if (tx) await write(tx);
   else await (await db()).transaction(write);

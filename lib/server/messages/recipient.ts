@@ -6,26 +6,29 @@ import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import type { MessageListQuery, RecipientView } from "@/lib/schemas/messages-index";
 import { recipientParam } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
+import { recipientEngagement } from "@/lib/server/insight/engagement";
 import { searchMessages } from "./search";
 import { suppressionsOf } from "./suppression-of";
 
 /**
- * Everything known about one address: its messages both ways (the index), whether the
+ * Everything known about one address: its messages both ways (the index), its engagement
+ * (received, delivered, opened, clicked, lib/server/insight/engagement.ts), whether the
  * service suppresses it and why, and its contact record when the dashboard's contacts index
  * knows it (the interface cannot look a contact up by address).
  */
 export async function getRecipient(project: Project, rawEmail: string, query: Pick<MessageListQuery, "cursor" | "limit"> = {}): Promise<RecipientView> {
   const { email } = recipientParam.parse({ email: rawEmail });
   const lower = email.toLowerCase();
-  const [messages, suppression, contact] = await Promise.all([
+  const [messages, suppression, contact, engagement] = await Promise.all([
     searchMessages(project.id, { ...query, q: lower }),
     suppressionsOf(project.externalId, [lower]).then(
       (found) => ({ value: found[0] ?? null, error: null }),
       (e: unknown) => ({ value: null, error: isAppError(e) ? e.message : "The suppression list could not be read." }),
     ),
     contactOf(project.id, lower),
+    recipientEngagement(project.id, lower),
   ]);
-  return { email: lower, messages, suppression: suppression.value, suppressionError: suppression.error, contact };
+  return { email: lower, messages, suppression: suppression.value, suppressionError: suppression.error, contact, engagement };
 }
 
 async function contactOf(projectId: string, email: string): Promise<RecipientView["contact"]> {

@@ -2,6 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import type { indexedMessages } from "@/lib/server/db/schema/messages";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import { recipientRows } from "./recipients";
@@ -126,6 +127,13 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
       select m, p, e, r, c from jsonb_to_recordset(${doc}::jsonb) as x(m text, p text, e text, r text, c timestamptz)
       on conflict do nothing`);
   }
+  const byProject = new Map<string, string[]>();
+  for (const r of rows) {
+    const ids = byProject.get(r.projectId);
+    if (ids) ids.push(r.id);
+    else byProject.set(r.projectId, [r.id]);
+  }
+  for (const [projectId, ids] of byProject) await markInsightDirty(tx, projectId, ids);
 }
 
 export async function recordSentMessage(input: RecordSentInput): Promise<void> {

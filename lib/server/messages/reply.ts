@@ -6,6 +6,7 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { enqueueReread } from "@/lib/server/rereads/queue";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
@@ -86,5 +87,6 @@ async function recordReply(project: Project, actor: Actor, originalId: string, s
       .onConflictDoUpdate({ target: indexedMessages.id, set: { inReplyTo: sql`excluded.in_reply_to` }, setWhere: sql`${indexedMessages.projectId} = ${project.id}` });
     const rows = recipientRows({ id: sent.id, projectId: project.id, from, to, createdAt });
     if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();
+    await markInsightDirty(tx, project.id, [sent.id]);
   });
 }

@@ -43,7 +43,20 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
  * matches an id exactly or the subject/sender by substring.
  */
 export async function searchMessages(projectId: string, input: MessageListQuery): Promise<MessageListPage> {
+  const { query, limit } = await searchQuery(projectId, input);
+  const rows = await query;
+  const pageRows = rows.slice(0, limit);
+  const last = pageRows.at(-1);
+  return { data: pageRows.map(toIndexedMessage), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+/**
+ * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
+ * object: a query builder is a thenable, which an async function would run on return.
+ */
+export async function searchQuery(projectId: string, input: MessageListQuery) {
   const q = messageListQuery.parse(input);
+  const d = await db();
   const where: SQL[] = [eq(indexedMessages.projectId, projectId)];
   if (q.status) where.push(eq(indexedMessages.status, q.status));
   if (q.direction) where.push(eq(indexedMessages.direction, q.direction));
@@ -61,7 +74,7 @@ export async function searchMessages(projectId: string, input: MessageListQuery)
       where.push(
         inArray(
           indexedMessages.id,
-          (await db())
+          d
             .select({ id: indexedRecipients.messageId })
             .from(indexedRecipients)
             .where(and(eq(indexedRecipients.projectId, projectId), eq(indexedRecipients.email, email))),
@@ -79,15 +92,13 @@ export async function searchMessages(projectId: string, input: MessageListQuery)
     const c = decodeCursor(q.cursor);
     where.push(sql`(${indexedMessages.createdAt}, ${indexedMessages.id}) < (${c.at.toISOString()}::timestamptz, ${c.id})`);
   }
-  const rows = await (await db())
+  const query = d
     .select()
     .from(indexedMessages)
     .where(and(...where))
     .orderBy(desc(indexedMessages.createdAt), desc(indexedMessages.id))
     .limit(q.limit + 1);
-  const pageRows = rows.slice(0, q.limit);
-  const last = pageRows.at(-1);
-  return { data: pageRows.map(toIndexedMessage), nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null };
+  return { query, limit: q.limit };
 }
 
 export async function findIndexedMessage(projectId: string, id: string): Promise<IndexedMessageRow | null> {

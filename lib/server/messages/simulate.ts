@@ -5,7 +5,6 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
-import { findMessageId } from "@/lib/server/event-stream/payload";
 import { enqueueReread } from "@/lib/server/rereads/queue";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
@@ -25,7 +24,7 @@ export async function simulateInbound(project: Project, actor: Actor, input: Inb
   const body = inboundSimulateRequest.parse(input);
   return withAudit({ actor, action: "inbound.simulate", project: project.externalId, target: body.to, detail: { from: body.from, subject: body.subject } }, async () => {
     const result = await service.inbound.simulate(project.externalId, body);
-    const id = findMessageId(result, "inbound_received")?.id ?? null;
+    const id = result.id ?? null;
     try {
       // The strict wire shape on purpose: a looser reader would take an answer that merely wraps
       // an id for a whole message and index it without its sender and subject.

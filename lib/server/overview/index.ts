@@ -1,62 +1,50 @@
 import "server-only";
-import { and, asc, eq, gt, gte, sql } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Domain } from "@/lib/schemas";
 import type { AuditEntry } from "@/lib/schemas/audit";
+import { projectThresholds } from "../alerts/settings";
 import { listAudit } from "../audit";
 import { getStreamStatus } from "../event-stream/status";
 import { db } from "../db";
 import { indexedMessages } from "../db/schema/messages";
 import type { Project } from "../guard";
+import { topLinks } from "../insight/links";
+import { catchUpInsight } from "../insight/read";
+import { projectTotals, seriesTotals, type Totals } from "../insight/windows";
 import { service } from "../service/index";
-import { OVERVIEW_RANGES, type OverviewCounts, type OverviewData, type OverviewRange, type SeriesPoint } from "./types";
+import {
+  OVERVIEW_RANGES,
+  type EngagementCounts,
+  type OverviewCounts,
+  type OverviewData,
+  type OverviewRange,
+  type SeriesPoint,
+} from "./types";
 
 export * from "./types";
 
 const HOUR = 3_600_000;
-const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d": 7 * 24 * HOUR, "30d": 30 * 24 * HOUR };
+export const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d": 7 * 24 * HOUR, "30d": 30 * 24 * HOUR };
 
 /**
- * Counts of one window, from the message index. Statuses are folded (lib/server/messages/fold.ts):
- * a complained message was delivered first, so it counts as delivered too; "sent" is every
- * outbound message accepted in the window except those still waiting for their scheduled time.
+ * The figures come from insight's rollups (lib/server/insight): outbound messages by when they
+ * went out (a scheduled one from its time), outcomes folded (lib/server/messages/fold.ts) — a
+ * complained message was delivered first, so it counts as delivered too — and opens and
+ * clicks once per message. The dashboard's own alert emails are left out.
  */
-// Raw sql parameters get no column type: postgres-js needs a string, not a Date.
-const tsParam = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const counts = (t: Totals): OverviewCounts => ({ sent: t.sent, delivered: t.delivered, bounced: t.bounced, complained: t.complained, rejected: t.rejected });
+const engagement = (t: Totals): EngagementCounts => ({ opened: t.opened, clicked: t.clicked });
 
-const countsSql = (since: Date) => ({
-  sent: sql<number>`count(*) filter (where ${indexedMessages.createdAt} >= ${tsParam(since)})`.mapWith(Number),
-  delivered: sql<number>`count(*) filter (where ${indexedMessages.createdAt} >= ${tsParam(since)} and ${indexedMessages.status} in ('delivered','complained'))`.mapWith(Number),
-  bounced: sql<number>`count(*) filter (where ${indexedMessages.createdAt} >= ${tsParam(since)} and ${indexedMessages.status} = 'bounced')`.mapWith(Number),
-  complained: sql<number>`count(*) filter (where ${indexedMessages.createdAt} >= ${tsParam(since)} and ${indexedMessages.status} = 'complained')`.mapWith(Number),
-  rejected: sql<number>`count(*) filter (where ${indexedMessages.createdAt} >= ${tsParam(since)} and ${indexedMessages.status} = 'rejected')`.mapWith(Number),
-});
-
-const notWaiting = (now: Date) => sql`(${indexedMessages.scheduledAt} is null or ${indexedMessages.scheduledAt} <= ${tsParam(now)})`;
-
-export async function overviewCounts(project: Project, now = new Date()): Promise<Record<OverviewRange, OverviewCounts>> {
-  const d = await db();
-  const since = (r: OverviewRange) => new Date(now.getTime() - RANGE_MS[r]);
-  const [row] = await d
-    .select({
-      ...prefixed("d", countsSql(since("24h"))),
-      ...prefixed("w", countsSql(since("7d"))),
-      ...prefixed("m", countsSql(since("30d"))),
-    })
-    .from(indexedMessages)
-    .where(and(eq(indexedMessages.projectId, project.id), eq(indexedMessages.direction, "outbound"), gte(indexedMessages.createdAt, since("30d")), notWaiting(now)));
-  const pick = (p: string): OverviewCounts => ({
-    sent: row?.[`${p}sent`] ?? 0,
-    delivered: row?.[`${p}delivered`] ?? 0,
-    bounced: row?.[`${p}bounced`] ?? 0,
-    complained: row?.[`${p}complained`] ?? 0,
-    rejected: row?.[`${p}rejected`] ?? 0,
-  });
-  return { "24h": pick("d"), "7d": pick("w"), "30d": pick("m") };
+async function periodTotals(project: Project, now: Date): Promise<Record<OverviewRange, Totals>> {
+  await catchUpInsight();
+  const totals = await projectTotals(project.id, OVERVIEW_RANGES.map((r) => now.getTime() - RANGE_MS[r]), now);
+  return Object.fromEntries(OVERVIEW_RANGES.map((r, i) => [r, totals[i]!])) as Record<OverviewRange, Totals>;
 }
 
-function prefixed<T extends Record<string, unknown>>(p: string, o: T): Record<string, T[keyof T]> {
-  return Object.fromEntries(Object.entries(o).map(([k, v]) => [`${p}${k}`, v])) as Record<string, T[keyof T]>;
+export async function overviewCounts(project: Project, now = new Date()): Promise<Record<OverviewRange, OverviewCounts>> {
+  const totals = await periodTotals(project, now);
+  return Object.fromEntries(OVERVIEW_RANGES.map((r) => [r, counts(totals[r])])) as Record<OverviewRange, OverviewCounts>;
 }
 
 /** Hourly buckets for 24 h, daily for 7 and 30 days (UTC), with empty buckets filled in. */
@@ -64,20 +52,13 @@ export async function overviewSeries(project: Project, range: OverviewRange, now
   const unit = range === "24h" ? "hour" : "day";
   const step = range === "24h" ? HOUR : 24 * HOUR;
   const since = new Date(now.getTime() - RANGE_MS[range]);
-  const bucket = sql<string>`to_char(date_trunc(${sql.raw(`'${unit}'`)}, ${indexedMessages.createdAt} at time zone 'UTC'), 'YYYY-MM-DD"T"HH24:00:00"Z"')`;
-  const d = await db();
-  const rows = await d
-    .select({ bucket, ...countsSql(since) })
-    .from(indexedMessages)
-    .where(and(eq(indexedMessages.projectId, project.id), eq(indexedMessages.direction, "outbound"), gte(indexedMessages.createdAt, since), notWaiting(now)))
-    .groupBy(bucket);
-  const byBucket = new Map(rows.map((r) => [r.bucket, r]));
+  const byBucket = await seriesTotals(project.id, unit, since, now);
   const start = Math.floor(since.getTime() / step) * step;
   const points: SeriesPoint[] = [];
   for (let t = start; t <= now.getTime(); t += step) {
     const key = new Date(t).toISOString().replace(".000Z", "Z");
     const r = byBucket.get(key);
-    points.push({ at: key, sent: r?.sent ?? 0, delivered: r?.delivered ?? 0, bounced: r?.bounced ?? 0, complained: r?.complained ?? 0, rejected: r?.rejected ?? 0 });
+    points.push({ at: key, ...(r ? { ...counts(r), ...engagement(r) } : { sent: 0, delivered: 0, bounced: 0, complained: 0, rejected: 0, opened: 0, clicked: 0 }) });
   }
   return points;
 }
@@ -117,16 +98,33 @@ async function recentActivity(project: Project): Promise<AuditEntry[]> {
   return (await listAudit({ project: project.externalId, limit: 8 })).data;
 }
 
-export async function getOverview(project: Project, range: OverviewRange = "7d"): Promise<OverviewData> {
-  if (!OVERVIEW_RANGES.includes(range)) range = "7d";
-  const now = new Date();
-  const [counts, series, scheduled, domains, activity, stream] = await Promise.all([
-    overviewCounts(project, now),
+/** The overview's figures from the index: what `bench:insight` times (the rest asks the service and the audit log). */
+export async function overviewFigures(project: Project, range: OverviewRange, now = new Date()) {
+  const totals = await periodTotals(project, now);
+  const [series, links, thresholds] = await Promise.all([
     overviewSeries(project, range, now),
+    topLinks(project.id, new Date(now.getTime() - RANGE_MS[range]), now),
+    projectThresholds(project.id),
+  ]);
+  return {
+    counts: Object.fromEntries(OVERVIEW_RANGES.map((r) => [r, counts(totals[r])])) as OverviewData["counts"],
+    engagement: Object.fromEntries(OVERVIEW_RANGES.map((r) => [r, engagement(totals[r])])) as OverviewData["engagement"],
+    series,
+    topLinks: links,
+    thresholds,
+  };
+}
+
+export async function getOverview(project: Project, range: OverviewRange = "7d", now = new Date()): Promise<OverviewData> {
+  if (!OVERVIEW_RANGES.includes(range)) range = "7d";
+  // Domains are the service's: asked first, so its answer overlaps the database work.
+  const domainsAnswer = unverifiedDomains(project);
+  const [figures, scheduled, domains, activity, stream] = await Promise.all([
+    overviewFigures(project, range, now),
     upcomingScheduled(project, now),
-    unverifiedDomains(project),
+    domainsAnswer,
     recentActivity(project),
     getStreamStatus(project).catch(() => null),
   ]);
-  return { range, generatedAt: now.toISOString(), counts, series, scheduled, unverifiedDomains: domains.data, domainsError: domains.error, activity, stream };
+  return { range, generatedAt: now.toISOString(), ...figures, scheduled, unverifiedDomains: domains.data, domainsError: domains.error, activity, stream };
 }

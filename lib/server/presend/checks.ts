@@ -1,4 +1,5 @@
 import "server-only";
+import { outboundPolicy } from "@/lib/server/outbound";
 import { runChecks } from "@/lib/presend";
 import { presendDraft, type PresendRequest, type PresendResult, type LinkCheckRequest, type LinkCheckResult } from "@/lib/schemas/presend";
 import { scoreDraft } from "@/lib/server/spam";
@@ -14,5 +15,6 @@ export async function presendChecks(request: { draft: PresendRequest["draft"]; s
 
 /** The links of a draft, followed from this server to public addresses only. */
 export async function linkReachability(request: LinkCheckRequest): Promise<LinkCheckResult> {
-  return { results: await checkReachability(request.urls) };
+  // The operator's OUTBOUND_ALLOW_* settings apply, as to every fetch of a URL someone else chose.
+  return { results: await checkReachability(request.urls, { policy: outboundPolicy() }) };
 }

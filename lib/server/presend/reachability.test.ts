@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPublicAddress } from "@/lib/net/destination";
+import { isPublicIp as isPublicAddress } from "@/lib/net/destination";
 import type { ServerResponse } from "node:http";
 import { startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
 import { checkReachability } from "./reachability";
@@ -72,7 +72,7 @@ describe("link reachability", () => {
     const before = server.requests.length;
     const [result] = await checkReachability([`${server.url}/ok`]);
     expect(result!.ok).toBe(false);
-    expect(result!.problem).toMatch(/^Not checked: 127\.0\.0\.1 resolves to 127\.0\.0\.1, which is not a public address/);
+    expect(result!.problem).toMatch(/^Not checked: 127\.0\.0\.1 is a loopback address \(this machine\), not a public address\./);
     expect(server.requests.length).toBe(before);
   });
 

@@ -15,7 +15,11 @@ const HEAD_REFUSED = new Set([400, 403, 405, 501]);
 function explainError(e: unknown, timeoutMs: number): string {
   const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code;
-  if (err.name === "DestinationRefusedError") return `Not checked: ${err.message}. Readers outside your network cannot open such a link either.`;
+  if (err.name === "DestinationBlockedError") {
+    // lib/net/destination.ts: "The destination was refused: <why>."
+    const why = err.message.replace(/^The destination was refused:\s*/, "").replace(/\.$/, "");
+    return `Not checked: ${why}, not a public address. Readers outside your network cannot open such a link either.`;
+  }
   if (err.name === "TimeoutError" || err.name === "AbortError") return `It did not answer within ${timeoutMs / 1000} s.`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "Its domain does not resolve (no DNS record), so the link cannot work.";
   if (code === "ECONNREFUSED") return "The server refused the connection.";

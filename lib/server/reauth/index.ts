@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { withAudit } from "../audit";
 import { verifyPassword } from "../auth/password";
-import { throttledFor, recordFailure, clearAccountFailures, throttleKeys, minutesFromMs } from "../auth/throttle";
+import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "../auth/throttle";
 import { db } from "../db";
 import { users } from "../db/schema/core";
 import { reauthConfirmations } from "../db/schema/reauth";
@@ -45,9 +45,9 @@ export async function requireRecentAuth(user: Actor, now = Date.now()): Promise<
  */
 export async function reconfirmPassword(user: Actor, password: string, address: string): Promise<{ confirmedAt: string }> {
   const keys = throttleKeys(user.email, address);
-  const wait = await throttledFor(keys);
-  if (wait > 0) {
-    const minutes = minutesFromMs(wait);
+  const attempt = await takeAttempt(keys);
+  if (!attempt.allowed) {
+    const minutes = minutesFromMs(attempt.waitMs);
     throw new AppError(429, "rate_limited", `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
   }
   const d = await db();
@@ -57,10 +57,9 @@ export async function reconfirmPassword(user: Actor, password: string, address: 
   }
   return withAudit({ actor: user, action: "auth.reconfirm", target: user.email }, async () => {
     if (!(await verifyPassword(password, row.hash!))) {
-      await recordFailure(keys);
       throw new AppError(400, "invalid_password", "password: is not correct", "password");
     }
-    await clearAccountFailures(keys);
+    await forgiveAttempt(keys);
     const confirmedAt = new Date();
     await d
       .insert(reauthConfirmations)

@@ -31,9 +31,9 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url, REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "3" });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  adminId = (await createUser({ email: "a@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR)).user.id;
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: PASSWORD }, SYSTEM_ACTOR)).user.id);
+  adminId = (await createUser({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id;
+  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();
@@ -83,7 +83,7 @@ describe("creating keys and webhooks", () => {
   });
 
   it("throttles password guesses like sign-in", async () => {
-    const { user } = await createUser({ email: "t@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser({ email: "t@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
     const stale = await sessionCookie(user.id, Date.now() - 60 * MIN);
     const attempt = async (password: string) => RECONFIRM(await apiRequest("/api/auth/reconfirm", { method: "POST", cookie: stale, body: { password } }), params({}));
     for (let i = 0; i < 3; i++) expect((await attempt("wrong")).status).toBe(400);

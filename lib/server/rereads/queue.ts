@@ -16,9 +16,22 @@ const ms = (n: number) => sql`(${String(Math.max(0, Math.round(n)))}::int * inte
 
 /** Asks for a read of one message `delayMs` from now (inside the caller's transaction, e.g. the ingest's). */
 export async function enqueueReread(tx: Db, projectId: string, messageId: string, reason: RereadReason, delayMs: number): Promise<void> {
+  await upsertRereads(tx, [{ projectId, messageId }], reason, delayMs);
+}
+
+/** The same for the messages of a batch of stream events (the ingest's group commit): one statement per 1,000. */
+export async function enqueueEventRereads(tx: Db, messages: { projectId: string; messageId: string }[], delayMs: number): Promise<void> {
+  // One row per message: a statement may not update a row twice.
+  const unique = [...new Map(messages.map((m) => [`${m.projectId}\u0000${m.messageId}`, m])).values()];
+  for (let i = 0; i < unique.length; i += 1000) await upsertRereads(tx, unique.slice(i, i + 1000), "event", delayMs);
+}
+
+async function upsertRereads(tx: Db, messages: { projectId: string; messageId: string }[], reason: RereadReason, delayMs: number): Promise<void> {
+  if (messages.length === 0) return;
+  const values = sql.join(messages.map((m) => sql`(${m.projectId}, ${m.messageId}, ${reason}, now() + ${ms(delayMs)})`), sql`, `);
   await tx.execute(sql`
     insert into message_rereads as q (project_id, message_id, reason, due_at)
-    values (${projectId}, ${messageId}, ${reason}, now() + ${ms(delayMs)})
+    values ${values}
     on conflict (project_id, message_id) do update set
       generation = q.generation + case when q.claimed_by is not null then 1 else 0 end,
       due_at = case when q.claimed_by is null then least(q.due_at, excluded.due_at) else q.due_at end

@@ -33,7 +33,7 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

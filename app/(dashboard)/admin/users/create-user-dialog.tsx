@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
+import { useForm, type Control } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { UserPlusIcon } from "lucide-react";
 import { toast } from "sonner";
@@ -17,28 +17,35 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
-import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
+import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
 import { FormDialogFooter } from "@/components/common/form-dialog-footer";
 
-const FIELDS = ["email", "name", "role"] as const;
+const FIELDS = ["email", "name", "role", "allProjects", "projectIds"] as const;
 
 /**
- * New account: email, name, role. The server generates the password and it is shown once;
- * from there the admin goes straight on to granting projects, which a new user has none of.
+ * New account: email, name, role and the projects it may open (none unless chosen). The
+ * server generates the password and it is shown once.
  */
 export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
   const [open, setOpen] = React.useState(false);
   const [created, setCreated] = React.useState<{ user: UserView; password: string } | null>(null);
-  const [grantFor, setGrantFor] = React.useState<UserView | null>(null);
   const queryClient = useQueryClient();
   const form = useForm<CreateUserRequest>({
     resolver: zodResolver(createUserRequest),
-    defaultValues: { email: "", name: "", role: "support" },
+    defaultValues: { email: "", name: "", role: "support", allProjects: false, projectIds: [] },
     mode: "onTouched",
   });
+  const allProjects = form.watch("allProjects") ?? false;
 
   const { mutation, formError, reset } = useFormMutation(form, FIELDS, {
-    mutationFn: (values: CreateUserRequest) => userMutations.create({ email: values.email, name: values.name || null, role: values.role }),
+    mutationFn: (values: CreateUserRequest) =>
+      userMutations.create({
+        email: values.email,
+        name: values.name || null,
+        role: values.role,
+        allProjects: values.allProjects ?? false,
+        projectIds: values.allProjects ? [] : (values.projectIds ?? []),
+      }),
     onSuccess: async (result) => {
       setOpen(false);
       form.reset();
@@ -64,7 +71,7 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
             Create user
           </Button>
         </DialogTrigger>
-        <DialogContent>
+        <DialogContent className="max-h-[90vh] overflow-y-auto">
           <DialogHeader>
             <DialogTitle>Create a user</DialogTitle>
             <DialogDescription>A password is generated and shown to you once, for you to pass on.</DialogDescription>
@@ -123,6 +130,7 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
                   </FormItem>
                 )}
               />
+              <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
               <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create user" onCancel={() => setOpen(false)} />
             </form>
           </Form>
@@ -134,26 +142,7 @@ export function CreateUserDialog({ projects }: { projects: ProjectOption[] }) {
         title={`Password for ${created?.user.email ?? ""}`}
         description="Give this password to the new user. They should change it after signing in."
         onClose={() => setCreated(null)}
-      >
-        {({ copied }) =>
-          created &&
-          projects.length > 0 && (
-          <Button
-            type="button"
-            variant="outline"
-            disabled={!copied}
-            title={copied ? undefined : "Copy the password first"}
-            onClick={() => {
-              setGrantFor(created.user);
-              setCreated(null);
-            }}
-          >
-            Set project access
-          </Button>
-          )
-        }
-      </OneTimeSecretDialog>
-      {grantFor && <UserProjectsDialog user={grantFor} projects={projects} open onOpenChange={(o) => !o && setGrantFor(null)} />}
+      />
     </>
   );
 }

@@ -16,7 +16,7 @@ export default function Loading() {
         <Skeleton className="h-9 w-40" />
         <Skeleton className="h-9 w-40" />
       </div>
-      <TableSkeleton columns={["w-48", "w-16", "w-16", "w-32", "w-20", "w-8"]} rows={5} />
+      <TableSkeleton columns={["w-48", "w-16", "w-16", "w-32", "w-20", "w-16", "w-8"]} rows={5} />
     </div>
   );
 }

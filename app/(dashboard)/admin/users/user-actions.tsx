@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FolderKeyIcon, KeyRoundIcon, MoreHorizontalIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "lucide-react";
+import { FolderKeyIcon, KeyRoundIcon, LogOutIcon, MoreHorizontalIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "lucide-react";
 import { toast } from "sonner";
 import { ROLE_LABELS, ROLES, type Role } from "@/lib/permissions";
 import type { UpdateUserRequest, UserView } from "@/lib/schemas/users";
@@ -26,12 +26,13 @@ import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
 import { describeError } from "@/components/common/error-advice";
 import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
 
-type Dialog = "projects" | "reset" | "disable" | null;
+type Dialog = "projects" | "reset" | "disable" | "sessions" | null;
 
 /**
- * Per-user actions. Role changes and enabling act at once with a toast; disabling and
- * resetting a password confirm first. Your own role and account cannot be changed here,
- * so an admin cannot lock themselves out.
+ * Per-user actions. Role changes and enabling act at once with a toast; disabling, resetting
+ * a password and ending sessions confirm first. Your own role, project access and account
+ * cannot be changed here (nobody widens their own reach or locks themselves out); your own
+ * sessions end with "Sign out everywhere" in the user menu.
  */
 export function UserActions({ user, projects, isSelf }: { user: UserView; projects: ProjectOption[]; isSelf: boolean }) {
   const [dialog, setDialog] = React.useState<Dialog>(null);
@@ -49,7 +50,7 @@ export function UserActions({ user, projects, isSelf }: { user: UserView; projec
     update.mutate(
       { role },
       {
-        onSuccess: () => toast.success("Role changed", { description: `${who} is now ${ROLE_LABELS[role]}. It applies at their next request.` }),
+        onSuccess: () => toast.success("Role changed", { description: `${who} is now ${ROLE_LABELS[role]} and was signed out, to sign in again with the new role.` }),
         onError: (e) => toast.error("The role was not changed", { description: describeError(e).message }),
       },
     );
@@ -66,6 +67,7 @@ export function UserActions({ user, projects, isSelf }: { user: UserView; projec
   }
 
   const selfReason = "You cannot change your own account here";
+  const sessionsReason = isSelf ? "Use “Sign out everywhere” in your user menu" : user.activeSessions === 0 ? "No session to end" : undefined;
 
   return (
     <>
@@ -92,13 +94,17 @@ export function UserActions({ user, projects, isSelf }: { user: UserView; projec
               </DropdownMenuRadioGroup>
             </DropdownMenuSubContent>
           </DropdownMenuSub>
-          <DropdownMenuItem onSelect={() => setDialog("projects")}>
+          <DropdownMenuItem disabled={isSelf} title={isSelf ? "You cannot change your own project access" : undefined} onSelect={() => setDialog("projects")}>
             <FolderKeyIcon aria-hidden="true" />
-            Project access…
+            {isSelf ? "Project access (not your own)" : "Project access…"}
           </DropdownMenuItem>
           <DropdownMenuItem onSelect={() => setDialog("reset")}>
             <KeyRoundIcon aria-hidden="true" />
             Reset password…
+          </DropdownMenuItem>
+          <DropdownMenuItem disabled={sessionsReason !== undefined} title={sessionsReason} onSelect={() => setDialog("sessions")}>
+            <LogOutIcon aria-hidden="true" />
+            {isSelf ? "End sessions (use Sign out everywhere)" : user.activeSessions === 0 ? "End sessions (none active)" : "End sessions…"}
           </DropdownMenuItem>
           <DropdownMenuSeparator />
           {user.active ? (
@@ -121,11 +127,24 @@ export function UserActions({ user, projects, isSelf }: { user: UserView; projec
         open={dialog === "disable"}
         onOpenChange={(o) => setDialog(o ? "disable" : null)}
         title={`Disable ${who}?`}
-        description={`${user.email} is cut off at their next request and cannot sign in until an admin enables the account again. Nothing they did is removed.`}
+        description={`${user.email} is signed out everywhere at once and cannot sign in until an admin enables the account again. Nothing they did is removed.`}
         confirmLabel="Disable user"
         onConfirm={async () => {
           await update.mutateAsync({ active: false });
           toast.success("User disabled", { description: `${who} can no longer sign in.` });
+        }}
+      />
+
+      <ConfirmDialog
+        open={dialog === "sessions"}
+        onOpenChange={(o) => setDialog(o ? "sessions" : null)}
+        title={`End every session of ${who}?`}
+        description={`${user.email} is signed out of every browser at once (${user.activeSessions} active ${user.activeSessions === 1 ? "session" : "sessions"}) and can sign in again with the same password. Reset the password too if it may be known to someone else.`}
+        confirmLabel="End sessions"
+        onConfirm={async () => {
+          const { ended } = await userMutations.endSessions(user.id);
+          toast.success("Sessions ended", { description: `${who} was signed out of ${ended} ${ended === 1 ? "session" : "sessions"}.` });
+          await queryClient.invalidateQueries({ queryKey: userKeys.all });
         }}
       />
 
@@ -138,6 +157,7 @@ export function UserActions({ user, projects, isSelf }: { user: UserView; projec
         onConfirm={async () => {
           const { password } = await userMutations.resetPassword(user.id);
           setNewPassword(password);
+          await queryClient.invalidateQueries({ queryKey: userKeys.all });
         }}
       />
 

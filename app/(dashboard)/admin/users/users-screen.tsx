@@ -102,6 +102,7 @@ export function UsersScreen({ initialUsers, projects, currentUserId }: { initial
               <TableHead>Status</TableHead>
               <TableHead>Projects</TableHead>
               <TableHead>Last sign-in</TableHead>
+              <TableHead>Sessions</TableHead>
               <TableHead className="w-12">
                 <span className="sr-only">Actions</span>
               </TableHead>
@@ -138,6 +139,9 @@ export function UsersScreen({ initialUsers, projects, currentUserId }: { initial
                 </TableCell>
                 <TableCell>
                   <RelativeTime value={u.lastSignInAt} fallback="Never" />
+                </TableCell>
+                <TableCell className="text-sm" data-sessions={u.activeSessions}>
+                  {u.activeSessions === 0 ? <span className="text-muted-foreground">None</span> : `${u.activeSessions} active`}
                 </TableCell>
                 <TableCell className="text-right">
                   <UserActions user={u} projects={projects} isSelf={u.id === currentUserId} />

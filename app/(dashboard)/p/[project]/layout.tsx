@@ -1,16 +1,26 @@
 import { headers } from "next/headers";
 import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
+import { activeAlerts } from "@/lib/server/alerts/view";
 import { decodeParam, screenPermission } from "@/components/shell/nav";
+import { AlertBanner } from "@/components/insight/alert-banner";
 
 /**
  * Every screen under /p/[project] belongs to a project the user may open (404 otherwise), and
  * a screen the role may not use is refused here with HTTP 403 — before loading.tsx starts
  * streaming, after which the status could no longer change. Screens still guard their own
- * permission, since a layout is not re-run when moving between screens of one project.
+ * permission, since a layout is not re-run when moving between screens of one project (the
+ * alert banner therefore keeps itself current).
  */
 export default async function ProjectLayout({ children, params }: { children: React.ReactNode; params: Promise<{ project: string }> }) {
   const { project } = await params;
   const path = (await headers()).get(PATHNAME_HEADER) ?? "";
-  await guardPage(screenPermission(path) ?? "overview:read", decodeParam(project));
-  return children;
+  const { project: current } = await guardPage(screenPermission(path) ?? "overview:read", decodeParam(project));
+  // Alerts raised now (lib/server/alerts): a banner on every screen of the project.
+  const alerts = await activeAlerts(current!).catch(() => undefined);
+  return (
+    <>
+      <AlertBanner project={current!.externalId} initial={alerts} />
+      {children}
+    </>
+  );
 }

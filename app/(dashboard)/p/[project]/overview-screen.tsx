@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import dynamic from "next/dynamic";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/server/overview/types";
 import { overviewQuery } from "@/lib/queries/overview";
@@ -9,13 +10,19 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CopyableText } from "@/components/common/copy-button";
-import { Button } from "@/components/ui/button";
+import { PeriodPicker } from "@/components/insight/period-picker";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
-import { OverviewChart } from "./overview-chart";
+import { OverviewLinks } from "./overview-links";
 import { OverviewNumbers } from "./overview-numbers";
 import { StreamStatusLine } from "@/components/event-stream/stream-status-line";
+
+/** The chart library loads after the numbers, so it does not weigh on the screen's first load. */
+const OverviewChart = dynamic(() => import("./overview-chart").then((m) => m.OverviewChart), {
+  ssr: false,
+  loading: () => <div className="h-[18.5rem] animate-pulse rounded-lg border bg-muted" aria-busy="true" aria-label="Loading the chart" />,
+});
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -43,15 +50,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
             How this project&apos;s mail is doing, from the messages the dashboard has seen. Project id <CopyableText value={project} label="project id" />
           </span>
         }
-        actions={
-          <div role="group" aria-label="Period" className="inline-flex rounded-md border p-0.5">
-            {OVERVIEW_RANGES.map((r) => (
-              <Button key={r} size="sm" variant={r === range ? "secondary" : "ghost"} aria-pressed={r === range} onClick={() => set({ range: r === "7d" ? null : r })}>
-                {RANGE_LABELS[r]}
-              </Button>
-            ))}
-          </div>
-        }
+        actions={<PeriodPicker value={range} onChange={(r) => set({ range: r === "7d" ? null : r })} />}
       />
       {query.error && !data ? (
         <ErrorState title="The overview could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
@@ -60,7 +59,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
       ) : (
         <>
           {data.stream && <StreamStatusLine project={project} status={data.stream} />}
-          <OverviewNumbers counts={data.counts[range]} />
+          <OverviewNumbers counts={data.counts[range]} engagement={data.engagement[range]} thresholds={data.thresholds} />
           <OverviewChart series={data.series} range={data.range} />
           <Table label="Volumes by period">
             <TableHeader>
@@ -71,15 +70,17 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
                 <TableHead className="text-right">Bounced</TableHead>
                 <TableHead className="text-right">Complained</TableHead>
                 <TableHead className="text-right">Rejected</TableHead>
+                <TableHead className="text-right">Opened</TableHead>
+                <TableHead className="text-right">Clicked</TableHead>
               </TableRow>
             </TableHeader>
             <TableBody>
               {OVERVIEW_RANGES.map((r) => {
-                const c = data.counts[r];
+                const c = { ...data.counts[r], ...data.engagement[r] };
                 return (
                   <TableRow key={r} data-period={r}>
                     <TableCell>{RANGE_LABELS[r]}</TableCell>
-                    {(["sent", "delivered", "bounced", "complained", "rejected"] as const).map((k) => (
+                    {(["sent", "delivered", "bounced", "complained", "rejected", "opened", "clicked"] as const).map((k) => (
                       <TableCell key={k} className="text-right tabular-nums" data-metric={k}>
                         {c[k].toLocaleString()}
                       </TableCell>
@@ -89,6 +90,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
               })}
             </TableBody>
           </Table>
+          <OverviewLinks links={data.topLinks} period={RANGE_LABELS[data.range]} />
           <div className="grid gap-4 lg:grid-cols-3">
             <Panel title="Domains not verified">
               {data.domainsError ? (

@@ -21,6 +21,9 @@ export const dashboardApiKeys = pgTable(
     /** Kept as text so the list still says who after the user is removed. */
     createdByEmail: text("created_by_email").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** Set when revoked through the dashboard (on a service that offers revoking). */
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revokedByEmail: text("revoked_by_email"),
   },
   (t) => [index("dashboard_api_keys_project_idx").on(t.project), index("dashboard_api_keys_created_in_idx").on(t.createdIn)],
 );

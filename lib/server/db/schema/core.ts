@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 /**
  * The dashboard's own state. Ids are text (crypto.randomUUID) so rows can be created
@@ -15,15 +15,13 @@ export const users = pgTable("users", {
   name: text("name"),
   role: text("role", { enum: ["admin", "support", "marketer"] }).notNull(),
   active: boolean("active").notNull().default(true),
-  /** When true the user sees every registered project, including future ones. */
-  allProjects: boolean("all_projects").notNull().default(true),
+  /** When true the user sees every registered project, including future ones. Chosen at creation; none by default. */
+  allProjects: boolean("all_projects").notNull().default(false),
   /** bcrypt hash; null for users who only sign in through OIDC. */
   passwordHash: text("password_hash"),
   createdAt: at("created_at").notNull().defaultNow(),
   updatedAt: at("updated_at").notNull().defaultNow(),
   lastSignInAt: at("last_sign_in_at"),
-  /** Sessions that signed in before this moment are void (set when a password is reset). */
-  sessionsValidFrom: at("sessions_valid_from"),
 });
 
 export const projects = pgTable("projects", {
@@ -74,16 +72,20 @@ export const auditLog = pgTable(
   ],
 );
 
-/** Failed sign-ins, one row each; counted per key inside the throttle window. */
-export const loginAttempts = pgTable(
-  "login_attempts",
+/**
+ * Sign-in attempts per key inside a fixed window (lib/server/auth/throttle.ts). One row per
+ * key, counted up by one upsert per attempt before the password is checked, so parallel
+ * attempts queue on the row and each sees the count the others left.
+ */
+export const loginThrottle = pgTable(
+  "login_throttle",
   {
-    id: id(),
     /** `account:<email>` or `address:<ip>`. */
-    key: text("key").notNull(),
-    at: at("at").notNull().defaultNow(),
+    key: text("key").primaryKey(),
+    windowStart: at("window_start").notNull(),
+    attempts: integer("attempts").notNull(),
   },
-  (t) => [index("login_attempts_key_at_idx").on(t.key, t.at)],
+  (t) => [index("login_throttle_window_idx").on(t.windowStart)],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -56,12 +56,21 @@ export const indexedMessages = pgTable(
     checkedAt: at("checked_at"),
     updatedAt: at("updated_at").notNull().defaultNow(),
   },
+  // Search (lib/server/messages/search.ts) lists newest first, (created_at, id) being the
+  // cursor: each filter has an index that either yields rows in that order (project, status)
+  // or finds the few matching rows at once (tags, subject and sender words, by trigram; see
+  // lib/server/db/extensions.ts). Measured by `npm run bench:search`.
+  // Ascending, read backwards for `order by … desc`: an index declared `desc` is `desc nulls
+  // last` in drizzle, which `order by … desc` (nulls first) cannot use at all.
   (t) => [
-    index("indexed_messages_project_created_idx").on(t.projectId, t.createdAt.desc(), t.id.desc()),
-    index("indexed_messages_project_status_created_idx").on(t.projectId, t.status, t.createdAt.desc()),
+    index("indexed_messages_project_created_idx").on(t.projectId, t.createdAt, t.id),
+    index("indexed_messages_project_status_created_idx").on(t.projectId, t.status, t.createdAt, t.id),
+    index("indexed_messages_tags_idx").using("gin", sql`${t.tags} jsonb_path_ops`),
+    index("indexed_messages_subject_trgm_idx").using("gin", sql`${t.subject} gin_trgm_ops`),
+    index("indexed_messages_from_trgm_idx").using("gin", sql`${t.from} gin_trgm_ops`),
     index("indexed_messages_thread_idx").on(t.threadId),
     index("indexed_messages_in_reply_to_idx").on(t.inReplyTo),
-    index("indexed_messages_unsettled_idx").on(t.projectId, t.createdAt.desc()).where(NOT_FINAL),
+    index("indexed_messages_unsettled_idx").on(t.projectId, t.createdAt).where(NOT_FINAL),
     index("indexed_messages_scheduled_idx").on(t.projectId, t.scheduledAt),
   ],
 );
@@ -80,7 +89,7 @@ export const indexedRecipients = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.messageId, t.email, t.role] }),
-    index("indexed_recipients_lookup_idx").on(t.projectId, t.email, t.createdAt.desc()),
+    index("indexed_recipients_lookup_idx").on(t.projectId, t.email, t.createdAt),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { findMessageId } from "@/lib/server/event-stream/payload";
 import type { AttachmentMeta, BatchResponse, Message, SendEmailResponse } from "@/lib/schemas/emails";
 import type { MessageEvent } from "@/lib/schemas/events";
 import { normalizeEvent } from "@/lib/messages/event-element";
@@ -157,10 +158,17 @@ export const attachmentsReader = z
   .union([z.object({ data: z.unknown().optional() }), z.array(z.unknown()).transform((data) => ({ data }))])
   .transform((l) => ({ data: listOf(attachmentReader, "attachment").parse(l.data) }));
 
-/** What a simulated inbound message answer carries that the dashboard uses: its id, when any (the shape is "not shown"). */
+/**
+ * What a simulated inbound message answer carries that the dashboard uses: its id, when any
+ * (the shape is "not shown"). Looked for the way a delivery's message id is (documented in
+ * lib/server/event-stream/payload.ts), then one level down in any wrapper (`{inbound: {messageId}}`).
+ */
 export const simulatedReader = z.unknown().optional().transform((value): { id?: string } & Record<string, unknown> => {
   if (!isRecord(value)) return {};
   const inner = isRecord(value.data) && !("id" in value) ? value.data : value;
-  const id = idReader.safeParse(inner.id ?? inner.messageId ?? inner.emailId).data;
-  return { ...inner, ...(id ? { id } : {}) };
+  const found =
+    findMessageId(value, "inbound_received") ??
+    Object.values(value).filter(isRecord).map((wrapped) => findMessageId(wrapped, "inbound_received")).find(Boolean) ??
+    null;
+  return { ...inner, ...(found ? { id: found.id } : {}) };
 });

@@ -20,3 +20,14 @@ describe("parseMessageParams", () => {
     expect(r.invalid[0]).toMatchObject({ param: "to" });
   });
 });
+
+describe("parseMessageParams with a NUL", () => {
+  it("drops a search holding a NUL and says why, instead of passing it to the database", async () => {
+    const { parseMessageParams } = await import("./messages-params");
+    const { query, invalid } = parseMessageParams({ q: "ada\u0000", cursor: "c\u0000" });
+    expect(query.q).toBeUndefined();
+    expect(query.cursor).toBeUndefined();
+    expect(invalid.map((i) => i.param).sort()).toEqual(["cursor", "q"]);
+    expect(invalid[0].message).toMatch(/NUL/);
+  });
+});

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createApiKey, listApiKeys } from "@/lib/server/api-keys";
 import { parseBody, route } from "@/lib/server/route";
 
-export const GET = route("api_keys:write", async ({ project }) => ({ data: await listApiKeys(project!) }));
+export const GET = route("api_keys:write", async ({ project }) => listApiKeys(project!));
 
 /** Answers the one-time secret; `route` marks every response `Cache-Control: no-store`. */
 export const POST = route("api_keys:write", async ({ req, user, project }) =>

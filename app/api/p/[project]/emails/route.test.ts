@@ -26,8 +26,8 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support" }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer" }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

@@ -42,8 +42,8 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
   projectId = (await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false })).id;
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support" }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer" }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
   const request = (to: string, subject: string) => ({ from: { email: "shop@acme.test" }, to: [{ email: to }], subject, text: "x" });
   const day = (d: number) => new Date(Date.UTC(2026, 0, d));
   await recordSentMessages([

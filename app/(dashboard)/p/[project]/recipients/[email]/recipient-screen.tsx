@@ -12,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable, messageHref } from "@/components/messages/messages-table";
 import { EraseRecipient } from "./erase-recipient";
+import { formatRate } from "@/lib/insight/thresholds";
 
 const REASONS: Record<string, string> = {
   bounce: "a message to it bounced (the receiving server said the address does not work)",
@@ -75,6 +76,7 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
           <ContactLine contact={view.contact} />
         </CardContent>
       </Card>
+      <EngagementCard engagement={view.engagement} />
       <section className="space-y-3" aria-label="Messages of this address">
         <h2 className="text-lg font-semibold">Messages</h2>
         {view.messages.data.length === 0 ? (
@@ -93,6 +95,39 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
         </nav>
       </section>
     </div>
+  );
+}
+
+const share = (n: number, of: number) => (of ? ` (${formatRate(n / of)})` : "");
+
+/** What this person did with the project's mail: counted per message from the open and click events. */
+function EngagementCard({ engagement: e }: { engagement: RecipientView["engagement"] }) {
+  const items = [
+    { key: "received", label: "Messages received", value: e.received.toLocaleString() },
+    { key: "delivered", label: "Delivered", value: `${e.delivered.toLocaleString()}${share(e.delivered, e.received)}` },
+    { key: "opened", label: "Opened", value: `${e.opened.toLocaleString()}${share(e.opened, e.delivered)}` },
+    { key: "clicked", label: "Clicked", value: `${e.clicked.toLocaleString()}${share(e.clicked, e.delivered)}` },
+  ];
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Engagement</CardTitle>
+      </CardHeader>
+      <CardContent className="space-y-3 text-sm" data-testid="recipient-engagement">
+        <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
+          {items.map((i) => (
+            <div key={i.key} data-metric={i.key}>
+              <dt className="text-muted-foreground">{i.label}</dt>
+              <dd className="text-lg font-semibold tabular-nums">{i.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <p className="text-muted-foreground">
+          Last opened: <RelativeTime value={e.lastOpenAt} fallback="never" className="text-foreground" /> · Last clicked:{" "}
+          <RelativeTime value={e.lastClickAt} fallback="never" className="text-foreground" />. Opens and clicks are counted once per message; shares are of the delivered messages.
+        </p>
+      </CardContent>
+    </Card>
   );
 }
 

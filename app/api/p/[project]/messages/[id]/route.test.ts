@@ -34,8 +34,8 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support" }, SYSTEM_ACTOR)).user.id);
-  const { user } = await createUser({ email: "l@example.com", role: "support" }, SYSTEM_ACTOR);
+  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  const { user } = await createUser({ email: "l@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR);
   await setUserProjects(user.id, { allProjects: false, projectIds: [other.id] }, SYSTEM_ACTOR);
   limited = await sessionCookie(user.id);
 });

@@ -1,0 +1,182 @@
+"use client";
+
+import * as React from "react";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { toast } from "sonner";
+import { api } from "@/lib/api-client";
+import { DEFAULT_THRESHOLDS, formatThreshold } from "@/lib/insight/thresholds";
+import { alertSettingsForm, type AlertSettingsForm as FormValues, type AlertSettingsInput, type AlertSettingsView, type RevealedWebhookSecret } from "@/lib/schemas/alerts";
+import { insightKeys } from "@/lib/queries/insight";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { ConfirmDialog } from "@/components/common/confirm-dialog";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { useReauth } from "@/components/keys/reauth";
+import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+
+const FIELDS = ["bounceWarning", "bounceLimit", "complaintWarning", "complaintLimit", "webhookUrl"] as const;
+const THRESHOLD_FIELDS = [
+  { name: "bounceWarning", label: "Bounce rate: warning" },
+  { name: "bounceLimit", label: "Bounce rate: limit" },
+  { name: "complaintWarning", label: "Complaint rate: warning" },
+  { name: "complaintLimit", label: "Complaint rate: limit" },
+] as const;
+const pct = (v: number) => Number((v * 100).toPrecision(6));
+const DEFAULTS = {
+  bounceWarning: pct(DEFAULT_THRESHOLDS.bounceWarning),
+  bounceLimit: pct(DEFAULT_THRESHOLDS.bounceLimit),
+  complaintWarning: pct(DEFAULT_THRESHOLDS.complaintWarning),
+  complaintLimit: pct(DEFAULT_THRESHOLDS.complaintLimit),
+};
+
+const base = (project: string) => `/api/p/${encodeURIComponent(project)}/alerts`;
+
+function ReadOnly({ settings }: { settings: AlertSettingsView }) {
+  return (
+    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
+      {THRESHOLD_FIELDS.map((f) => (
+        <div key={f.name} className="flex justify-between gap-2">
+          <dt className="text-muted-foreground">{f.label}</dt>
+          <dd className="tabular-nums">{formatThreshold(settings[f.name] / 100)}</dd>
+        </div>
+      ))}
+      <div className="flex justify-between gap-2 sm:col-span-2">
+        <dt className="text-muted-foreground">Webhook</dt>
+        <dd className="break-all">{settings.webhookUrl ? settings.webhookUrl.replace(/[?#].*$/, "") : "none"}</dd>
+      </div>
+    </dl>
+  );
+}
+
+/** The project's thresholds and alert webhook; only admins change them (audited). */
+export function AlertSettingsForm({ project, settings, canEdit }: { project: string; settings: AlertSettingsView; canEdit: boolean }) {
+  const queryClient = useQueryClient();
+  const { guarded, dialog: reauthDialog } = useReauth();
+  const values = React.useMemo(
+    () => ({
+      bounceWarning: settings.bounceWarning,
+      bounceLimit: settings.bounceLimit,
+      complaintWarning: settings.complaintWarning,
+      complaintLimit: settings.complaintLimit,
+      webhookUrl: settings.webhookUrl,
+    }),
+    [settings],
+  );
+  const form = useForm<FormValues, unknown, AlertSettingsInput>({ resolver: zodResolver(alertSettingsForm), defaultValues: values, mode: "onTouched" });
+  React.useEffect(() => {
+    if (!form.formState.isDirty) form.reset(values);
+  }, [form, values]);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: insightKeys.alerts(project) });
+
+  const { mutation, formError } = useFormMutation(form, FIELDS, {
+    mutationFn: (v: AlertSettingsInput) => guarded(() => api.put<AlertSettingsView & Partial<RevealedWebhookSecret>>(`${base(project)}/settings`, v)),
+    gcTime: 0,
+    onSuccess: (saved) => {
+      form.reset({ bounceWarning: saved.bounceWarning, bounceLimit: saved.bounceLimit, complaintWarning: saved.complaintWarning, complaintLimit: saved.complaintLimit, webhookUrl: saved.webhookUrl });
+      toast.success("Alert settings saved");
+      void refresh();
+    },
+  });
+  const rotate = useMutation({
+    mutationFn: () => guarded(() => api.post<RevealedWebhookSecret>(`${base(project)}/webhook-secret`)),
+    gcTime: 0,
+  });
+  const secret = mutation.data?.webhookSecret ?? rotate.data?.webhookSecret ?? null;
+
+  return (
+    <section id="alert-settings" className="space-y-3 rounded-lg border bg-card p-4" aria-labelledby="alert-settings-title">
+      <div className="space-y-1">
+        <h2 id="alert-settings-title" className="text-base font-semibold">
+          Thresholds and notifications
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          A window is judged from {settings.minVolume.toLocaleString()} messages (ALERT_MIN_VOLUME), so a handful cannot raise an alert. Emails go to every admin who can open this
+          project, through the service, from {settings.from}.
+          {!canEdit && " Only admins change these."}
+        </p>
+      </div>
+      {!canEdit ? (
+        <ReadOnly settings={settings} />
+      ) : (
+        <Form {...form}>
+          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
+            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              {THRESHOLD_FIELDS.map((f) => (
+                <FormField
+                  key={f.name}
+                  control={form.control}
+                  name={f.name}
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>{f.label}</FormLabel>
+                      <div className="flex items-center gap-2">
+                        <FormControl>
+                          <Input type="number" inputMode="decimal" step="any" min={0} max={100} className="tabular-nums" {...field} value={field.value as number | string} />
+                        </FormControl>
+                        <span className="text-sm text-muted-foreground">%</span>
+                      </div>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              ))}
+            </div>
+            <FormField
+              control={form.control}
+              name="webhookUrl"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Webhook URL (optional)</FormLabel>
+                  <FormControl>
+                    <Input type="url" autoComplete="off" spellCheck={false} placeholder="https://hooks.example.com/mail-alerts" {...field} />
+                  </FormControl>
+                  <FormDescription>
+                    Each alert is also POSTed here as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). A URL set for the first time gets a
+                    signing secret, shown once.
+                  </FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormError message={formError?.message} correlationId={formError?.correlationId} />
+            <div className="flex flex-wrap items-center gap-2">
+              <Button type="submit" pending={mutation.isPending}>
+                Save
+              </Button>
+              <Button type="button" variant="outline" onClick={() => form.reset({ ...DEFAULTS, webhookUrl: form.getValues("webhookUrl") }, { keepDefaultValues: true })}>
+                Use the defaults
+              </Button>
+              {settings.hasWebhookSecret && settings.webhookUrl && (
+                <ConfirmDialog
+                  title="Make a new signing secret?"
+                  description="The current secret stops working at once: the webhook's receiver must be given the new one, which is shown only now."
+                  confirmLabel="Make a new secret"
+                  onConfirm={() => rotate.mutateAsync()}
+                  trigger={
+                    <Button type="button" variant="outline">
+                      New signing secret
+                    </Button>
+                  }
+                />
+              )}
+            </div>
+          </form>
+        </Form>
+      )}
+      {reauthDialog}
+      <SecretRevealDialog
+        secret={secret}
+        label="signing secret"
+        title="Alert webhook signing secret"
+        description={<>The receiver at <span className="break-all font-mono">{settings.webhookUrl || form.getValues("webhookUrl")}</span> verifies each alert with this secret.</>}
+        onClose={() => {
+          mutation.reset();
+          rotate.reset();
+        }}
+      />
+    </section>
+  );
+}

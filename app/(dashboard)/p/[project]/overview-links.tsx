@@ -1,0 +1,60 @@
+import { ExternalLinkIcon, MousePointerClickIcon } from "lucide-react";
+import type { TopLink } from "@/lib/server/overview/types";
+import { EmptyState } from "@/components/common/empty-state";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+/** "What do people click?": the links clicked most in the period's messages. */
+export function OverviewLinks({ links, period }: { links: TopLink[]; period: string }) {
+  return (
+    <section className="space-y-2" aria-labelledby="top-links-title">
+      <div>
+        <h2 id="top-links-title" className="text-base font-semibold">
+          Top clicked links
+        </h2>
+        <p className="text-sm text-muted-foreground">
+          {period}, from the click events of the messages. Links are grouped without their query string, so tracking parameters and personal tokens add up to one link.
+        </p>
+      </div>
+      {links.length === 0 ? (
+        <EmptyState
+          icon={MousePointerClickIcon}
+          title="No clicks in this period"
+          description="When recipients click a link and the service reports it (a click event), the link appears here with how many people clicked it."
+        />
+      ) : (
+        <Table label="Clicked links, most clicked first">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Link</TableHead>
+              <TableHead className="text-right" title="Different recipients who clicked it">
+                Unique clicks
+              </TableHead>
+              <TableHead className="text-right" title="Messages in which it was clicked at least once">
+                Messages
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {links.map((l) => (
+              <TableRow key={l.link} data-link={l.link}>
+                <TableCell className="max-w-[36rem]">
+                  <a href={l.link} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-full items-center gap-1 underline-offset-4 hover:underline">
+                    <span className="truncate">{l.link.replace(/^https?:\/\//, "")}</span>
+                    <ExternalLinkIcon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                    <span className="sr-only">(opens in a new tab)</span>
+                  </a>
+                </TableCell>
+                <TableCell className="text-right tabular-nums" data-metric="unique">
+                  {l.uniqueClicks.toLocaleString()}
+                </TableCell>
+                <TableCell className="text-right tabular-nums" data-metric="messages">
+                  {l.messages.toLocaleString()}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,5 @@
+import { route } from "@/lib/server/route";
+import { endUserSessions } from "@/lib/server/users";
+
+/** Ends every session of the user at once (audited); answers `{ ended }`, the number that were live. */
+export const DELETE = route<{ id: string }>("users:manage", async ({ params, user }) => endUserSessions(params.id, user));

@@ -1,0 +1,5 @@
+import { activeAlerts } from "@/lib/server/alerts/view";
+import { route } from "@/lib/server/route";
+
+/** The alerts raised now: the banner on every screen of the project polls this. */
+export const GET = route("overview:read", async ({ project }) => activeAlerts(project!));

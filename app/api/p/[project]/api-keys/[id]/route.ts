@@ -1,0 +1,11 @@
+import { revokeApiKey } from "@/lib/server/api-keys";
+import { route } from "@/lib/server/route";
+
+/**
+ * Revokes a key made through the dashboard, on a service that offers it; otherwise 409
+ * `revoke_unsupported` says to revoke it at the provider. Account-wide keys need an admin
+ * with every project.
+ */
+export const DELETE = route<{ project: string; id: string }>("api_keys:write", async ({ params, user, project }) =>
+  revokeApiKey(user, project!, params.id),
+);

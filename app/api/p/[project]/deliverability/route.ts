@@ -1,0 +1,9 @@
+import { z } from "zod";
+import { DELIVERABILITY_RANGES } from "@/lib/insight/deliverability";
+import { getDeliverability } from "@/lib/server/insight/deliverability";
+import { parseQuery, route } from "@/lib/server/route";
+
+const query = z.object({ range: z.enum(DELIVERABILITY_RANGES, { error: "must be 24h, 7d or 30d" }).default("7d") });
+
+/** Sent, delivered, bounced, complained and opened per mailbox provider over a period, flagged where one stands out. */
+export const GET = route("overview:read", async ({ req, project }) => getDeliverability(project!, parseQuery(req, query).range));

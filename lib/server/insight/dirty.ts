@@ -1,0 +1,35 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Db } from "@/lib/server/db";
+import { insightDirty } from "@/lib/server/db/schema/insight";
+
+/**
+ * Marks messages for the insight refresher (lib/server/insight/refresh.ts): every write path
+ * of the message index calls this in its own transaction. One multi-row insert; a message
+ * already marked stays as it is, so repeated writes cost one no-op row each.
+ */
+export async function markInsightDirty(tx: Db, projectId: string, messageIds: string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const unique = [...new Set(messageIds)];
+  for (let i = 0; i < unique.length; i += 5000) {
+    await tx
+      .insert(insightDirty)
+      .values(unique.slice(i, i + 5000).map((messageId) => ({ messageId, projectId })))
+      .onConflictDoNothing({ target: insightDirty.messageId });
+  }
+}
+
+/** Every message of the index, marked once (a dashboard that indexed mail before insight existed). */
+export async function markAllOnce(d: Db): Promise<number> {
+  const result = await d.execute(sql`
+    with first as (insert into insight_meta (key) values ('backfill') on conflict do nothing returning key)
+    insert into insight_dirty (message_id, project_id)
+    select m.id, m.project_id from indexed_messages m, first where m.direction = 'outbound'
+    on conflict do nothing`);
+  return rowCount(result);
+}
+
+export function rowCount(result: unknown): number {
+  const r = result as { rowCount?: number | null; affectedRows?: number; count?: number; length?: number };
+  return r.rowCount ?? r.affectedRows ?? r.count ?? 0;
+}

@@ -1,0 +1,181 @@
+import "server-only";
+import { sql, type SQL } from "drizzle-orm";
+import { rowsOf } from "@/lib/db-rows";
+import { consumerProvider } from "@/lib/insight/providers";
+import { db, type Db } from "@/lib/server/db";
+import { ALERT_TAG } from "./alert-tag";
+
+/**
+ * The refresher: recomputes the facts of the messages marked in `insight_dirty` from the
+ * index and moves the rollups (`insight_hourly`, `insight_link_*`) by the difference between
+ * each message's old facts and its new ones, in one transaction per batch. Deriving from the
+ * state rather than counting writes is what lets the index be written from several paths, any
+ * number of times, in any order.
+ *
+ * One refresher per database at a time (a transaction-level advisory lock; the others skip),
+ * so two batches never move the same message at once. Runs in the background of each
+ * dashboard (lib/server/insight/background.ts) and, bounded, before a screen reads the figures.
+ */
+const LOCK_KEY = "7460312851010021"; // any constant shared by every dashboard on the database
+
+/** The first recipient as a lower-cased bare address: `Ada <ada@x.test>` → `ada@x.test`. */
+export const RECIPIENT_SQL = sql.raw(`lower(trim(coalesce(substring(m.to_addresses->>0 from '<([^<>]+)>\\s*$'), m.to_addresses->>0, '')))`);
+
+/** The rollup's bucket of a timestamp: its hour in UTC, whatever the session's time zone. */
+export const hourOf = (column: string) => sql.raw(`(date_trunc('hour', ${column} at time zone 'UTC') at time zone 'UTC')`);
+
+/** Where services put the link of a click (`link` for the interface's local service). */
+const LINK_SQL = sql.raw(
+  `coalesce(e.data->>'link', e.data->>'url', e.data->>'clickedUrl', e.data->>'clickedLink', e.data->>'originalLink', e.data->>'OriginalLink', e.data->>'href', e.data->'click'->>'link', e.data->'click'->>'url')`,
+);
+
+const idsOf = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) as id)`;
+
+/** Recipient domains of these messages that the domains table does not hold yet: consumer ones classified now, the rest queued for an MX lookup. */
+async function addNewDomains(tx: Db, ids: string[]): Promise<void> {
+  const rows = rowsOf<{ domain: string }>(
+    await tx.execute(sql`
+      select distinct split_part(${RECIPIENT_SQL}, '@', 2) as domain
+        from indexed_messages m
+       where m.id in ${idsOf(ids)} and m.direction = 'outbound'
+         and not exists (select 1 from insight_domains d where d.domain = split_part(${RECIPIENT_SQL}, '@', 2))`),
+  ).filter((r) => r.domain && r.domain.length <= 253);
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map(({ domain }) => {
+      const listed = consumerProvider(domain);
+      return listed
+        ? sql`(${domain}, ${listed}, 'list', now() + interval '30 days')`
+        : sql`(${domain}, null, 'pending', now())`;
+    }),
+    sql`, `,
+  );
+  await tx.execute(sql`insert into insight_domains (domain, provider, source, expires_at) values ${values} on conflict (domain) do nothing`);
+}
+
+function factsSql(ids: string[]): SQL {
+  return sql`
+    with ids as ${idsOf(ids)},
+    fresh as (
+      select m.id as message_id, m.project_id,
+             greatest(m.created_at, coalesce(m.scheduled_at, m.created_at)) as at,
+             r.recipient, split_part(r.recipient, '@', 2) as domain,
+             coalesce(dom.provider, 'other') as provider,
+             case m.status when 'delivered' then 'delivered' when 'complained' then 'complained' when 'bounced' then 'bounced'
+                           when 'rejected' then 'rejected' when 'failed' then 'failed' else 'pending' end as outcome,
+             exists (select 1 from indexed_events e where e.message_id = m.id and e.project_id = m.project_id and e.type in ('open', 'click')) as opened,
+             exists (select 1 from indexed_events e where e.message_id = m.id and e.project_id = m.project_id and e.type = 'click') as clicked
+        from indexed_messages m
+        cross join lateral (select ${RECIPIENT_SQL} as recipient) r
+        left join insight_domains dom on dom.domain = split_part(r.recipient, '@', 2)
+       where m.id in (select id from ids) and m.direction = 'outbound' and m.status <> 'canceled'
+         and not (m.tags @> ${JSON.stringify([ALERT_TAG])}::jsonb)
+    ),
+    old as (select * from insight_facts where message_id in (select id from ids)),
+    gone as (delete from insight_facts where message_id in (select id from ids) and message_id not in (select message_id from fresh)),
+    saved as (
+      insert into insight_facts (message_id, project_id, at, recipient, domain, provider, outcome, opened, clicked)
+      select message_id, project_id, at, recipient, domain, provider, outcome, opened, clicked from fresh
+      on conflict (message_id) do update set project_id = excluded.project_id, at = excluded.at, recipient = excluded.recipient,
+        domain = excluded.domain, provider = excluded.provider, outcome = excluded.outcome, opened = excluded.opened, clicked = excluded.clicked
+    ),
+    delta as (
+      select project_id, hour, provider,
+             sum(sign) as sent,
+             sum(sign * (outcome in ('delivered', 'complained'))::int) as delivered,
+             sum(sign * (outcome = 'bounced')::int) as bounced,
+             sum(sign * (outcome = 'complained')::int) as complained,
+             sum(sign * (outcome = 'rejected')::int) as rejected,
+             sum(sign * (outcome = 'failed')::int) as failed,
+             sum(sign * opened::int) as opened,
+             sum(sign * clicked::int) as clicked
+        from (select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, 1 as sign from fresh
+              union all
+              select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, -1 as sign from old) x
+       group by project_id, hour, provider
+    )
+    insert into insight_hourly as h (project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked)
+    select project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked from delta
+     where sent <> 0 or delivered <> 0 or bounced <> 0 or complained <> 0 or rejected <> 0 or failed <> 0 or opened <> 0 or clicked <> 0
+    on conflict (project_id, hour, provider) do update set
+      sent = h.sent + excluded.sent, delivered = h.delivered + excluded.delivered, bounced = h.bounced + excluded.bounced,
+      complained = h.complained + excluded.complained, rejected = h.rejected + excluded.rejected, failed = h.failed + excluded.failed,
+      opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked`;
+}
+
+/** The links clicked in these messages (after their facts are saved: the link rows take the message's time and recipient). */
+function linksSql(ids: string[]): SQL {
+  return sql`
+    with ids as ${idsOf(ids)},
+    fresh as (
+      select distinct f.message_id, left(regexp_replace(l.raw, '[?#].*$', ''), 2000) as link, f.project_id, f.at, f.recipient
+        from insight_facts f
+        join indexed_events e on e.message_id = f.message_id and e.project_id = f.project_id and e.type = 'click'
+        cross join lateral (select ${LINK_SQL} as raw) l
+       where f.message_id in (select id from ids) and l.raw ~* '^https?://[^/?#]'
+    ),
+    old as (select * from insight_link_clicks where message_id in (select id from ids)),
+    gone as (
+      delete from insight_link_clicks c
+       where c.message_id in (select id from ids)
+         and not exists (select 1 from fresh where fresh.message_id = c.message_id and fresh.link = c.link)
+    ),
+    saved as (
+      insert into insight_link_clicks (message_id, link, project_id, at)
+      select message_id, link, project_id, at from fresh
+      on conflict (message_id, link) do update set project_id = excluded.project_id, at = excluded.at
+    ),
+    who as (
+      insert into insight_link_recipients as w (project_id, link, recipient, last_at)
+      select project_id, link, recipient, max(at) from fresh where recipient <> '' group by project_id, link, recipient
+      on conflict (project_id, link, recipient) do update set last_at = greatest(w.last_at, excluded.last_at)
+    ),
+    delta as (
+      select project_id, hour, link, sum(sign) as messages
+        from (select project_id, ${hourOf("at")} as hour, link, 1 as sign from fresh
+              union all
+              select project_id, ${hourOf("at")} as hour, link, -1 as sign from old) x
+       group by project_id, hour, link
+    )
+    insert into insight_link_hourly as lh (project_id, hour, link, messages)
+    select project_id, hour, link, messages from delta where messages <> 0
+    on conflict (project_id, hour, link) do update set messages = lh.messages + excluded.messages`;
+}
+
+/**
+ * One batch: claims up to `limit` marked messages and refreshes them. Returns how many, or
+ * null when another refresher holds the database.
+ */
+export async function refreshBatch(limit = 500, d?: Db): Promise<number | null> {
+  const database = d ?? (await db());
+  return database.transaction(async (tx) => {
+    const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
+    if (!lock?.locked) return null;
+    const claimed = rowsOf<{ message_id: string }>(
+      await tx.execute(sql`
+        delete from insight_dirty where message_id in (select message_id from insight_dirty limit ${String(limit)}::int for update skip locked)
+        returning message_id`),
+    );
+    if (claimed.length === 0) return 0;
+    const ids = claimed.map((r) => r.message_id);
+    await addNewDomains(tx, ids);
+    await tx.execute(factsSql(ids));
+    await tx.execute(linksSql(ids));
+    return ids.length;
+  });
+}
+
+/**
+ * Refreshes until nothing is marked, or `maxBatches` batches are done (a screen reading the
+ * figures refreshes a little first, so what it shows is current when the backlog is small).
+ * Returns the messages refreshed; stops early when another refresher holds the database.
+ */
+export async function refreshInsight(opts: { maxBatches?: number; batchSize?: number } = {}, d?: Db): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < (opts.maxBatches ?? Infinity); i++) {
+    const done = await refreshBatch(opts.batchSize ?? 500, d);
+    if (!done) break;
+    total += done;
+  }
+  return total;
+}

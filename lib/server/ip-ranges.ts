@@ -1,0 +1,35 @@
+import { BlockList, isIP } from "node:net";
+
+/** "::ffff:10.0.0.1" (an IPv4 peer on a dual-stack socket) → "10.0.0.1"; anything else unchanged. */
+export function normalizeAddress(address: string): string {
+  const trimmed = address.trim();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(trimmed);
+  return mapped ? mapped[1] : trimmed;
+}
+
+/** An IPv4/IPv6 address, or one with a /prefix. */
+export function isAddressOrRange(entry: string): boolean {
+  const [address, prefix, ...rest] = entry.split("/");
+  const family = isIP(address);
+  if (!family || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/** A set of addresses and ranges, asked "is this address in it?". Entries are validated by env.ts. */
+export function addressSet(entries: readonly string[]): (address: string) => boolean {
+  const list = new BlockList();
+  for (const entry of entries) {
+    const [address, prefix] = entry.split("/");
+    const type = isIP(address) === 6 ? "ipv6" : "ipv4";
+    if (prefix === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, Number(prefix), type);
+  }
+  return (raw) => {
+    const address = normalizeAddress(raw);
+    const family = isIP(address);
+    if (!family) return false;
+    return list.check(address, family === 6 ? "ipv6" : "ipv4");
+  };
+}

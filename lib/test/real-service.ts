@@ -1,0 +1,27 @@
+import { serve } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import type { Resolver } from "@/lib/net/destination";
+import type { ServiceConfig } from "@/service/config";
+import { createTestService, type TestService } from "@/service/test/harness";
+
+/**
+ * The bundled service (service/) on its own test database, served over real HTTP on a
+ * loopback port, for dashboard tests that should talk to the real thing rather than a fake.
+ * Projects `alpha` and `beta`; `key` is the account-wide key to give the dashboard.
+ */
+export async function startRealService(config: Partial<ServiceConfig> = {}, opts: { resolve?: Resolver } = {}): Promise<{ url: string; key: string; svc: TestService; close: () => Promise<void> }> {
+  // The dashboard's event stream is a webhook to PUBLIC_URL (localhost:3000 in tests), as npm start allows.
+  const svc = await createTestService({ worker: true, resolve: opts.resolve, config: { SERVICE_WEBHOOK_ALLOW_HOSTS: ["localhost:3000"], SERVICE_SANDBOX_STEP_MS: 0, ...config } });
+  const server = serve({ fetch: svc.app.fetch, port: 0, hostname: "127.0.0.1" });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    key: svc.accountKey,
+    svc,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await svc.close();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Webhook } from "standardwebhooks";
+import { webhookPayload, type WebhookPayload } from "../../lib/schemas";
+
+export type Delivery = { id: string; payload: WebhookPayload; at: number };
+
+/**
+ * A webhook receiver for the demo tests: verifies each signature (Standard Webhooks) once the
+ * secret is known, answers after `delayMs`, and counts the requests it has in flight.
+ */
+export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
+  const deliveries: Delivery[] = [];
+  const rejected: string[] = [];
+  let secret: string | null = null;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const listeners = new Set<(d: Delivery) => void>();
+  const server: Server = createServer((req, res) => {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks).toString("utf8");
+      setTimeout(() => {
+        inFlight--;
+        try {
+          if (!secret) throw new Error("no secret yet");
+          const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, String(req.headers[h] ?? "")]));
+          const payload = webhookPayload.parse(new Webhook(secret).verify(body, headers));
+          const delivery = { id: headers["webhook-id"], payload, at: Date.now() };
+          deliveries.push(delivery);
+          for (const listener of listeners) listener(delivery);
+          res.statusCode = 204;
+        } catch (error) {
+          rejected.push(error instanceof Error ? error.message : String(error));
+          res.statusCode = 401;
+        }
+        res.end();
+      }, opts.delayMs ?? 0);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    deliveries,
+    rejected,
+    get maxInFlight() { return maxInFlight; },
+    setSecret: (s: string) => { secret = s; },
+    onDelivery: (listener: (d: Delivery) => void) => listeners.add(listener),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type SignedReceiver = Awaited<ReturnType<typeof startSignedReceiver>>;
