@@ -10,6 +10,7 @@ import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { recordEvent } from "@/lib/server/event-stream/record-event";
+import { refreshInsight } from "@/lib/server/insight/refresh";
 import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { registerProject } from "@/lib/server/projects";
@@ -48,7 +49,7 @@ beforeAll(async () => {
   project = await registerProject({ externalId: "acme", name: "Acme" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   other = await registerProject({ externalId: "other", name: "Other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   for (const role of ["admin", "support", "marketer"] as const) {
-    cookies[role] = await sessionCookie((await createUser({ email: `${role}@staff.test`, role, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+    cookies[role] = await sessionCookie((await createUser({ email: `${role}@staff.test`, role, password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   }
   await recordSentMessages([
     send("m-alone", project, ["Ada Lovelace <ADA@example.com>"]),
@@ -65,6 +66,7 @@ beforeAll(async () => {
     { messageId: "m-alone", projectId: project.id, type: "delivery", occurredAt: new Date(), webhookId: "w1" },
     { messageId: "m-shared", projectId: project.id, type: "bounce", occurredAt: new Date(), data: { recipient: ADA, reason: "mailbox full" }, webhookId: "w2" },
     { messageId: "m-shared", projectId: project.id, type: "delivery", occurredAt: new Date(), data: { recipient: "bob@example.com" }, webhookId: "w3" },
+    { messageId: "m-alone", projectId: project.id, type: "click", occurredAt: new Date(), data: { link: "https://acme.test/order?id=1" }, webhookId: "w4" },
   ]);
   await d.insert(contactsIndex).values([
     { projectId: project.id, id: "c-ada", email: ADA, subscribed: true, source: "import", createdAt: new Date() },
@@ -101,6 +103,10 @@ describe("erasing a recipient", () => {
   });
 
   it("removes the address from the dashboard's records of this project and records it by its hash only", async () => {
+    // Insight has counted Ada's messages and her click before she asks.
+    await refreshInsight();
+    const before = rowsOf<{ n: number }>(await (await db()).execute(sql`select count(*)::int as n from insight_link_recipients where recipient = ${ADA}`));
+    expect(before[0].n).toBe(1);
     const res = await erase("Ada@Example.com", { confirmEmail: ADA });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ messagesDeleted: 2, messagesStripped: 1, contacts: 1, batchRows: 2, templateSamples: 1, auditEntries: 1 });
@@ -135,6 +141,27 @@ describe("erasing a recipient", () => {
     // An admin who knows the address finds the erasure by searching for it.
     expect((await listAudit({ q: "ADA@example.com", action: "recipient.erase", outcome: "success" })).data.map((e) => e.id)).toEqual([entry.id]);
     expect(hash).toMatch(/^erased:[0-9a-f]{40}$/);
+    // Before any refresh: the address is out of insight's facts and link clickers, the messages marked.
+    expect(rowsOf(await d.execute(sql`select 1 from insight_facts where project_id = ${project.id} and recipient = ${ADA} union all select 1 from insight_link_recipients where project_id = ${project.id} and recipient = ${ADA}`))).toEqual([]);
+    expect(rowsOf(await d.execute(sql`select message_id from insight_dirty where message_id in ('m-alone', 'm-shared') order by message_id`))).toEqual([{ message_id: "m-alone" }, { message_id: "m-shared" }]);
+  });
+
+  it("leaves insight as if the erased messages had never been indexed, and the address nowhere in it", async () => {
+    const d = await db();
+    // The refresher ran before the erasure (beforeAll's messages) and runs again after it.
+    const figures = async () => {
+      const [h] = rowsOf<{ sent: number; clicked: number }>(
+        await d.execute(sql`select coalesce(sum(sent), 0)::int as sent, coalesce(sum(clicked), 0)::int as clicked from insight_hourly where project_id = ${project.id}`),
+      );
+      const [l] = rowsOf<{ messages: number }>(await d.execute(sql`select coalesce(sum(messages), 0)::int as messages from insight_link_hourly where project_id = ${project.id}`));
+      const mentions = rowsOf(
+        await d.execute(sql`select 1 from insight_facts where project_id = ${project.id} and recipient = ${ADA} union all select 1 from insight_link_recipients where project_id = ${project.id} and recipient = ${ADA}`),
+      ).length;
+      return { sent: h.sent, clicked: h.clicked, linkClicks: l.messages, mentions };
+    };
+    // m-shared, m-own-sender and m-bob are left of the project's outbound mail; m-alone's click went with it.
+    await refreshInsight();
+    expect(await figures()).toEqual({ sent: 3, clicked: 0, linkClicks: 0, mentions: 0 });
   });
 
   it("keeps erased messages out when the service announces or returns them again", async () => {

@@ -13,6 +13,7 @@ import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { bareAddress } from "@/lib/server/messages/recipients";
 import { addressHash } from "./address-hash";
@@ -31,6 +32,8 @@ import { addressHash } from "./address-hash";
  * - Batch rows with the address: it is replaced by its keyed hash, the name and merge data
  *   are cleared, and a row not sent yet is not sent (status invalid, code `erased`).
  * - Template sample sets whose data mentions the address.
+ * - Insight: the messages' facts are recomputed (a deleted message leaves the rollups), the
+ *   address leaves the facts at once and the link clickers' list.
  * - Earlier audit entries of the project: the address replaced by its keyed hash.
  *
  * Tombstones keep the erased messages out of the index when the service announces or returns
@@ -75,6 +78,9 @@ async function erase(project: Project, address: string, hash: string): Promise<E
     result.messagesStripped += stripped;
     for (const id of deleted) invalidateMessage(project.id, id);
   }
+
+  // Who clicked which link is kept per address, not per message: the address's rows go.
+  await d.execute(sql`delete from insight_link_recipients where project_id = ${project.id} and recipient = ${address}`);
 
   result.contacts = (
     await d.delete(contactsIndex).where(and(eq(contactsIndex.projectId, project.id), eq(contactsIndex.email, address))).returning({ id: contactsIndex.id })
@@ -140,6 +146,15 @@ async function eraseMessages(tx: Db, projectId: string, ids: string[], address: 
     await tx
       .delete(indexedEvents)
       .where(and(eq(indexedEvents.projectId, projectId), inArray(indexedEvents.messageId, stripIds), sql`position(${address} in lower(${indexedEvents.data}::text)) > 0`));
+  }
+  // Insight: the refresher recomputes these messages' facts from what is left (a deleted one
+  // leaves the rollups), and the address does not wait for it in the facts it keeps until then.
+  const touched = [...remove, ...strip.map((m) => m.id)];
+  if (touched.length) {
+    await markInsightDirty(tx, projectId, touched);
+    await tx.execute(sql`
+      update insight_facts set recipient = '' where project_id = ${projectId} and recipient = ${address}
+         and message_id in (select jsonb_array_elements_text(${JSON.stringify(touched)}::jsonb))`);
   }
   const tombstones = [...remove.map((id) => ({ id, deleted: true })), ...strip.map((m) => ({ id: m.id, deleted: false }))];
   if (tombstones.length) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db-rows";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, withDbLock } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
@@ -10,6 +11,7 @@ import { recordEvent } from "@/lib/server/event-stream/record-event";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { searchMessages } from "@/lib/server/messages/search";
 import { registerProject } from "@/lib/server/projects";
+import { refreshInsight } from "@/lib/server/insight/refresh";
 import { enqueueRereads } from "@/lib/server/rereads/queue";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import type { Project } from "@/lib/server/access";
@@ -102,6 +104,32 @@ describe("pruneOnce", () => {
     const d = await db();
     expect((await d.select({ id: batchJobs.id }).from(batchJobs)).map((j) => j.id).sort()).toEqual(["newjob", "stuck"]);
     expect(await d.select().from(batchChunks).where(eq(batchChunks.jobId, "oldjob"))).toHaveLength(0);
+  });
+
+  it("takes pruned messages out of insight's rollups, and old link clickers out of its list", async () => {
+    const d = await db();
+    for (const t of ["insight_dirty", "insight_facts", "insight_hourly", "insight_link_recipients"]) await d.execute(sql.raw(`delete from ${t}`));
+    const old = await seed(a, 4, 120);
+    const recent = await seed(a, 2, 10);
+    await d.execute(sql`insert into insight_link_recipients (project_id, link, recipient, last_at) values
+      (${a.id}, 'https://acme.test/old', 'old@example.com', ${ago(100).toISOString()}::timestamptz),
+      (${a.id}, 'https://acme.test/new', 'new@example.com', ${ago(5).toISOString()}::timestamptz)`);
+    const totals = async () => {
+      await refreshInsight();
+      const [row] = rowsOf<{ sent: number; delivered: number }>(
+        await d.execute(sql`select coalesce(sum(sent), 0)::int as sent, coalesce(sum(delivered), 0)::int as delivered from insight_hourly where project_id = ${a.id}`),
+      );
+      const facts = rowsOf<{ message_id: string }>(await d.execute(sql`select message_id from insight_facts where project_id = ${a.id} order by message_id`));
+      return { ...row, facts: facts.map((f) => f.message_id) };
+    };
+    expect(await totals()).toEqual({ sent: 6, delivered: 0, facts: [...old, ...recent].sort() });
+
+    const r = await pruneOnce({ cutoff: ago(90), batchSize: 3, pauseMs: 0 });
+    expect(r).toMatchObject({ messages: 4, linkClickers: 1 });
+    // Every pruned message is marked for the refresher, in the transaction that removed it.
+    expect(rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from insight_dirty where message_id in (select jsonb_array_elements_text(${JSON.stringify(old)}::jsonb))`))[0].n).toBe(4);
+    expect(await totals()).toEqual({ sent: 2, delivered: 0, facts: [...recent].sort() });
+    expect(rowsOf(await d.execute(sql`select recipient from insight_link_recipients where project_id = ${a.id}`))).toEqual([{ recipient: "new@example.com" }]);
   });
 
   it("holds no transaction between batches: searches and the ingest run in the gaps", async () => {

@@ -7,6 +7,7 @@ import { projects } from "@/lib/server/db/schema/core";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
+import { markInsightDirty } from "@/lib/server/insight/dirty";
 
 /**
  * Retention: the dashboard's own records older than the cutoff, removed in small batches.
@@ -16,8 +17,8 @@ import { erasedMessages } from "@/lib/server/db/schema/retention";
  * rows another transaction is writing are skipped (SKIP LOCKED) and taken next time.
  *
  * What goes: index messages created before the cutoff (not those still scheduled after it),
- * their recipients (by cascade), their events and re-reads; re-reads and erasure tombstones
- * older than the cutoff; batch jobs finished before it, rows and chunks included.
+ * their recipients (by cascade), their events and re-reads (insight's rollups follow, through
+ * the refresher); re-reads, link clickers and erasure tombstones older than the cutoff; batch jobs finished before it, rows and chunks included.
  * Kept: the audit log, users, projects, the contacts index (not dated history), and the
  * service's own data, which the interface gives no way to delete.
  */
@@ -28,12 +29,12 @@ export type PruneOptions = {
   /** Checked between batches: a stopping server ends the pass there. */
   signal?: AbortSignal;
   /** Called after each batch (tests: to act between two transactions). */
-  onBatch?: (what: "messages" | "batch_rows" | "rereads" | "tombstones", removed: number) => Promise<void> | void;
+  onBatch?: (what: "messages" | "batch_rows" | "rereads" | "link_clickers" | "tombstones", removed: number) => Promise<void> | void;
 };
-export type PruneResult = { messages: number; batchJobs: number; batchRows: number; rereads: number; tombstones: number; batches: number };
+export type PruneResult = { messages: number; batchJobs: number; batchRows: number; rereads: number; linkClickers: number; tombstones: number; batches: number };
 
 export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
-  const out: PruneResult = { messages: 0, batchJobs: 0, batchRows: 0, rereads: 0, tombstones: 0, batches: 0 };
+  const out: PruneResult = { messages: 0, batchJobs: 0, batchRows: 0, rereads: 0, linkClickers: 0, tombstones: 0, batches: 0 };
   const d = await db();
   const stopped = () => opts.signal?.aborted === true;
   const after = async (what: Parameters<NonNullable<PruneOptions["onBatch"]>>[0], removed: number) => {
@@ -65,6 +66,8 @@ export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
         await tx.delete(messageRereads).where(and(eq(messageRereads.projectId, projectId), inArray(messageRereads.messageId, ids)));
         // indexed_recipients go with their message (on delete cascade).
         await tx.delete(indexedMessages).where(inArray(indexedMessages.id, ids));
+        // Insight's rollups follow the index: the refresher takes these messages out of them.
+        await markInsightDirty(tx, projectId, ids);
         return ids.length;
       });
       if (!removed) break;
@@ -84,6 +87,19 @@ export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
     if (!removed) break;
     out.rereads += removed;
     await after("rereads", removed);
+  }
+
+  // Who clicked a link, by address: the newest click of the address older than the cutoff.
+  while (!stopped()) {
+    const removed = rowsOf(
+      await d.execute(sql`
+        delete from insight_link_recipients where (project_id, link, recipient) in (
+          select project_id, link, recipient from insight_link_recipients where last_at < ${opts.cutoff.toISOString()}::timestamptz limit ${opts.batchSize})
+        returning 1`),
+    ).length;
+    if (!removed) break;
+    out.linkClickers += removed;
+    await after("link_clickers", removed);
   }
 
   while (!stopped()) {
