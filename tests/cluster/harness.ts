@@ -103,6 +103,10 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
         SERVICE_SANDBOX_STEP_MS: String(opts.sandboxStepMs ?? 1500),
         SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800,1600,3200",
         SERVICE_RATE_LIMIT: "100000",
+        // No 30-day demo history handed to the dashboards' streams: the test counts what they index.
+        SERVICE_SEED_HISTORY: "off",
+        // Webhooks to this machine are refused by default; the balancer, which the streams point at, listens on 127.0.0.1.
+        SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
       },
     });
     children.push(service);
