@@ -9,7 +9,7 @@ import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
-import { recordEvent } from "@/lib/server/event-stream/record-event";
+import { recordEvent, recordEvents } from "@/lib/server/event-stream/record-event";
 import { refreshInsight } from "@/lib/server/insight/refresh";
 import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { recordSentMessages } from "@/lib/server/messages/record";
@@ -173,6 +173,20 @@ describe("erasing a recipient", () => {
     expect(await recordEvent(project.id, "late-1", event, 60_000)).toBe(false);
     expect(await exists("m-alone")).toBe(false);
     expect(await d.select().from(indexedEvents).where(eq(indexedEvents.messageId, "m-alone"))).toHaveLength(0);
+    // Nor does a batch of the ingest's group commit, where the other messages are indexed as ever.
+    const late = (messageId: string) => ({ ...event, messageId, to: ["carol@example.com"] });
+    const fresh = await recordEvents(
+      [
+        { projectId: project.id, key: "late-2", event: late("m-alone") },
+        { projectId: project.id, key: "late-3", event: late("m-grouped") },
+        { projectId: project.id, key: "late-4", event: { ...late("m-alone"), type: "click" } },
+      ],
+      60_000,
+    );
+    expect(fresh).toEqual([false, true, false]);
+    expect([await exists("m-alone"), await exists("m-grouped")]).toEqual([false, true]);
+    expect(rowsOf(await d.execute(sql`select message_id from message_rereads where message_id in ('m-alone', 'm-grouped')`))).toEqual([{ message_id: "m-grouped" }]);
+    expect(rowsOf(await d.execute(sql`select message_id from insight_dirty where message_id in ('m-alone', 'm-grouped')`))).toEqual([{ message_id: "m-grouped" }]);
     // A re-read or look-up of it does not either, and the shared message comes back without Ada.
     await indexServiceMessage(project.id, fromService("m-alone", [ADA]));
     expect(await exists("m-alone")).toBe(false);
