@@ -12,6 +12,6 @@ export async function register() {
   // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
   const { installPeerAddressHeader } = await import("./lib/server/client-address");
   installPeerAddressHeader();
-  const { startDashboard } = await import("./lib/server/startup");
-  await startDashboard();
+  const { startOrExit } = await import("./lib/server/startup");
+  await startOrExit();
 }

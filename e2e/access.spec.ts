@@ -30,7 +30,7 @@ const COLUMN: Record<(typeof PERSONAS)[number] | "signed-out", number> = { admin
 // Rows by README line: what every role reads; what needs a role; what needs every project.
 const READ: Row = [Y, Y, Y, Y, OUT];
 const SEND: Row = [Y, Y, Y, Y, OUT];
-const SUPPORT_WORK: Row = [Y, Y, N, Y, OUT]; // reply, simulate inbound, add suppressions
+const SUPPORT_WORK: Row = [Y, Y, N, Y, OUT]; // reply, simulate inbound, add suppressions, erase a recipient
 const MARKETING_WORK: Row = [Y, N, Y, Y, OUT]; // batches, templates' samples, contacts' changes and imports
 const PROJECT_ADMIN: Row = [Y, N, N, Y, OUT]; // domains, project API keys, webhooks, event stream
 const ACCOUNT_ADMIN: Row = [Y, N, N, N, OUT]; // users, projects, audit log: every project needed
@@ -68,6 +68,7 @@ const API_TABLE: Record<string, Row> = {
   "GET /api/p/[project]/messages/[id]/attachments/[attachmentId]": READ,
   "POST /api/p/[project]/messages/[id]/reply": SUPPORT_WORK,
   "GET /api/p/[project]/recipients/[email]": READ,
+  "POST /api/p/[project]/recipients/[email]/erase": SUPPORT_WORK,
   "GET /api/p/[project]/event-stream": READ,
   "POST /api/p/[project]/event-stream": PROJECT_ADMIN,
   "GET /api/p/[project]/event-stream/status": PROJECT_ADMIN,

@@ -14,6 +14,8 @@ export const PERMISSIONS = [
   "messages:send",
   "messages:reply",
   "inbound:simulate",
+  /** Erase one recipient's data from the dashboard's own records (lib/server/retention/erase.ts). */
+  "recipients:erase",
   "batches:send",
   "templates:read",
   "templates:write",
@@ -37,7 +39,7 @@ const EVERYONE: Permission[] = ["overview:read", "messages:read", "templates:rea
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set(PERMISSIONS),
-  support: new Set<Permission>([...EVERYONE, "messages:send", "messages:reply", "inbound:simulate", "suppressions:write"]),
+  support: new Set<Permission>([...EVERYONE, "messages:send", "messages:reply", "inbound:simulate", "suppressions:write", "recipients:erase"]),
   marketer: new Set<Permission>([...EVERYONE, "messages:send", "batches:send", "templates:write", "contacts:write"]),
 };
 

@@ -56,7 +56,7 @@ async function status(p: Promise<unknown>): Promise<number> {
 const REFUSED: Record<Role, Permission[]> = {
   admin: [],
   support: ["alerts:write", "batches:send", "templates:write", "contacts:write", "domains:write", "api_keys:write", "api_keys:account_wide", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
-  marketer: ["alerts:write", "messages:reply", "inbound:simulate", "suppressions:write", "domains:write", "api_keys:write", "api_keys:account_wide", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
+  marketer: ["alerts:write", "messages:reply", "inbound:simulate", "recipients:erase", "suppressions:write", "domains:write", "api_keys:write", "api_keys:account_wide", "webhooks:read", "webhooks:write", "users:manage", "projects:manage", "audit:read"],
 };
 /** What an admin limited to some projects may not do, whatever the role map says. */
 const ACCOUNT_LEVEL: Permission[] = ["users:manage", "projects:manage", "audit:read", "api_keys:account_wide"];

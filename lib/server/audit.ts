@@ -2,9 +2,11 @@ import "server-only";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import { EMAIL_PATTERN } from "@/lib/schemas/common";
 import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/lib/schemas/audit";
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
+import { addressHash } from "./retention/address-hash";
 
 /** Who did it. An `Actor` fits; `SYSTEM_ACTOR` is used for start-up tasks. */
 export type AuditActor = { id: string | null; email: string };
@@ -107,6 +109,8 @@ export async function listAudit(query: AuditQuery = {}): Promise<AuditPage> {
         ilike(auditLog.project, pattern),
         ilike(auditLog.target, pattern),
         ilike(sql`${auditLog.detail}::text`, pattern),
+        // An erased address is kept only as its keyed hash: searching the address finds it.
+        ...(EMAIL_PATTERN.test(q.q.trim()) ? [eq(auditLog.target, addressHash(q.q))] : []),
       )!,
     );
   }

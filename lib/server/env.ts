@@ -22,6 +22,15 @@ const positiveInt = (fallback: number) =>
     .transform((v) => (v ? Number(v) : fallback))
     .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }));
 
+/** A whole number from 0; `0` usually switches the feature off. */
+const wholeNumber = (fallback: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : fallback))
+    .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).min(0, { error: "must be 0 or more" }));
+
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL like http://127.0.0.1:4010" });
 
 /** `Alerts <alerts@acme.com>` or `alerts@acme.com`. */
@@ -100,6 +109,15 @@ const schema = z
     RECONCILE_SAFETY_MIN: positiveInt(10),
     /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
     STREAM_SILENT_AFTER_S: positiveInt(30),
+    // Retention of the dashboard's own records (lib/server/retention).
+    /** Index rows (messages with their addresses and events, re-reads, finished batch jobs) older than this are pruned; 0 keeps everything. */
+    INDEX_RETENTION_DAYS: wholeNumber(90),
+    /** Messages (or batch rows) removed per short transaction. */
+    RETENTION_BATCH_SIZE: positiveInt(500),
+    /** Pause between two of those transactions, so reads and ingest go on beside a large prune. */
+    RETENTION_PAUSE_MS: wholeNumber(200),
+    /** How often a pruning pass starts (one instance at a time per database). */
+    RETENTION_EVERY_MIN: positiveInt(60),
     /** Insight alerts (lib/server/alerts): a window with fewer messages than this is not judged, so three messages cannot raise an alert. */
     ALERT_MIN_VOLUME: positiveInt(100),
     /** Seconds between two checks of every project's rates, per dashboard process (one check at a time per database). */

@@ -67,7 +67,7 @@ export async function checkProjectWithService(externalId: string): Promise<void>
 export async function registerProject(
   input: CreateProjectRequest,
   actor: AuditActor,
-  opts: { checkWithService?: boolean } = {},
+  opts: { checkWithService?: boolean; connectEventStream?: boolean } = {},
 ): Promise<Project> {
   const { externalId, name } = createProjectRequest.parse(input);
   const project = await withAudit({ actor, action: "project.register", project: externalId, target: externalId, detail: { name: name ?? externalId } }, async () => {
@@ -86,8 +86,10 @@ export async function registerProject(
   });
   // The message index's event stream (issue 4): on a local service it connects by itself. In
   // the background, after this answer: it never fails or slows the registration (it logs and
-  // audits its own failure; an admin can press "Connect event stream" later).
-  setTimeout(() => void autoConnectEventStream(project, actor), 0);
+  // audits its own failure; an admin can press "Connect event stream" later). At start-up the
+  // start connects every project once itself (connectEventStreamsInBackground), so it asks
+  // for no second connection here.
+  if (opts.connectEventStream !== false) setTimeout(() => void autoConnectEventStream(project, actor), 0);
   return project;
 }
 

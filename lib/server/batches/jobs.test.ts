@@ -1,14 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { projects, users } from "@/lib/server/db/schema/core";
-import { batchChunks } from "@/lib/server/db/schema/batches";
+import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import type { Actor, Project } from "@/lib/server/access";
 import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
-import { claimChunk, runJob } from "./runner";
+import { claimChunk, runJob, settleRunningJobs } from "./runner";
+import { startBatchSweeper, stopBatchSweeper, sweepJobs } from "./sweeper";
 
 /**
  * The batch job against a fake service that keeps Idempotency-Keys the way the interface
@@ -63,6 +64,8 @@ beforeAll(async () => {
   await d.insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
 });
 afterAll(async () => {
+  await stopBatchSweeper();
+  await settleRunningJobs();
   await dispose();
   await server.close();
 });
@@ -122,8 +125,13 @@ describe("a send job", () => {
     expect(fake.sent.size).toBe(245);
     const d = await db();
     expect(await d.select().from(indexedMessages).where(eq(indexedMessages.batchJobId, id))).toHaveLength(245);
-    const { csv } = await jobResultsCsv(project, id);
-    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(251);
+    const bytes = new Uint8Array(await new Response((await jobResultsCsv(project, id)).csv).arrayBuffer());
+    // A byte-order mark first, so spreadsheets read the file as UTF-8.
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).split("\r\n");
+    expect(lines.filter(Boolean)).toHaveLength(251);
+    expect(lines[0]).toBe("row,email,name,status,message_id,error_field,error_code,error");
+    expect(lines.at(-1)).toBe("");
   });
 
   it("sends nothing twice when the service fails, even after accepting a chunk", async () => {
@@ -171,6 +179,65 @@ describe("a send job", () => {
     expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, failed: 0 });
     expect(fake.batchCalls.at(-1)?.key).toMatch(new RegExp(`^batch-${id}-retry-1-rows-`));
     expect(fake.sent.size).toBe(245);
+  });
+});
+
+describe("a large job", () => {
+  it("is stored in file order and its results stream out page by page, header once", async () => {
+    const rows = 12_345;
+    const csv = ["email,first_name", ...Array.from({ length: rows }, (_, i) => `big${i}@example.com,N${i}`)].join("\n");
+    const { id } = await createSendJob(project, actor, body(csv, rows), { start: false });
+    const d = await db();
+    onTestFinished(() => d.delete(batchJobs).where(eq(batchJobs.id, id)).then(() => {}));
+    const chunks = await d.select({ idx: batchChunks.idx, rows: batchChunks.rows }).from(batchChunks).where(eq(batchChunks.jobId, id)).orderBy(batchChunks.idx);
+    expect(chunks).toHaveLength(124);
+    expect(chunks[0].rows).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    expect(chunks[123].rows).toEqual(Array.from({ length: 45 }, (_, i) => 12_302 + i));
+    const text = await new Response((await jobResultsCsv(project, id)).csv).text();
+    const lines = text.split("\r\n").filter(Boolean);
+    expect(lines).toHaveLength(rows + 1);
+    expect(lines.filter((l) => l.includes("row,email,name"))).toHaveLength(1);
+    expect(lines.slice(1).map((l) => Number(l.split(",")[0]))).toEqual(Array.from({ length: rows }, (_, i) => i + 2));
+    // The first row of the second page.
+    expect(lines[5_001]).toBe("5002,big5000@example.com,N5000,pending,,,,");
+  });
+});
+
+describe("the sweeper", () => {
+  it("takes over a job whose instance died, without anyone opening or polling it", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("s"), 245), { start: false });
+    const d = await db();
+    // The instance that started it sent nothing and died holding chunk 0 (its lease over).
+    await claimChunk(d, id, "dead-instance", 60_000);
+    await d.update(batchChunks).set({ leaseUntil: new Date(Date.now() - 1) }).where(and(eq(batchChunks.jobId, id), eq(batchChunks.idx, 0)));
+    startBatchSweeper(50);
+    for (let i = 0; (await d.select({ status: batchJobs.status }).from(batchJobs).where(eq(batchJobs.id, id)))[0].status !== "done"; i++) {
+      if (i > 400) throw new Error("the sweeper did not finish the job");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await stopBatchSweeper();
+    await settleRunningJobs();
+    expect((await getJob(project, id)).counts).toMatchObject({ sent: 245, pending: 0 });
+    expect(fake.sent.size).toBe(245);
+    expect(fake.batchCalls.map((c) => c.key).sort()).toEqual([`batch-${id}-chunk-0`, `batch-${id}-chunk-1`, `batch-${id}-chunk-2`]);
+  });
+
+  it("marks done a job whose chunks were all sent by an instance that died before saying so", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("t"), 245), { start: false });
+    const d = await db();
+    await d.update(batchChunks).set({ status: "done" }).where(eq(batchChunks.jobId, id));
+    expect(await sweepJobs()).toEqual([]);
+    expect((await d.select({ status: batchJobs.status }).from(batchJobs).where(eq(batchJobs.id, id)))[0].status).toBe("done");
+  });
+
+  it("does not send a row whose recipient was erased while the job waited", async () => {
+    const { id } = await createSendJob(project, actor, body(csv250("e"), 245), { start: false });
+    const d = await db();
+    await d.update(batchRows).set({ status: "invalid", errorCode: "erased", email: "erased:0" }).where(and(eq(batchRows.jobId, id), eq(batchRows.row, 3)));
+    await runJob(id);
+    expect((await getJob(project, id)).counts).toMatchObject({ sent: 244, invalid: 4 });
+    expect([...fake.sent.values()]).not.toContain("r2-e@example.com");
+    expect(fake.sent.size).toBe(244);
   });
 });
 

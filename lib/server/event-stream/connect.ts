@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { EVENT_TYPES } from "@/lib/schemas/events";
 import type { Project } from "@/lib/server/access";
 import { withAudit, type AuditActor, SYSTEM_ACTOR } from "@/lib/server/audit";
-import { db } from "@/lib/server/db";
+import { db, withDbLock } from "@/lib/server/db";
 import { eventStreamHealth } from "@/lib/server/db/schema/event-stream";
 import { eventStreams } from "@/lib/server/db/schema/messages";
 import { env } from "@/lib/server/env";
@@ -38,29 +38,35 @@ export async function getEventStream(projectId: string): Promise<EventStreamStat
 /**
  * Creates the dashboard's own webhook on the service for this project, subscribed to every
  * event type, and stores its signing secret sealed. Idempotent: a project already connected
- * is left as it is. A second dashboard process racing this one loses on the primary key and
- * removes the webhook it made, so the service never delivers twice.
+ * is left as it is. Serialised per project across every process on the database (an advisory
+ * lock on Postgres), so instances starting together, or a start racing a registration, create
+ * one webhook between them instead of one each with all but one deleted again.
  */
 export async function connectEventStream(project: Project, actor: AuditActor = SYSTEM_ACTOR): Promise<EventStreamState> {
-  const existing = await getEventStream(project.id);
-  if (existing.connected) return existing;
-  const url = ingestUrl(project);
-  return withAudit({ actor, action: "event_stream.connect", project: project.externalId, target: url }, async () => {
-    const created = await service.webhooks.create(project.externalId, { url, eventTypes: [...EVENT_TYPES] });
-    if (!created.signingSecret) {
-      await service.webhooks.remove(project.externalId, created.id).catch(() => {});
-      throw new Error("the service did not return a signing secret for the new webhook");
-    }
-    const d = await db();
-    const [row] = await d
-      .insert(eventStreams)
-      .values({ projectId: project.id, webhookId: created.id, url, secretCiphertext: sealSecret(created.signingSecret) })
-      .onConflictDoNothing({ target: eventStreams.projectId })
-      .returning();
-    if (!row) await service.webhooks.remove(project.externalId, created.id).catch(() => {});
-    forgetStreamKeys(project.externalId);
-    return getEventStream(project.id);
+  const locked = await withDbLock(`mail-dashboard:event-stream:${project.id}`, async () => {
+    const existing = await getEventStream(project.id);
+    if (existing.connected) return existing;
+    const url = ingestUrl(project);
+    return withAudit({ actor, action: "event_stream.connect", project: project.externalId, target: url }, async () => {
+      const created = await service.webhooks.create(project.externalId, { url, eventTypes: [...EVENT_TYPES] });
+      if (!created.signingSecret) {
+        await service.webhooks.remove(project.externalId, created.id).catch(() => {});
+        throw new Error("the service did not return a signing secret for the new webhook");
+      }
+      const d = await db();
+      const [row] = await d
+        .insert(eventStreams)
+        .values({ projectId: project.id, webhookId: created.id, url, secretCiphertext: sealSecret(created.signingSecret) })
+        .onConflictDoNothing({ target: eventStreams.projectId })
+        .returning();
+      // Only a writer that does not take the lock (none today) could get here first.
+      if (!row) await service.webhooks.remove(project.externalId, created.id).catch(() => {});
+      forgetStreamKeys(project.externalId);
+      return getEventStream(project.id);
+    });
   });
+  if (!locked.acquired) throw new Error("event stream: the connection lock was not taken");
+  return locked.value;
 }
 
 /** A service on this machine is the local one: its events can reach us without an admin. */
@@ -87,10 +93,11 @@ export async function autoConnectEventStream(project: Project, actor: AuditActor
 /**
  * At start: every registered project gets its stream when the service is local. The service
  * may still be starting, so projects left unconnected are retried a few times in the
- * background; start-up itself never waits for this.
+ * background; start-up itself never waits for this. The promise (for tests) settles after
+ * the first pass.
  */
-export function connectEventStreamsInBackground(attempts = 6, delayMs = 5_000): void {
-  if (!isLoopbackService()) return;
+export function connectEventStreamsInBackground(attempts = 6, delayMs = 5_000): Promise<void> {
+  if (!isLoopbackService()) return Promise.resolve();
   const run = async (left: number) => {
     const { listAllProjects } = await import("@/lib/server/projects");
     let missing = 0;
@@ -102,5 +109,5 @@ export function connectEventStreamsInBackground(attempts = 6, delayMs = 5_000): 
     if (missing > 0 && left > 1) setTimeout(() => void run(left - 1).catch(report), delayMs).unref?.();
   };
   const report = (e: unknown) => console.warn(`event stream: start-up connection failed: ${e instanceof Error ? e.message : String(e)}`);
-  void run(attempts).catch(report);
+  return run(attempts).catch(report);
 }

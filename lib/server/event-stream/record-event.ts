@@ -9,6 +9,7 @@ import { foldStatus } from "@/lib/server/messages/fold";
 import { replaceInboundPlaceholder } from "@/lib/server/messages/inbound-placeholder";
 import { recipientRows } from "@/lib/server/messages/recipients";
 import { enqueueEventRereads } from "@/lib/server/rereads/queue";
+import { deletedByErasure } from "@/lib/server/retention/tombstones";
 import type { DeliveredEvent } from "./payload";
 
 /** One event of the stream, under the key it is taken once by (the delivery's `webhook-id`, `#n` for a list's element). */
@@ -102,7 +103,7 @@ export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: 
     };
     const rows = recipientRows({ id: g.messageId, projectId: g.projectId, from: first!.from ?? "", to: first!.to ?? [], createdAt: at });
     for (const e of rest) rows.push(...apply(picture, e, g, now));
-    return { g, direction, picture, rows };
+    return { g, direction, picture, rows, erased: false };
   });
   const inserted = new Set<string>();
   for (let i = 0; i < candidates.length; i += 1000) {
@@ -129,8 +130,10 @@ export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: 
       .returning({ id: indexedMessages.id, projectId: indexedMessages.projectId });
     for (const r of created) inserted.add(`${r.projectId}\u0000${r.id}`);
   }
+  await dropErased(tx, events, fresh, candidates, inserted);
   const existing: typeof list = [];
   for (const c of candidates) {
+    if (c.erased) continue;
     if (!inserted.has(`${c.g.projectId}\u0000${c.g.messageId}`)) {
       existing.push(c.g);
       continue;
@@ -196,11 +199,41 @@ export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: 
   for (let i = 0; i < recipients.length; i += 5000) {
     await tx.insert(indexedRecipients).values(recipients.slice(i, i + 5000)).onConflictDoNothing();
   }
-  await enqueueEventRereads(tx, list.map((g) => ({ projectId: g.projectId, messageId: g.messageId })), rereadInMs);
+  const kept = candidates.filter((c) => !c.erased).map((c) => c.g);
+  await enqueueEventRereads(tx, kept.map((g) => ({ projectId: g.projectId, messageId: g.messageId })), rereadInMs);
   const byProject = new Map<string, string[]>();
-  for (const g of list) byProject.set(g.projectId, [...(byProject.get(g.projectId) ?? []), g.messageId]);
+  for (const g of kept) byProject.set(g.projectId, [...(byProject.get(g.projectId) ?? []), g.messageId]);
   for (const [projectId, ids] of byProject) await markInsightDirty(tx, projectId, ids);
   return fresh;
+}
+
+/**
+ * Messages new to the index that an erasure removed (lib/server/retention/erase.ts): the
+ * service still announces them, the index does not take them back. Their row and the events
+ * just recorded for them are deleted again, and those events count as not new. Only messages
+ * new to the index are looked up, which an erased one always is, so other events pay nothing.
+ */
+async function dropErased(
+  tx: Db,
+  events: StreamEvent[],
+  fresh: boolean[],
+  candidates: { g: { projectId: string; messageId: string }; erased: boolean }[],
+  inserted: Set<string>,
+): Promise<void> {
+  if (inserted.size === 0) return;
+  const created = candidates.filter((c) => inserted.has(`${c.g.projectId}\u0000${c.g.messageId}`)).map((c) => c.g);
+  const erased = await deletedByErasure(tx, created);
+  if (erased.size === 0) return;
+  for (const c of candidates) {
+    const k = `${c.g.projectId}\u0000${c.g.messageId}`;
+    if (!erased.has(k)) continue;
+    c.erased = true;
+    await tx.execute(sql`delete from indexed_events where project_id = ${c.g.projectId} and message_id = ${c.g.messageId}`);
+    await tx.execute(sql`delete from indexed_messages where id = ${c.g.messageId} and project_id = ${c.g.projectId}`);
+  }
+  events.forEach((s, i) => {
+    if (fresh[i] && erased.has(`${s.projectId}\u0000${s.event.messageId}`)) fresh[i] = false;
+  });
 }
 
 /** The event rows, in arrival order (their `seq` is the order the stream delivered them). True per event when new. */

@@ -6,6 +6,7 @@ import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { erasureOf, withoutErased } from "@/lib/server/retention/tombstones";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
@@ -86,6 +87,14 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
     checkedAt: new Date(),
   };
   const write = async (t: Db) => {
+    // A message erased on a recipient's request stays out, or keeps the address off it.
+    const erased = await erasureOf(t, projectId, m.id);
+    if (erased?.deleted) return;
+    if (erased) {
+      row.to = withoutErased(m.to, erased);
+      row.cc = withoutErased(m.cc ?? [], erased);
+      row.bcc = withoutErased(m.bcc ?? [], erased);
+    }
     await t
       .insert(indexedMessages)
       .values(row)
@@ -117,7 +126,7 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
         // Ids are the service's; one that another project already holds is not overwritten.
         setWhere: eq(indexedMessages.projectId, projectId),
       });
-    const rows = recipientRows({ id: m.id, projectId, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, createdAt: at });
+    const rows = recipientRows({ id: m.id, projectId, from: m.from, to: row.to as string[], cc: row.cc as string[], bcc: row.bcc as string[], createdAt: at });
     if (rows.length) await t.insert(indexedRecipients).values(rows).onConflictDoNothing();
     if (events.length) await t.insert(indexedEvents).values(events).onConflictDoNothing({ target: [indexedEvents.projectId, indexedEvents.webhookId] });
     if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: m.from, subject: m.subject });

@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable, messageHref } from "@/components/messages/messages-table";
+import { EraseRecipient } from "./erase-recipient";
 import { formatRate } from "@/lib/insight/thresholds";
 
 const REASONS: Record<string, string> = {
@@ -38,6 +39,7 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
           </span>
         }
         description="Every message to or from this address that the dashboard knows, and whether the service will deliver to it."
+        actions={<EraseRecipient project={project} email={view.email} />}
       />
       <Card>
         <CardHeader>

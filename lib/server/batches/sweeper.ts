@@ -1,0 +1,69 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db-rows";
+import { db } from "@/lib/server/db";
+import { isRunningHere, LEASE_MS, runJob } from "./runner";
+
+/**
+ * One pass of the sweeper: every running job with a chunk nobody holds (pending, or its lease
+ * ran out) is run here too, and a job whose chunks are all done but whose instance died
+ * before saying so is marked done. Answers the ids of the jobs it started running.
+ */
+export async function sweepJobs(): Promise<string[]> {
+  const d = await db();
+  await d.execute(sql`
+    update batch_jobs j set status = 'done', finished_at = now(), updated_at = now()
+     where j.status = 'running' and not exists (select 1 from batch_chunks c where c.job_id = j.id and c.status <> 'done')`);
+  const open = rowsOf<{ id: string }>(
+    await d.execute(sql`
+      select j.id from batch_jobs j
+       where j.status = 'running'
+         and exists (select 1 from batch_chunks c where c.job_id = j.id and (c.status = 'pending' or (c.status = 'claimed' and c.lease_until < now())))`),
+  );
+  const started: string[] = [];
+  for (const { id } of open) {
+    if (isRunningHere(id)) continue;
+    void runJob(id);
+    started.push(id);
+  }
+  return started;
+}
+
+/** How often each instance looks for jobs to take over: well inside a lease, so a dead instance's chunks wait about one lease. */
+export const SWEEP_MS = Number(process.env.BATCH_SWEEP_MS) || Math.max(500, Math.min(5_000, Math.floor(LEASE_MS / 3)));
+
+const SWEEPER = Symbol.for("mail-dashboard.batch-sweeper");
+type Sweeper = { timer: ReturnType<typeof setInterval>; pass: Promise<unknown> | null };
+const sweeperHolder = () => globalThis as { [SWEEPER]?: Sweeper };
+
+/**
+ * Started once per dashboard process (lib/server/startup.ts), never at import: without it a
+ * job whose instance died stays `running` until someone opens it. With several instances
+ * each runs it; chunks are claimed with SKIP LOCKED, so they share the job instead of racing.
+ */
+export function startBatchSweeper(everyMs = SWEEP_MS): void {
+  const holder = sweeperHolder();
+  if (holder[SWEEPER]) return;
+  const sweeper: Sweeper = {
+    pass: null,
+    timer: setInterval(() => {
+      if (sweeper.pass) return;
+      sweeper.pass = sweepJobs()
+        .catch((e) => console.warn(`batch sweeper: ${e instanceof Error ? e.message : String(e)}`))
+        .finally(() => (sweeper.pass = null));
+    }, everyMs),
+  };
+  sweeper.timer.unref?.();
+  holder[SWEEPER] = sweeper;
+}
+
+/** Stops the sweeper and waits for its pass (tests); jobs it started run on until they have no chunk left. */
+export async function stopBatchSweeper(): Promise<void> {
+  const holder = sweeperHolder();
+  const sweeper = holder[SWEEPER];
+  delete holder[SWEEPER];
+  if (!sweeper) return;
+  clearInterval(sweeper.timer);
+  await sweeper.pass;
+}
+
