@@ -17,23 +17,7 @@ import { Label } from "@/components/ui/label";
 import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 
-/**
- * Confirms a destructive or irreversible action. The title names the thing ("Remove project
- * Acme?"), the description states the consequence. The dialog stays open while the action
- * runs and shows its error in place, so a failed delete is never mistaken for a done one.
- * With `typeToConfirm`, the user must type that text first (for the really expensive ones).
- */
-export function ConfirmDialog({
-  title,
-  description,
-  confirmLabel = "Confirm",
-  destructive = true,
-  typeToConfirm,
-  onConfirm,
-  trigger,
-  open: openProp,
-  onOpenChange,
-}: {
+export type ConfirmDialogProps = {
   title: string;
   description: React.ReactNode;
   confirmLabel?: string;
@@ -43,7 +27,20 @@ export function ConfirmDialog({
   trigger?: React.ReactNode;
   open?: boolean;
   onOpenChange?: (open: boolean) => void;
-}) {
+};
+
+/** The confirmation dialog itself, loaded when it is first opened (./confirm-dialog.tsx). */
+export function ConfirmDialogContent({
+  title,
+  description,
+  confirmLabel = "Confirm",
+  destructive = true,
+  typeToConfirm,
+  onConfirm,
+  trigger,
+  open: openProp,
+  onOpenChange,
+}: ConfirmDialogProps) {
   const [openState, setOpenState] = React.useState(false);
   const open = openProp ?? openState;
   const [pending, setPending] = React.useState(false);
