@@ -24,9 +24,9 @@ const list = (a: SendEmail["to"] | undefined) => (a ?? []).map((x) => (x.name ? 
  * The review before sending: what will go out, rendered, and one button that names the
  * number of recipients. The compose session's Idempotency-Key is kept across retries of the
  * same message (a double click or a retry after a network error sends once) and renewed
- * only when the message itself changed.
+ * only when the message itself changed. Loaded when a message is first reviewed (./review-dialog.tsx).
  */
-export function ReviewDialog({
+export function ReviewDialogContent({
   project,
   request,
   onClose,
