@@ -53,6 +53,11 @@ describe("first-load imports", () => {
     for (const name of ["zod", "@hookform/resolvers", "@radix-ui/react-dialog"]) expect(packages, name).not.toContain(name);
   });
 
+  it("the message screen loads the reply form's form library only where it draws the form", () => {
+    expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");
+    expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/reply-form.tsx")).toContain("react-hook-form");
+  });
+
   it("the forms themselves do load them (the walk finds what is there)", () => {
     expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("zod");
     expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("@radix-ui/react-dialog");
