@@ -65,6 +65,7 @@ describe("first-load imports", () => {
     "app/(dashboard)/admin/audit/audit-screen.tsx",
   ])("%s draws its filter selects without radix select until one is opened", (file) => {
     expect(staticPackages(file)).not.toContain("@radix-ui/react-select");
+    expect(staticPackages(file)).not.toContain("@radix-ui/react-popover");
     expect(staticPackages("components/common/filter-select-menu.tsx")).toContain("@radix-ui/react-select");
   });
 
