@@ -48,6 +48,10 @@ test("a contact created, unsubscribed by a complaint and resubscribed shows each
     expect(audit.status, audit.text).toBe(200);
     const entries = (audit.json as { data: { target: string; detail: { reason?: string } }[] }).data;
     expect(entries.find((e) => e.target === email)?.detail.reason).toBe(`Asked to be added back (ticket ${u})`);
+    // The audit screen shows it too, in the entry's details popover (its code loads on first use).
+    await visit(adminPage, "/admin/audit");
+    await adminPage.getByRole("button", { name: /^Details of contact\.resubscribe/ }).first().click();
+    await expect(adminPage.getByRole("dialog").getByText(`Asked to be added back (ticket ${u})`)).toBeVisible();
   } finally {
     await admin.close();
   }

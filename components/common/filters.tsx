@@ -2,44 +2,9 @@
 
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { dayToIso, isoToDay } from "./date-range";
 
-/** The "any" choice of a filter; Radix Select does not allow an empty value. */
-const ANY = "__any";
-
-/** One filter of a list screen's filter bar: a choice, or "any". */
-export function FilterSelect({
-  label,
-  value,
-  onChange,
-  options,
-  anyLabel,
-  className = "w-36",
-}: {
-  label: string;
-  value: string | undefined;
-  onChange: (v: string | null) => void;
-  options: { value: string; label: string }[];
-  anyLabel: string;
-  className?: string;
-}) {
-  return (
-    <Select value={value ?? ANY} onValueChange={(v) => onChange(v === ANY ? null : v)}>
-      <SelectTrigger className={className} aria-label={label}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={ANY}>{anyLabel}</SelectItem>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
-}
+export { FilterSelect } from "./filter-select";
 
 /**
  * From and to days in the viewer's zone, sent on as instants (start of the first day, end of

@@ -30,7 +30,49 @@ describe("first-load imports", () => {
     (file) => expect(staticPackages(file)).not.toContain("zod"),
   );
 
+  it.each([
+    "app/(dashboard)/admin/users/users-screen.tsx",
+    "app/(dashboard)/admin/projects/projects-screen.tsx",
+    "app/(dashboard)/p/[project]/contacts/[id]/contact-screen.tsx",
+    "app/(dashboard)/p/[project]/api-keys/api-keys-screen.tsx",
+    "app/(dashboard)/p/[project]/webhooks/webhooks-screen.tsx",
+    "app/(dashboard)/p/[project]/batches/batch-wizard.tsx",
+  ])("%s loads its row menus and confirmations (radix menu, dialogs, forms) on use", (file) => {
+    const packages = staticPackages(file);
+    for (const name of [...FORM_LIBRARIES, "@radix-ui/react-alert-dialog", "@radix-ui/react-dropdown-menu"]) expect(packages, name).not.toContain(name);
+  });
+
+  it.each([
+    "app/(dashboard)/p/[project]/alerts/alerts-screen.tsx",
+    "app/(dashboard)/p/[project]/compose/compose-screen.tsx",
+    "app/(dashboard)/p/[project]/inbound/simulate/simulate-form.tsx",
+    "app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx",
+    "app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx",
+  ])("%s checks its form with zod loaded on the first check, not with the screen", (file) => {
+    const packages = staticPackages(file);
+    for (const name of ["zod", "@hookform/resolvers", "@radix-ui/react-dialog"]) expect(packages, name).not.toContain(name);
+  });
+
+  it("the message screen loads the reply form's form library only where it draws the form", () => {
+    expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");
+    expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/reply-form.tsx")).toContain("react-hook-form");
+  });
+
+  it.each([
+    "app/(dashboard)/admin/users/users-screen.tsx",
+    "app/(dashboard)/p/[project]/domains/domains-screen.tsx",
+    "app/(dashboard)/p/[project]/messages/messages-screen.tsx",
+    "app/(dashboard)/admin/audit/audit-screen.tsx",
+  ])("%s draws its filter selects without radix select until one is opened", (file) => {
+    expect(staticPackages(file)).not.toContain("@radix-ui/react-select");
+    expect(staticPackages(file)).not.toContain("@radix-ui/react-popover");
+    expect(staticPackages("components/common/filter-select-menu.tsx")).toContain("@radix-ui/react-select");
+  });
+
   it("the forms themselves do load them (the walk finds what is there)", () => {
     expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("zod");
+    expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("@radix-ui/react-dialog");
+    expect(staticPackages("components/common/confirm-dialog-content.tsx")).toContain("@radix-ui/react-alert-dialog");
+    expect(staticPackages("app/(dashboard)/admin/users/user-actions-menu.tsx")).toContain("@radix-ui/react-dropdown-menu");
   });
 });

@@ -26,3 +26,28 @@ export function LazyDialog({
     </LazyMenu>
   );
 }
+
+/** True from the first render where `open` is, on: a dialog loaded then stays mounted to animate its closing and keep its state. */
+export function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = React.useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
+}
+
+/**
+ * A controlled dialog (opened by its props, not by a button of its own) whose code loads the
+ * first time it is opened; until then it draws nothing, as the closed dialog does.
+ */
+export function whenOpened<P extends object>(load: () => Promise<React.ComponentType<P>>, isOpen: (props: P) => boolean): React.FC<P> {
+  const Lazy = React.lazy(() => load().then((component) => ({ default: component }))) as unknown as React.FC<P>;
+  function WhenOpened(props: P) {
+    const opened = useOpenedOnce(isOpen(props));
+    if (!opened) return null;
+    return (
+      <React.Suspense fallback={null}>
+        <Lazy {...props} />
+      </React.Suspense>
+    );
+  }
+  return WhenOpened;
+}

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { localToUtcIso } from "@/lib/schemas/compose";
+import { localToUtcIso } from "@/lib/messages/local-time";
 import { useNow } from "@/components/hooks/use-now";
 import { localInputValue, scheduleInWords, timeZones } from "./schedule-words";
 

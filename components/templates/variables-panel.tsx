@@ -1,8 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { parseMergeJson } from "@/lib/schemas/templates-form";
-import { formFields, getPath, innerNames, setPath } from "@/lib/templates/merge-data";
+import { formFields, getPath, innerNames, parseMergeJson, setPath } from "@/lib/templates/merge-data";
 import { SectionField } from "./section-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { batchJobRequest, composeForm, localToUtcIso, recipientCount, toSendRequest, type ComposeForm } from "./compose";
 import { contactForm, contactLookupQuery, resubscribeRequest, toCreateContact } from "./contacts-form";
-import { parseMergeJson, sampleRequest } from "./templates-form";
+import { sampleRequest } from "./templates-form";
+import { parseMergeJson } from "@/lib/templates/merge-data";
 
 const valid = (): ComposeForm => ({
   mode: "content",

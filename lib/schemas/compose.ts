@@ -1,5 +1,5 @@
-import { TZDate } from "@date-fns/tz";
 import { z } from "zod";
+import { LOCAL_DATETIME, localToUtcIso } from "@/lib/messages/local-time";
 import { address, tag } from "./common";
 import { batchRowStatus, csvMapping } from "./batch";
 import { attachmentInput, customHeaders, refineSend, sendEmailBase, sendEmailRequest, type SendEmail } from "./emails";
@@ -20,7 +20,6 @@ export type HeaderRow = z.infer<typeof headerRow>;
 export const composeAttachment = attachmentInput.extend({ size: z.number().int().nonnegative() });
 
 /** `2026-03-01T09:30` as an <input type="datetime-local"> gives it. */
-const LOCAL_DATETIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/;
 
 export const composeForm = sendEmailBase
   .omit({ headers: true, scheduledAt: true, data: true, attachments: true, tags: true })
@@ -69,16 +68,7 @@ export const composeForm = sendEmailBase
   });
 export type ComposeForm = z.infer<typeof composeForm>;
 
-/** A wall-clock time in `timeZone` → the instant, as ISO 8601 in UTC. */
-export function localToUtcIso(local: string, timeZone: string): string {
-  const m = LOCAL_DATETIME.exec(local);
-  if (!m) throw new RangeError("not a local date-time");
-  const [, y, mo, d, h, mi] = m.map(Number);
-  const date = new TZDate(y, mo - 1, d, h, mi, 0, timeZone);
-  const ms = date.getTime();
-  if (Number.isNaN(ms)) throw new RangeError("unknown time zone");
-  return new Date(ms).toISOString();
-}
+export { localToUtcIso } from "@/lib/messages/local-time";
 
 const trimmedOrUndefined = (s: string | undefined) => (s && s.trim() ? s : undefined);
 
@@ -111,9 +101,7 @@ export function toSendRequest(v: ComposeForm): SendEmail {
   return sendEmailRequest.parse(toSendRequestUnchecked(v));
 }
 
-export function recipientCount(v: Pick<ComposeForm, "to" | "cc" | "bcc">): number {
-  return v.to.length + (v.cc?.length ?? 0) + (v.bcc?.length ?? 0);
-}
+export { recipientCount } from "@/lib/messages/recipient-count";
 
 export const emptyAddress = (): z.infer<typeof address> => ({ email: "" });
 

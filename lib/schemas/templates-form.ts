@@ -23,16 +23,3 @@ export const renderRequest = z.object({ data: jsonObject.default({}) });
  */
 export const testSendRequest = previewRequest;
 export const testSendResponse = sendEmailResponse;
-
-/** The JSON view of the variables form: an object of merge data, or an error naming the problem. */
-export function parseMergeJson(text: string): { data: Record<string, unknown> } | { error: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    return { error: `data: is not valid JSON (${(e as Error).message})` };
-  }
-  const parsed = jsonObject.safeParse(value);
-  if (!parsed.success || Array.isArray(value)) return { error: "data: must be a JSON object like {\"firstName\": \"Ada\"}" };
-  return { data: parsed.data };
-}

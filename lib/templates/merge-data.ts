@@ -40,3 +40,16 @@ export function setPath(data: Record<string, unknown>, name: string, value: unkn
   else next[head] = inner;
   return next;
 }
+
+/** The JSON view of the variables form: an object of merge data, or an error naming the problem. */
+export function parseMergeJson(text: string): { data: Record<string, unknown> } | { error: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    return { error: `data: is not valid JSON (${(e as Error).message})` };
+  }
+  // The check of lib/schemas/common.ts's jsonObject, without zod on the template screen.
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return { error: "data: must be a JSON object like {\"firstName\": \"Ada\"}" };
+  return { data: value as Record<string, unknown> };
+}

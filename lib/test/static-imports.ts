@@ -4,7 +4,7 @@ import path from "node:path";
 const ROOT = path.resolve(__dirname, "../..");
 const EXTENSIONS = [".ts", ".tsx", "/index.ts", "/index.tsx"];
 /** `import … from "x"`, `import "x"` and `export … from "x"`, with what is imported (to drop type-only imports). */
-const STATEMENT = /^\s*(import|export)\s+(type\s+)?([^"';]*?)\s*(?:from\s+)?["']([^"']+)["']/gm;
+const STATEMENT = /^\s*(import|export)\s+(type\s+)?([^"';(]*?)\s*(?:from\s+)?["']([^"']+)["']/gm;
 
 function resolve(from: string, spec: string): string | null {
   const base = spec.startsWith("@/") ? path.join(ROOT, spec.slice(2)) : spec.startsWith(".") ? path.resolve(path.dirname(from), spec) : null;
@@ -19,6 +19,17 @@ function typeOnly(typeKeyword: string | undefined, clause: string): boolean {
   if (typeKeyword) return true;
   const names = /^\{([^}]*)\}$/.exec(clause.trim());
   return !!names && names[1]!.split(",").map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith("type "));
+}
+
+/** `import { Dialog as DialogPrimitive, Slot } from "radix-ui"` loads @radix-ui/react-dialog and @radix-ui/react-slot (the umbrella package re-exports them). */
+function radixParts(clause: string): string[] {
+  const names = /^\{([^}]*)\}$/.exec(clause.trim());
+  if (!names) return [];
+  return names[1]!
+    .split(",")
+    .map((s) => s.trim().split(/\s+as\s+/)[0]!)
+    .filter((s) => s && !s.startsWith("type "))
+    .map((name) => `@radix-ui/react-${name.replace(/([a-z])([A-Z])/g, "$1-$2").toLowerCase()}`);
 }
 
 /**
@@ -41,7 +52,10 @@ export function staticPackages(entry: string): Set<string> {
       if (typeOnly(typeKeyword, clause!)) continue;
       const local = resolve(file, spec!);
       if (local) queue.push(local);
-      else if (!spec!.startsWith(".") && !spec!.startsWith("@/")) packages.add(spec!.startsWith("@") ? spec!.split("/").slice(0, 2).join("/") : spec!.split("/")[0]!);
+      else if (!spec!.startsWith(".") && !spec!.startsWith("@/")) {
+        packages.add(spec!.startsWith("@") ? spec!.split("/").slice(0, 2).join("/") : spec!.split("/")[0]!);
+        if (spec === "radix-ui") for (const part of radixParts(clause!)) packages.add(part);
+      }
     }
   }
   return packages;

@@ -1,27 +1,29 @@
 "use client";
 
+import * as React from "react";
 import { InfoIcon } from "lucide-react";
 import type { AuditEntry } from "@/lib/schemas/audit";
 import { Button } from "@/components/ui/button";
-import { Popover, PopoverContent, PopoverTrigger } from "@/components/ui/popover";
+import { LazyMenu } from "@/components/shell/lazy-menu";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 
+/** The details popover (radix popover and its positioning) loads when a row's button is first used (./audit-detail-popover.tsx). */
+const loadDetail = () => import("./audit-detail-popover");
+const DetailPopover = React.lazy(() => loadDetail().then((m) => ({ default: m.AuditDetailPopover })));
+
 function Detail({ entry }: { entry: AuditEntry }) {
   if (Object.keys(entry.detail).length === 0) return null;
+  const trigger = (
+    <Button variant="ghost" size="icon-sm" aria-label={`Details of ${entry.action} at ${entry.at}`} aria-haspopup="dialog">
+      <InfoIcon aria-hidden="true" />
+    </Button>
+  );
   return (
-    <Popover>
-      <PopoverTrigger asChild>
-        <Button variant="ghost" size="icon-sm" aria-label={`Details of ${entry.action} at ${entry.at}`}>
-          <InfoIcon aria-hidden="true" />
-        </Button>
-      </PopoverTrigger>
-      <PopoverContent align="end" className="w-96">
-        <p className="mb-2 text-xs font-medium text-muted-foreground">Details</p>
-        <pre className="max-h-72 overflow-auto rounded-md bg-muted p-2 font-mono text-xs whitespace-pre-wrap">{JSON.stringify(entry.detail, null, 2)}</pre>
-      </PopoverContent>
-    </Popover>
+    <LazyMenu load={loadDetail} trigger={trigger} opensOn="click">
+      {(popover) => <DetailPopover entry={entry} {...popover} />}
+    </LazyMenu>
   );
 }
 

@@ -1,67 +1,24 @@
 "use client";
 
 import * as React from "react";
-import { useRouter } from "next/navigation";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { MoreHorizontalIcon, PencilIcon, Trash2Icon } from "lucide-react";
-import { toast } from "@/components/ui/toast";
+import { MoreHorizontalIcon } from "lucide-react";
 import type { ProjectView } from "@/lib/schemas/projects";
-import { projectKeys, projectMutations } from "@/lib/queries/projects";
+import { LazyMenu } from "@/components/shell/lazy-menu";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
-import { ConfirmDialog } from "@/components/common/confirm-dialog";
-import { RenameProjectDialog } from "./rename-project-dialog";
+
+/** The menu, the rename and remove dialogs and their libraries (radix menu and dialog, react-hook-form, zod) load when the button is first used (./project-actions-menu.tsx). */
+const load = () => import("./project-actions-menu");
+const Menu = React.lazy(() => load().then((m) => ({ default: m.ProjectActionsMenu })));
 
 export function ProjectActions({ project }: { project: ProjectView }) {
-  const [dialog, setDialog] = React.useState<"rename" | "remove" | null>(null);
-  const router = useRouter();
-  const queryClient = useQueryClient();
-
-  const remove = useMutation({
-    mutationFn: () => projectMutations.remove(project.id),
-    onSuccess: async () => {
-      toast.success("Project removed", { description: `${project.name} is no longer in the dashboard.` });
-      await queryClient.invalidateQueries({ queryKey: projectKeys.all });
-      router.refresh();
-    },
-  });
-
+  const trigger = (
+    <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${project.name}`} aria-haspopup="menu">
+      <MoreHorizontalIcon aria-hidden="true" />
+    </Button>
+  );
   return (
-    <>
-      <DropdownMenu>
-        <DropdownMenuTrigger asChild>
-          <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${project.name}`}>
-            <MoreHorizontalIcon aria-hidden="true" />
-          </Button>
-        </DropdownMenuTrigger>
-        <DropdownMenuContent align="end">
-          <DropdownMenuItem onSelect={() => setDialog("rename")}>
-            <PencilIcon aria-hidden="true" />
-            Rename
-          </DropdownMenuItem>
-          <DropdownMenuSeparator />
-          <DropdownMenuItem variant="destructive" onSelect={() => setDialog("remove")}>
-            <Trash2Icon aria-hidden="true" />
-            Remove…
-          </DropdownMenuItem>
-        </DropdownMenuContent>
-      </DropdownMenu>
-      <RenameProjectDialog project={project} open={dialog === "rename"} onOpenChange={(o) => setDialog(o ? "rename" : null)} />
-      <ConfirmDialog
-        open={dialog === "remove"}
-        onOpenChange={(o) => setDialog(o ? "remove" : null)}
-        title={`Remove project “${project.name}”?`}
-        description={
-          <>
-            <p>
-              The dashboard forgets <span className="font-mono">{project.externalId}</span>: its screens close and every access granted to it is
-              withdrawn. Nothing is deleted at the email service, and you can register it again later.
-            </p>
-          </>
-        }
-        confirmLabel="Remove project"
-        onConfirm={() => remove.mutateAsync()}
-      />
-    </>
+    <LazyMenu load={load} trigger={trigger} opensOn="pointerdown">
+      {(menu) => <Menu project={project} {...menu} />}
+    </LazyMenu>
   );
 }

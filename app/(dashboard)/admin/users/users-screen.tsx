@@ -12,7 +12,7 @@ import { SearchInput } from "@/components/common/search-input";
 import { RelativeTime } from "@/components/common/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FilterSelect } from "@/components/common/filter-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { CreateUserDialog } from "./create-user-dialog";
@@ -50,29 +50,25 @@ export function UsersScreen({ initialUsers, projects, currentUserId }: { initial
       />
       <div className="flex flex-wrap items-center gap-2">
         <SearchInput placeholder="Search by name or email" label="Search users" />
-        <Select value={role} onValueChange={(v) => set({ role: v === ALL ? null : v })}>
-          <SelectTrigger className="w-40" aria-label="Filter by role">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>All roles</SelectItem>
-            {ROLES.map((r) => (
-              <SelectItem key={r} value={r}>
-                {ROLE_LABELS[r]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-        <Select value={status} onValueChange={(v) => set({ status: v === ALL ? null : v })}>
-          <SelectTrigger className="w-40" aria-label="Filter by status">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>Any status</SelectItem>
-            <SelectItem value="active">Active</SelectItem>
-            <SelectItem value="disabled">Disabled</SelectItem>
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          label="Filter by role"
+          className="w-40"
+          value={role === ALL ? undefined : role}
+          onChange={(v) => set({ role: v })}
+          anyLabel="All roles"
+          options={ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+        />
+        <FilterSelect
+          label="Filter by status"
+          className="w-40"
+          value={status === ALL ? undefined : status}
+          onChange={(v) => set({ status: v })}
+          anyLabel="Any status"
+          options={[
+            { value: "active", label: "Active" },
+            { value: "disabled", label: "Disabled" },
+          ]}
+        />
         <p className="ml-auto text-sm text-muted-foreground" aria-live="polite">
           {shown.length === users.length ? `${users.length} ${users.length === 1 ? "user" : "users"}` : `${shown.length} of ${users.length} users`}
         </p>

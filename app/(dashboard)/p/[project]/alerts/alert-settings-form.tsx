@@ -3,17 +3,17 @@
 import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
 import { DEFAULT_THRESHOLDS, formatThreshold } from "@/lib/insight/thresholds";
-import { alertSettingsForm, type AlertSettingsForm as FormValues, type AlertSettingsInput, type AlertSettingsView, type RevealedWebhookSecret } from "@/lib/schemas/alerts";
+import type { AlertSettingsForm as FormValues, AlertSettingsInput, AlertSettingsView, RevealedWebhookSecret } from "@/lib/schemas/alerts";
 import { insightKeys } from "@/lib/queries/insight";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { useReauth } from "@/components/keys/reauth";
 import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
 
@@ -31,6 +31,12 @@ const DEFAULTS = {
   complaintWarning: pct(DEFAULT_THRESHOLDS.complaintWarning),
   complaintLimit: pct(DEFAULT_THRESHOLDS.complaintLimit),
 };
+
+/** zod and the schema load on the first check of a field (lib/lazy-resolver.ts). */
+const resolver = lazyResolver<FormValues, unknown, AlertSettingsInput>(async () => {
+  const [{ zodResolver }, { alertSettingsForm }] = await Promise.all([import("@hookform/resolvers/zod"), import("@/lib/schemas/alerts")]);
+  return zodResolver(alertSettingsForm);
+});
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/alerts`;
 
@@ -65,7 +71,7 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
     }),
     [settings],
   );
-  const form = useForm<FormValues, unknown, AlertSettingsInput>({ resolver: zodResolver(alertSettingsForm), defaultValues: values, mode: "onTouched" });
+  const form = useForm<FormValues, unknown, AlertSettingsInput>({ resolver, defaultValues: values, mode: "onTouched" });
   React.useEffect(() => {
     if (!form.formState.isDirty) form.reset(values);
   }, [form, values]);

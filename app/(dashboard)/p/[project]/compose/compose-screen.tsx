@@ -4,10 +4,11 @@ import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useForm, useWatch, get, type FieldErrors } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import type { z } from "zod";
 import { FileSpreadsheetIcon } from "lucide-react";
-import { composeForm, recipientCount, toSendRequest, type ComposeForm } from "@/lib/schemas/compose";
+import type { composeForm, ComposeForm } from "@/lib/schemas/compose";
+import { recipientCount } from "@/lib/messages/recipient-count";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { ComposeOptions, ComposePrefill } from "@/lib/server/compose/data";
 import { PageHeader } from "@/components/common/page-header";
@@ -23,6 +24,13 @@ import { FromField } from "@/components/compose/from-field";
 import { fieldMessageText } from "@/components/ui/field-message";
 import { TemplateFields } from "./template-fields";
 import { ReviewDialog } from "./review-dialog";
+
+/** zod and the compose schema load on the first check of a field (lib/lazy-resolver.ts); a valid form has them. */
+const loadSchema = () => import("@/lib/schemas/compose");
+const resolver = lazyResolver<z.input<typeof composeForm>, unknown, ComposeForm>(async () => {
+  const [{ zodResolver }, { composeForm }] = await Promise.all([import("@hookform/resolvers/zod"), loadSchema()]);
+  return zodResolver(composeForm);
+});
 
 function msg(errors: FieldErrors<ComposeForm>, path: string): string | undefined {
   const direct = get(errors, path) as { message?: string } | undefined;
@@ -63,7 +71,7 @@ export function ComposeScreen({
   const router = useRouter();
   const [review, setReview] = React.useState<SendEmail | null>(null);
   const form = useForm<z.input<typeof composeForm>, unknown, ComposeForm>({
-    resolver: zodResolver(composeForm),
+    resolver,
     mode: "onTouched",
     defaultValues: {
       mode: prefill?.templateId ? "template" : "content",
@@ -115,7 +123,7 @@ export function ComposeScreen({
         </p>
       ))}
       <Form {...form}>
-        <form noValidate onSubmit={form.handleSubmit((v) => setReview(toSendRequest(v)))} className="space-y-6">
+        <form noValidate onSubmit={form.handleSubmit(async (v) => setReview((await loadSchema()).toSendRequest(v)))} className="space-y-6">
           <FromField domains={options.domains} value={values.from} onChange={(v) => form.setValue("from", v, watchOpts)} error={msg(errors, "from.email") ?? msg(errors, "from.name")} />
           <AddressChips id="to" label="To" value={values.to ?? []} onChange={(v) => form.setValue("to", v, watchOpts)} error={msg(errors, "to")} />
           <div className="grid gap-4 md:grid-cols-2">

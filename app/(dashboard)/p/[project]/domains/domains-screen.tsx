@@ -13,13 +13,11 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { FilterSelect } from "@/components/common/filter-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
 import { AddDomainDialog } from "./add-domain-dialog";
-
-const ALL = "all";
 
 /** The project's sending domains; status filter and cursor live in the URL. */
 export function DomainsScreen({ project, initial }: { project: string; initial?: Page<Domain> }) {
@@ -37,19 +35,14 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
         actions={<AddDomainDialog project={project} />}
       />
       <div className="flex flex-wrap items-center gap-2">
-        <Select value={status ?? ALL} onValueChange={(v) => set({ status: v === ALL ? null : v })}>
-          <SelectTrigger className="w-44" aria-label="Filter by status">
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL}>Any status</SelectItem>
-            {DOMAIN_STATUSES.map((s) => (
-              <SelectItem key={s} value={s}>
-                {s[0].toUpperCase() + s.slice(1)}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <FilterSelect
+          label="Filter by status"
+          className="w-44"
+          value={status ?? undefined}
+          onChange={(v) => set({ status: v })}
+          anyLabel="Any status"
+          options={DOMAIN_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))}
+        />
       </div>
       {query.error && !query.data ? (
         <ErrorState title="The domains could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />

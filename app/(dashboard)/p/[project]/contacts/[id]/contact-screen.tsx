@@ -6,7 +6,6 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCwIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { Contact } from "@/lib/schemas/contacts";
-import { resubscribeRequest } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations, contactQuery } from "@/lib/queries/contacts";
 import { PageHeader } from "@/components/common/page-header";
 import { CopyableText } from "@/components/common/copy-button";
@@ -14,65 +13,17 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
-import { Textarea } from "@/components/ui/textarea";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form-error";
-import { describeError } from "@/components/common/error-advice";
+import { LazyDialog } from "@/components/common/lazy-dialog";
+
+/** The dialog, its form and zod load when the button is first used (./resubscribe-dialog-form.tsx). */
+const loadResubscribe = () => import("./resubscribe-dialog-form");
+const ResubscribeDialogForm = React.lazy(() => loadResubscribe().then((m) => ({ default: m.ResubscribeDialogForm })));
 
 function ResubscribeDialog({ project, contact }: { project: string; contact: Contact }) {
-  const [open, setOpen] = React.useState(false);
-  const [reason, setReason] = React.useState("");
-  const [fieldError, setFieldError] = React.useState<string | null>(null);
-  const queryClient = useQueryClient();
-  const mutation = useMutation({
-    mutationFn: () => contactMutations.resubscribe(project, contact.id, reason),
-    onSuccess: (c) => {
-      queryClient.setQueryData(contactKeys.one(project, contact.id), c);
-      void queryClient.invalidateQueries({ queryKey: contactKeys.all(project) });
-      toast.success("Contact resubscribed", { description: `${c.email} receives mail again. The reason is in the audit log.` });
-      setOpen(false);
-      setReason("");
-    },
-  });
-  const failed = mutation.error ? describeError(mutation.error) : null;
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>
-        <Button>Resubscribe</Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Resubscribe {contact.email}?</DialogTitle>
-          <DialogDescription>This person unsubscribed. Resubscribe only when they asked for it; the reason is recorded in the audit log with your name.</DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const parsed = resubscribeRequest.safeParse({ reason });
-            if (!parsed.success) return setFieldError(parsed.error.issues[0].message);
-            setFieldError(null);
-            mutation.mutate();
-          }}
-        >
-          <label htmlFor="resubscribe-reason" className="text-sm font-medium">
-            Reason
-          </label>
-          <Textarea id="resubscribe-reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-invalid={fieldError ? true : undefined} placeholder="Asked to be added back by email on 12 March (ticket 4821)" />
-          {fieldError && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">Reason: {fieldError}</p>}
-          <FormError message={failed?.message} correlationId={failed?.correlationId} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={mutation.isPending}>
-              Resubscribe
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <LazyDialog load={loadResubscribe} trigger={<Button>Resubscribe</Button>}>
+      {(dialog) => <ResubscribeDialogForm project={project} contact={contact} {...dialog} />}
+    </LazyDialog>
   );
 }
 

@@ -3,24 +3,30 @@
 import * as React from "react";
 import Link from "next/link";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { InboxIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import { inboundSimulateRequest, type InboundSimulateRequest } from "@/lib/schemas/emails";
+import type { InboundSimulateRequest } from "@/lib/schemas/emails";
 import { messageMutations } from "@/lib/queries/messages";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { lazyResolver } from "@/lib/lazy-resolver";
 import { messageHref } from "@/components/messages/messages-table";
 
 const FIELDS = ["to", "from", "subject", "text", "html"] as const;
 
+/** zod and the schema load on the first check of the form (lib/lazy-resolver.ts). */
+const resolver = lazyResolver<InboundSimulateRequest>(async () => {
+  const [{ zodResolver }, { inboundSimulateRequest }] = await Promise.all([import("@hookform/resolvers/zod"), import("@/lib/schemas/emails")]);
+  return zodResolver(inboundSimulateRequest);
+});
+
 export function SimulateForm({ project }: { project: string }) {
   const [result, setResult] = React.useState<{ id: string | null; subject: string } | null>(null);
   const form = useForm<InboundSimulateRequest>({
-    resolver: zodResolver(inboundSimulateRequest),
+    resolver,
     defaultValues: { to: "", from: "", subject: "", text: "", html: "" },
     mode: "onTouched",
   });

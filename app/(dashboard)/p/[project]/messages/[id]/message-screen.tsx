@@ -1,5 +1,6 @@
 "use client";
 
+import * as React from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { HistoryIcon, RefreshCwIcon, SendIcon } from "lucide-react";
@@ -16,7 +17,9 @@ import { MessageBody } from "@/components/messages/message-body";
 import { MessageFields } from "@/components/messages/message-fields";
 import { OutcomeCard } from "@/components/messages/outcome-card";
 import { Timeline } from "@/components/messages/timeline";
-import { ReplyFormCard } from "./reply-form";
+
+/** The reply form and its form library load only where there is a reply to write (an inbound message). */
+const ReplyFormCard = React.lazy(() => import("./reply-form").then((m) => ({ default: m.ReplyFormCard })));
 
 /** The timeline is the centre; it refreshes by itself until the message settles (a final state, or quiet for a while). */
 export function MessageScreen({ project, id, initial, canReply, canSend }: { project: string; id: string; initial: MessageDetail; canReply: boolean; canSend: boolean }) {
@@ -112,7 +115,9 @@ export function MessageScreen({ project, id, initial, canReply, canSend }: { pro
           </CardHeader>
           <CardContent>
             {canReply ? (
-              <ReplyFormCard project={project} id={m.id} subject={m.subject} to={replyTo} />
+              <React.Suspense fallback={<div className="h-72 animate-pulse rounded-md bg-muted" aria-busy="true" aria-label="Loading the reply form" />}>
+                <ReplyFormCard project={project} id={m.id} subject={m.subject} to={replyTo} />
+              </React.Suspense>
             ) : (
               <p className="text-sm text-muted-foreground">Replying is for support staff and admins; your role can read messages only.</p>
             )}

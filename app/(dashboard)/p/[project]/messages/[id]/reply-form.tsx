@@ -3,18 +3,24 @@
 import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { zodResolver } from "@hookform/resolvers/zod";
 import { ReplyIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
+import type { ReplyForm } from "@/lib/schemas/messages-index";
 import { messageKeys, messageMutations } from "@/lib/queries/messages";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { lazyResolver } from "@/lib/lazy-resolver";
 
 const FIELDS = ["text", "html", "subject"] as const;
+
+/** zod and the schema load on the first check of a field (lib/lazy-resolver.ts). */
+const resolver = lazyResolver<ReplyForm>(async () => {
+  const [{ zodResolver }, { replyForm }] = await Promise.all([import("@hookform/resolvers/zod"), import("@/lib/schemas/messages-index")]);
+  return zodResolver(replyForm);
+});
 
 export function replySubject(subject: string | null): string {
   const s = subject?.trim() ?? "";
@@ -32,7 +38,7 @@ export function ReplyFormCard({ project, id, subject, to }: { project: string; i
   // Synchronous guard: two clicks in one frame both pass validation before `isPending` re-renders.
   const inFlight = React.useRef(false);
   const defaults = React.useMemo(() => ({ text: "", html: "", subject: replySubject(subject), idempotencyKey: key }), [subject, key]);
-  const form = useForm<ReplyForm>({ resolver: zodResolver(replyForm), defaultValues: defaults, mode: "onTouched" });
+  const form = useForm<ReplyForm>({ resolver, defaultValues: defaults, mode: "onTouched" });
 
   const { mutation, formError } = useFormMutation(form, FIELDS, {
     mutationFn: (values: ReplyForm) => messageMutations.reply(project, id, { ...values, html: values.html || undefined, idempotencyKey: key }),
