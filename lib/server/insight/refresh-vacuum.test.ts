@@ -1,0 +1,40 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { rowsOf } from "@/lib/db-rows";
+import type { Project } from "@/lib/server/access";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { db } from "@/lib/server/db";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { registerProject } from "@/lib/server/projects";
+import { setTestEnv } from "@/lib/server/test-helpers";
+import { markInsightDirty } from "./dirty";
+import { refreshInsight, VACUUM_AFTER_CLAIMED } from "./refresh";
+
+/**
+ * A drained backlog leaves `insight_dirty` without its dead pages: otherwise (PGlite has no
+ * autovacuum) every later refresh, one per screen read, scans all of them to find nothing.
+ */
+let dispose: () => Promise<void>;
+let project: Project;
+
+beforeAll(async () => {
+  setTestEnv();
+  ({ dispose } = await useTestDb());
+  project = await registerProject({ externalId: "p1" }, SYSTEM_ACTOR, { checkWithService: false });
+});
+afterAll(() => dispose());
+
+const pages = async () =>
+  Number(rowsOf<{ pages: number | string }>(await (await db()).execute(sql`select pg_relation_size('insight_dirty') / current_setting('block_size')::int as pages`))[0]!.pages);
+
+it("gives back the queue's pages once a large backlog is drained", async () => {
+  const d = await db();
+  const ids = Array.from({ length: VACUUM_AFTER_CLAIMED + 2_000 }, (_, i) => `backlog-${i}`);
+  await d.transaction((tx) => markInsightDirty(tx, project.id, ids));
+  const before = await pages();
+  expect(before).toBeGreaterThan(20);
+
+  expect(await refreshInsight({ batchSize: 2_000 })).toBe(ids.length);
+  expect(Number(rowsOf<{ n: number | string }>(await d.execute(sql`select count(*) as n from insight_dirty`))[0]!.n)).toBe(0);
+  expect(await pages()).toBeLessThan(before / 10);
+});
