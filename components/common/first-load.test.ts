@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { staticPackages } from "@/lib/test/static-imports";
 
@@ -74,5 +76,15 @@ describe("first-load imports", () => {
     expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("@radix-ui/react-dialog");
     expect(staticPackages("components/common/confirm-dialog-content.tsx")).toContain("@radix-ui/react-alert-dialog");
     expect(staticPackages("app/(dashboard)/admin/users/user-actions-menu.tsx")).toContain("@radix-ui/react-dropdown-menu");
+  });
+
+  it("toasts come from components/ui/toast: sonner imported anywhere else shows nothing, its toaster being mounted on the first toast only", () => {
+    const root = path.resolve(__dirname, "../..");
+    const files = ["app", "components", "lib"].flatMap((dir) =>
+      (readdirSync(path.join(root, dir), { recursive: true }) as string[]).filter((f) => /\.tsx?$/.test(f)).map((f) => path.join(dir, f)),
+    );
+    expect(files.length).toBeGreaterThan(100);
+    const offenders = files.filter((f) => f !== path.join("components", "ui", "sonner.tsx") && /^import\s+\{(?!\s*type\b)[^}]*\}\s+from\s+"sonner"/m.test(readFileSync(path.join(root, f), "utf8")));
+    expect(offenders).toEqual([]);
   });
 });

@@ -58,7 +58,18 @@ export function CommandPaletteDialog({
   const admin = visibleAdminScreens(user);
 
   return (
-    <CommandDialog open={open} onOpenChange={onOpenChange}>
+    <CommandDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      onOpenAutoFocus={(event) => {
+        // Radix focuses the input with its text selected: what was typed into the loading frame
+        // would be replaced by the next key (a pasted id lost its first characters). Caret at the end.
+        event.preventDefault();
+        const input = inputRef.current;
+        input?.focus();
+        input?.setSelectionRange(input.value.length, input.value.length);
+      }}
+    >
       <CommandInput ref={inputRef} placeholder={PALETTE_PLACEHOLDER} value={search} onValueChange={onSearchChange} aria-label="Command" />
       <CommandList>
         <CommandEmpty>Nothing matches “{query}”.</CommandEmpty>

@@ -50,21 +50,6 @@ export function CommandPalette({ children }: { children: React.ReactNode }) {
         setOpenAndForget(!openRef.current);
         return;
       }
-      // While the palette is open but no input has focus (the moment its code swaps the frame
-      // for the real dialog, before the dialog focuses its input), keys would reach the page
-      // and be lost: take them into the search, as the input would have.
-      if (openRef.current && !isEditable(event.target) && !event.metaKey && !event.ctrlKey && !event.altKey) {
-        if (event.key.length === 1) {
-          event.preventDefault();
-          setSearch((current) => current + event.key);
-          return;
-        }
-        if (event.key === "Enter") {
-          event.preventDefault();
-          setEnterPending(true);
-          return;
-        }
-      }
       if (event.key === "/" && !event.metaKey && !event.ctrlKey && !event.altKey && !isEditable(event.target)) {
         const input = document.querySelector<HTMLInputElement>("[data-page-search]");
         if (input) {

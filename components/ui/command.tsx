@@ -26,16 +26,18 @@ export function CommandDialog({
   children,
   className,
   commandProps,
+  onOpenAutoFocus,
   ...props
 }: React.ComponentProps<typeof Dialog> & {
   title?: string;
   description?: string;
   className?: string;
   commandProps?: React.ComponentProps<typeof CommandPrimitive>;
+  onOpenAutoFocus?: React.ComponentProps<typeof DialogContent>["onOpenAutoFocus"];
 }) {
   return (
     <Dialog {...props}>
-      <DialogContent className={cn("top-[20%] translate-y-0 overflow-hidden p-0 sm:max-w-xl", className)} showCloseButton={false}>
+      <DialogContent className={cn("top-[20%] translate-y-0 overflow-hidden p-0 sm:max-w-xl", className)} showCloseButton={false} onOpenAutoFocus={onOpenAutoFocus}>
         <DialogTitle className="sr-only">{title}</DialogTitle>
         <DialogDescription className="sr-only">{description}</DialogDescription>
         <Command className="[&_[cmdk-group]]:px-2" {...commandProps}>

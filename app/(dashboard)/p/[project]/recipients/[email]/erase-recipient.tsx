@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { EraserIcon } from "lucide-react";
-import { toast } from "sonner";
+import { toast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
 import type { ErasureResult } from "@/lib/schemas/erasure";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
