@@ -34,7 +34,7 @@ beforeAll(async () => {
   });
   setTestEnv({ SERVICE_URL: service.url });
   ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
+  project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
