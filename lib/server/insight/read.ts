@@ -18,5 +18,5 @@ export async function catchUpInsight(d?: Db): Promise<void> {
     await markAllOnce(database);
     BACKFILLED.add(database);
   }
-  await refreshInsight({ maxBatches: CATCH_UP_BATCHES }, database);
+  await refreshInsight({ maxBatches: CATCH_UP_BATCHES, wait: true }, database);
 }

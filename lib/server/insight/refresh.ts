@@ -146,11 +146,14 @@ function linksSql(ids: string[]): SQL {
  * One batch: claims up to `limit` marked messages and refreshes them. Returns how many, or
  * null when another refresher holds the database.
  */
-export async function refreshBatch(limit = 500, d?: Db): Promise<number | null> {
+export async function refreshBatch(limit = 500, d?: Db, wait = false): Promise<number | null> {
   const database = d ?? (await db());
   return database.transaction(async (tx) => {
-    const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
-    if (!lock?.locked) return null;
+    if (wait) await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}::bigint)`);
+    else {
+      const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
+      if (!lock?.locked) return null;
+    }
     const claimed = rowsOf<{ message_id: string }>(
       await tx.execute(sql`
         delete from insight_dirty where message_id in (select message_id from insight_dirty limit ${String(limit)}::int for update skip locked)
@@ -180,13 +183,19 @@ const claimedSinceVacuum = new WeakMap<Db, number>();
  * figures refreshes a little first, so what it shows is current when the backlog is small).
  * Returns the messages refreshed; stops early when another refresher holds the database.
  */
-export async function refreshInsight(opts: { maxBatches?: number; batchSize?: number } = {}, d?: Db): Promise<number> {
+/**
+ * `wait`: for a reader about to use the rollups — rather than skip while another refresher
+ * holds the database (its batch not yet committed, so the rollups not yet moved), wait for its
+ * batch and go on. Without it, an alert check racing the background refresher judged figures a
+ * batch old and missed a crossing.
+ */
+export async function refreshInsight(opts: { maxBatches?: number; batchSize?: number; wait?: boolean } = {}, d?: Db): Promise<number> {
   const database = d ?? (await db());
   const batchSize = opts.batchSize ?? 500;
   let total = 0;
   let drained = false;
   for (let i = 0; i < (opts.maxBatches ?? Infinity); i++) {
-    const done = await refreshBatch(batchSize, database);
+    const done = await refreshBatch(batchSize, database, opts.wait ?? false);
     if (done === null) break;
     total += done;
     if (done < batchSize) {
