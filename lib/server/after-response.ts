@@ -15,6 +15,15 @@ export function afterResponse(label: string, task: () => Promise<unknown>): void
   try {
     after(run);
   } catch {
-    void run();
+    const started = run().finally(() => outsideRequests.delete(started));
+    outsideRequests.add(started);
   }
+}
+
+/** Tasks started outside a request, until they end: a test's late write must not land in the next test. */
+const outsideRequests = new Set<Promise<void>>();
+
+/** Tests and scripts: waits for the work started outside a request to end. */
+export async function settleAfterResponses(): Promise<void> {
+  while (outsideRequests.size) await Promise.allSettled([...outsideRequests]);
 }

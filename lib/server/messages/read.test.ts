@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { settleAfterResponses } from "@/lib/server/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
@@ -59,7 +60,9 @@ afterAll(async () => {
   await dispose();
   await service.close();
 });
-beforeEach(() => {
+beforeEach(async () => {
+  // The previous case's index write (made after its answer) would otherwise land in this one.
+  await settleAfterResponses();
   setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
   clearMessageCache();
   status.streamed = "sent";
