@@ -8,7 +8,8 @@ import { ts } from "./windows";
 /**
  * The links clicked most in messages sent since `since`: messages in which each was clicked
  * (from the hourly link rollup), and the people who clicked it (recipients whose newest
- * message with a click on it is in the period — one index range per link, no DISTINCT).
+ * message with a click on it is in the period, from the hourly rollup of those newest clicks:
+ * like the messages, counted from the hour `since` falls in).
  * Links are kept without their query string and fragment, so `?utm_…` and per-person tokens
  * add up to one link.
  */
@@ -27,9 +28,9 @@ export async function topLinks(projectId: string, since: Date, now: Date, limit 
   if (top.length === 0) return [];
   const people = rowsOf<{ link: string; people: number }>(
     await database.execute(sql`
-      select link, count(*)::int as people
-        from insight_link_recipients
-       where project_id = ${projectId} and link in (select jsonb_array_elements_text(${JSON.stringify(top.map((t) => t.link))}::jsonb)) and last_at >= ${ts(since)}
+      select link, sum(people)::int as people
+        from insight_link_people_hourly
+       where project_id = ${projectId} and link in (select jsonb_array_elements_text(${JSON.stringify(top.map((t) => t.link))}::jsonb)) and hour >= ${ts(Math.floor(since.getTime() / 3_600_000) * 3_600_000)}
        group by link`),
   );
   const byLink = new Map(people.map((p) => [p.link, Number(p.people)]));

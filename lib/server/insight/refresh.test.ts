@@ -12,6 +12,7 @@ import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
+import { linkPeopleRollup } from "@/lib/test/link-people";
 import { ALERT_TAG } from "./alert-tag";
 import { refreshInsight } from "./refresh";
 import { topLinks } from "./links";
@@ -171,6 +172,21 @@ describe("insight rollups", () => {
       expect(l.messages).toBe(mine.length);
       expect(l.uniqueClicks).toBe(new Set(mine.map((p) => p.to.toLowerCase())).size);
     }
+
+    // The people rollup follows each clicker's newest click from hour to hour as clicks arrive in any order.
+    const people = await linkPeopleRollup(await db());
+    expect(Object.keys(people.recount).length).toBeGreaterThan(3);
+    expect(people.rollup).toEqual(people.recount);
+    // A shorter period counts the people whose newest click is in it, from the hour it starts in.
+    const periodStart = new Date(NOW - 4 * 24 * HOUR - 1234);
+    const recent = await topLinks(project.id, periodStart, new Date(NOW));
+    const sinceHour = Math.floor(periodStart.getTime() / HOUR) * HOUR;
+    for (const l of recent) {
+      // A clicker's time is their message's (when it was sent), as on the rest of the overview.
+      const newest = new Map<string, number>();
+      for (const p of expectPerLink(l.link)) newest.set(p.to.toLowerCase(), Math.max(newest.get(p.to.toLowerCase()) ?? 0, p.createdAt.getTime()));
+      expect(l.uniqueClicks).toBe([...newest.values()].filter((t) => t >= sinceHour).length);
+    }
   });
 
   it("leaves out the dashboard's own alert emails and counts a scheduled message from its time", async () => {
@@ -190,5 +206,29 @@ describe("insight rollups", () => {
     expect(month!.sent).toBe(sum(before));
     const [around] = (await windowTotals(project.id, [later.getTime() - 1_800_000], new Date(later.getTime() + 1_800_000))).get("all")!;
     expect(around!.sent).toBe(1);
+  });
+
+  it("moves a clicker between hours as their newest click changes, so a period counts them once, by their newest", async () => {
+    const d = await db();
+    const other = await registerProject({ externalId: "people" }, SYSTEM_ACTOR, { checkWithService: false });
+    const link = "https://shop.test/people";
+    const clicked = async (id: string, to: string, createdAt: Date) => {
+      const request = { from: { email: "shop@acme.test" }, to: [{ email: to }], subject: "Hi", text: "x" };
+      await recordSentMessages([{ projectId: other.id, messageId: id, request, sentBy: null, idempotencyKey: null, source: "dashboard", createdAt }]);
+      const event = { messageId: id, type: "click", occurredAt: new Date(createdAt.getTime() + 60_000), direction: "outbound" as const, from: null, to: null, subject: null, text: null, html: null, details: { link } };
+      await recordEvent(other.id, `wh-people-${id}`, event, 60_000);
+      await refreshInsight();
+    };
+    const people = async (sinceMs: number) => (await topLinks(other.id, new Date(NOW - sinceMs), new Date(NOW))).find((l) => l.link === link)?.uniqueClicks ?? 0;
+
+    await clicked("p-1", "Ada@Example.com", new Date(NOW - 5 * 24 * HOUR)); // Ada, five days ago
+    await clicked("p-2", "bo@example.com", new Date(NOW - 5 * 24 * HOUR));
+    expect([await people(3 * 24 * HOUR), await people(7 * 24 * HOUR)]).toEqual([0, 2]);
+    await clicked("p-3", "ada@example.com", new Date(NOW - 24 * HOUR)); // Ada again, yesterday: her newest click moves
+    expect([await people(3 * 24 * HOUR), await people(7 * 24 * HOUR)]).toEqual([1, 2]);
+    await clicked("p-4", "ada@example.com", new Date(NOW - 9 * 24 * HOUR)); // an older click arriving late changes nothing
+    expect([await people(3 * 24 * HOUR), await people(7 * 24 * HOUR), await people(10 * 24 * HOUR)]).toEqual([1, 2, 2]);
+    const rollup = await linkPeopleRollup(d);
+    expect(rollup.rollup).toEqual(rollup.recount);
   });
 });

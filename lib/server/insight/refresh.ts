@@ -18,6 +18,31 @@ import { ALERT_TAG } from "./alert-tag";
  */
 const LOCK_KEY = "7460312851010021"; // any constant shared by every dashboard on the database
 
+/**
+ * Waits for the refresher's lock until the end of `tx`: for a writer that moves a rollup by
+ * what it deleted (retention, erasure), so a refresher batch that read the same rows before
+ * the delete cannot move it by them a second time.
+ */
+export async function holdRefresherLock(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}::bigint)`);
+}
+
+/**
+ * Deletes `insight_link_recipients` rows and moves `insight_link_people_hourly` down by them;
+ * `deleted` is a `delete … returning project_id, link, last_at` statement. One row: `removed`.
+ */
+export function deleteLinkPeopleSql(deleted: SQL): SQL {
+  return sql`
+    with gone as (${deleted}),
+    down as (select project_id, link, ${hourOf("last_at")} as hour, count(*)::int as n from gone group by 1, 2, 3),
+    moved as (
+      update insight_link_people_hourly ph set people = ph.people - down.n
+        from down
+       where ph.project_id = down.project_id and ph.link = down.link and ph.hour = down.hour
+    )
+    select (select count(*) from gone)::int as removed`;
+}
+
 /** The first recipient as a lower-cased bare address: `Ada <ada@x.test>` → `ada@x.test`. */
 export const RECIPIENT_SQL = sql.raw(`lower(trim(coalesce(substring(m.to_addresses->>0 from '<([^<>]+)>\\s*$'), m.to_addresses->>0, '')))`);
 
@@ -125,10 +150,29 @@ function linksSql(ids: string[]): SQL {
       select message_id, link, project_id, at from fresh
       on conflict (message_id, link) do update set project_id = excluded.project_id, at = excluded.at
     ),
+    prev as (
+      select w.project_id, w.link, w.recipient, w.last_at from insight_link_recipients w
+       where (w.project_id, w.link, w.recipient) in (select project_id, link, recipient from fresh where recipient <> '')
+    ),
     who as (
       insert into insight_link_recipients as w (project_id, link, recipient, last_at)
       select project_id, link, recipient, max(at) from fresh where recipient <> '' group by project_id, link, recipient
       on conflict (project_id, link, recipient) do update set last_at = greatest(w.last_at, excluded.last_at)
+      returning project_id, link, recipient, last_at
+    ),
+    moved as (
+      select who.project_id, who.link, ${hourOf("who.last_at")} as hour, 1 as sign
+        from who left join prev on prev.project_id = who.project_id and prev.link = who.link and prev.recipient = who.recipient
+       where prev.last_at is null or ${hourOf("prev.last_at")} <> ${hourOf("who.last_at")}
+      union all
+      select prev.project_id, prev.link, ${hourOf("prev.last_at")} as hour, -1 as sign
+        from prev join who on prev.project_id = who.project_id and prev.link = who.link and prev.recipient = who.recipient
+       where ${hourOf("prev.last_at")} <> ${hourOf("who.last_at")}
+    ),
+    people as (
+      insert into insight_link_people_hourly as ph (project_id, link, hour, people)
+      select project_id, link, hour, sum(sign)::int from moved group by project_id, link, hour having sum(sign) <> 0
+      on conflict (project_id, link, hour) do update set people = ph.people + excluded.people
     ),
     delta as (
       select project_id, hour, link, sum(sign) as messages
@@ -149,7 +193,7 @@ function linksSql(ids: string[]): SQL {
 export async function refreshBatch(limit = 500, d?: Db, wait = false): Promise<number | null> {
   const database = d ?? (await db());
   return database.transaction(async (tx) => {
-    if (wait) await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}::bigint)`);
+    if (wait) await holdRefresherLock(tx);
     else {
       const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
       if (!lock?.locked) return null;

@@ -19,6 +19,7 @@ import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test
 import type { Project } from "@/lib/server/access";
 import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "@/app/api/p/[project]/recipients/[email]/erase/route";
+import { linkPeopleRollup } from "@/lib/test/link-people";
 import { addressHash } from "./address-hash";
 
 /**
@@ -162,6 +163,8 @@ describe("erasing a recipient", () => {
     // m-shared, m-own-sender and m-bob are left of the project's outbound mail; m-alone's click went with it.
     await refreshInsight();
     expect(await figures()).toEqual({ sent: 3, clicked: 0, linkClicks: 0, mentions: 0 });
+    const people = await linkPeopleRollup(d);
+    expect(people.rollup).toEqual(people.recount);
   });
 
   it("keeps erased messages out when the service announces or returns them again", async () => {

@@ -14,6 +14,7 @@ import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
+import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { bareAddress } from "@/lib/server/messages/recipients";
 import { addressHash } from "./address-hash";
@@ -80,7 +81,10 @@ async function erase(project: Project, address: string, hash: string): Promise<E
   }
 
   // Who clicked which link is kept per address, not per message: the address's rows go.
-  await d.execute(sql`delete from insight_link_recipients where project_id = ${project.id} and recipient = ${address}`);
+  await d.transaction(async (tx) => {
+    await holdRefresherLock(tx);
+    await tx.execute(deleteLinkPeopleSql(sql`delete from insight_link_recipients where project_id = ${project.id} and recipient = ${address} returning project_id, link, last_at`));
+  });
 
   result.contacts = (
     await d.delete(contactsIndex).where(and(eq(contactsIndex.projectId, project.id), eq(contactsIndex.email, address))).returning({ id: contactsIndex.id })

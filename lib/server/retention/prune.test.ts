@@ -14,6 +14,7 @@ import { registerProject } from "@/lib/server/projects";
 import { refreshInsight } from "@/lib/server/insight/refresh";
 import { enqueueRereads } from "@/lib/server/rereads/queue";
 import { setTestEnv } from "@/lib/server/test-helpers";
+import { linkPeopleRollup } from "@/lib/test/link-people";
 import type { Project } from "@/lib/server/access";
 import { RETENTION_LOCK, runRetentionPass, startRetention, stopRetention } from "./background";
 import { pruneOnce } from "./prune";
@@ -113,7 +114,12 @@ describe("pruneOnce", () => {
     const recent = await seed(a, 2, 10);
     await d.execute(sql`insert into insight_link_recipients (project_id, link, recipient, last_at) values
       (${a.id}, 'https://acme.test/old', 'old@example.com', ${ago(100).toISOString()}::timestamptz),
+      (${a.id}, 'https://acme.test/old', 'older@example.com', ${ago(101).toISOString()}::timestamptz),
       (${a.id}, 'https://acme.test/new', 'new@example.com', ${ago(5).toISOString()}::timestamptz)`);
+    // Their people rollup, as the refresher would have kept it.
+    await d.execute(sql`delete from insight_link_people_hourly`);
+    await d.execute(sql`insert into insight_link_people_hourly (project_id, link, hour, people)
+      select project_id, link, date_trunc('hour', last_at at time zone 'UTC') at time zone 'UTC', count(*) from insight_link_recipients group by 1, 2, 3`);
     const totals = async () => {
       await refreshInsight();
       const [row] = rowsOf<{ sent: number; delivered: number }>(
@@ -125,7 +131,10 @@ describe("pruneOnce", () => {
     expect(await totals()).toEqual({ sent: 6, delivered: 0, facts: [...old, ...recent].sort() });
 
     const r = await pruneOnce({ cutoff: ago(90), batchSize: 3, pauseMs: 0 });
-    expect(r).toMatchObject({ messages: 4, linkClickers: 1 });
+    expect(r).toMatchObject({ messages: 4, linkClickers: 2 });
+    const people = await linkPeopleRollup(d);
+    expect(people.rollup).toEqual(people.recount);
+    expect(Object.values(people.rollup)).toEqual([1]);
     // Every pruned message is marked for the refresher, in the transaction that removed it.
     expect(rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from insight_dirty where message_id in (select jsonb_array_elements_text(${JSON.stringify(old)}::jsonb))`))[0].n).toBe(4);
     expect(await totals()).toEqual({ sent: 2, delivered: 0, facts: [...recent].sort() });

@@ -8,6 +8,7 @@ import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
+import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 
 /**
  * Retention: the dashboard's own records older than the cutoff, removed in small batches.
@@ -91,12 +92,18 @@ export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
 
   // Who clicked a link, by address: the newest click of the address older than the cutoff.
   while (!stopped()) {
-    const removed = rowsOf(
-      await d.execute(sql`
-        delete from insight_link_recipients where (project_id, link, recipient) in (
-          select project_id, link, recipient from insight_link_recipients where last_at < ${opts.cutoff.toISOString()}::timestamptz limit ${opts.batchSize})
-        returning 1`),
-    ).length;
+    const removed = await d.transaction(async (tx) => {
+      await holdRefresherLock(tx);
+      const [result] = rowsOf<{ removed: number }>(
+        await tx.execute(
+          deleteLinkPeopleSql(sql`
+            delete from insight_link_recipients where (project_id, link, recipient) in (
+              select project_id, link, recipient from insight_link_recipients where last_at < ${opts.cutoff.toISOString()}::timestamptz limit ${opts.batchSize})
+            returning project_id, link, last_at`),
+        ),
+      );
+      return Number(result?.removed ?? 0);
+    });
     if (!removed) break;
     out.linkClickers += removed;
     await after("link_clickers", removed);

@@ -123,6 +123,26 @@ export const insightLinkRecipients = pgTable(
 );
 
 /**
+ * Rollup of `insight_link_recipients`: per project, link and hour, the people whose newest
+ * click on the link falls in that hour. "Clicked in the last N days" is then a sum over at
+ * most 720 hourly rows per link instead of a count over every clicker (a million of them at
+ * ten million messages). Kept by the refresher, the retention prune and the erasure, each
+ * moving it by the rows it changed, under the refresher's lock.
+ */
+export const insightLinkPeopleHourly = pgTable(
+  "insight_link_people_hourly",
+  {
+    projectId: text("project_id")
+      .notNull()
+      .references(() => projects.id, { onDelete: "cascade" }),
+    link: text("link").notNull(),
+    hour: at("hour").notNull(),
+    people: integer("people").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.link, t.hour] })],
+);
+
+/**
  * Recipient domains and their mailbox provider: from the list of consumer domains, or from
  * the domain's MX hosts, looked up in the background and kept until `expiresAt`. `provider`
  * null: not known yet (counted as Other until then).
