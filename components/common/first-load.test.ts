@@ -55,6 +55,14 @@ describe("first-load imports", () => {
     for (const name of ["zod", "@hookform/resolvers", "@radix-ui/react-dialog"]) expect(packages, name).not.toContain(name);
   });
 
+  it.each(["app/(dashboard)/p/[project]/batches/batch-wizard.tsx", "app/(dashboard)/p/[project]/contacts/import/import-form.tsx"])(
+    "%s loads the CSV parser with the first file or paste, not with the screen",
+    (file) => {
+      expect(staticPackages(file)).not.toContain("papaparse");
+      expect(staticPackages("lib/batch/csv.ts")).toContain("papaparse");
+    },
+  );
+
   it("the message screen loads the reply form's form library only where it draws the form", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/reply-form.tsx")).toContain("react-hook-form");
