@@ -10,7 +10,7 @@ describe("first-load imports", () => {
   it("the sign-in form loads no form or schema library", () => {
     const packages = staticPackages("app/(auth)/login/login-form.tsx");
     expect(packages.has("react")).toBe(true); // the walk does see packages
-    for (const name of [...FORM_LIBRARIES, "sonner", "lucide-react", "@tanstack/react-query"]) expect(packages, name).not.toContain(name);
+    for (const name of [...FORM_LIBRARIES, "sonner", "lucide-react", "@tanstack/react-query", "radix-ui", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
   });
 
   it.each([
@@ -62,6 +62,11 @@ describe("first-load imports", () => {
       expect(staticPackages("lib/batch/csv.ts")).toContain("papaparse");
     },
   );
+
+  it("tabs (message body, template variables) are drawn without radix", () => {
+    expect(staticPackages("components/ui/tabs.tsx").has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
+  });
 
   it("the message screen loads the reply form's form library only where it draws the form", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");

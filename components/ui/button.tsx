@@ -1,5 +1,5 @@
 import * as React from "react";
-import { Slot as SlotPrimitive } from "radix-ui";
+import { Slot } from "@/components/ui/slot";
 import { cva, type VariantProps } from "class-variance-authority";
 import { cn } from "@/lib/utils";
 
@@ -36,7 +36,7 @@ export type ButtonProps = React.ComponentProps<"button"> &
   };
 
 export function Button({ className, variant, size, asChild = false, pending = false, disabled, children, ...props }: ButtonProps) {
-  const Comp = asChild ? SlotPrimitive.Slot : "button";
+  const Comp = asChild ? Slot : "button";
   return (
     <Comp
       data-slot="button"
