@@ -13,6 +13,16 @@ describe("first-load imports", () => {
     for (const name of [...FORM_LIBRARIES, "sonner", "lucide-react", "@tanstack/react-query", "radix-ui", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
   });
 
+  it("the boundaries and layout every signed-out page loads bring no router link, icon component or slot", () => {
+    const errorPage = staticPackages("app/error.tsx");
+    expect(errorPage.has("react")).toBe(true);
+    for (const name of ["next", "lucide-react", "radix-ui", "tailwind-merge"]) expect(errorPage, name).not.toContain(name);
+    for (const file of ["app/not-found.tsx", "app/forbidden.tsx", "app/(auth)/layout.tsx"]) {
+      const packages = staticPackages(file);
+      for (const name of ["next", "lucide-react", "radix-ui"]) expect(packages, `${file}: ${name}`).not.toContain(name);
+    }
+  });
+
   it.each([
     "app/(dashboard)/admin/users/create-user-dialog.tsx",
     "app/(dashboard)/admin/projects/register-project-dialog.tsx",
