@@ -78,6 +78,13 @@ describe("first-load imports", () => {
     for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
   });
 
+  it("compose loads the date library with the schedule for later, not with the screen", () => {
+    const packages = staticPackages("app/(dashboard)/p/[project]/compose/compose-screen.tsx");
+    expect(packages.has("react-hook-form")).toBe(true);
+    for (const name of ["date-fns", "@date-fns/tz"]) expect(packages, name).not.toContain(name);
+    expect(staticPackages("components/compose/schedule-later.tsx")).toContain("date-fns");
+  });
+
   it("the message screen loads the reply form's form library only where it draws the form", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/reply-form.tsx")).toContain("react-hook-form");
