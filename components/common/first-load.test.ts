@@ -73,6 +73,12 @@ describe("first-load imports", () => {
     },
   );
 
+  it.each(["components/ui/form.tsx", "components/common/filters.tsx"])("%s draws its labels without radix", (file) => {
+    const packages = staticPackages(file);
+    expect(packages.has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-label", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
+  });
+
   it("tabs (message body, template variables) are drawn without radix", () => {
     expect(staticPackages("components/ui/tabs.tsx").has("react")).toBe(true);
     for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
