@@ -91,6 +91,12 @@ describe("first-load imports", () => {
     expect(staticPackages("components/compose/schedule-later.tsx")).toContain("date-fns");
   });
 
+  it("the project frame's alert banner loads its words and icons only while there is an alert", () => {
+    expect(staticPackages("components/insight/alert-banner.tsx")).toContain("@tanstack/react-query");
+    expect(staticPackages("components/insight/alert-banner.tsx")).not.toContain("lucide-react");
+    expect(staticPackages("components/insight/alert-banner-list.tsx")).toContain("lucide-react");
+  });
+
   it("the message screen loads the reply form's form library only where it draws the form", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx")).not.toContain("react-hook-form");
     expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/reply-form.tsx")).toContain("react-hook-form");
