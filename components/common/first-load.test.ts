@@ -79,6 +79,12 @@ describe("first-load imports", () => {
     for (const name of ["radix-ui", "@radix-ui/react-label", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
   });
 
+  it("the template screen (switches, tabs) loads no radix", () => {
+    const packages = staticPackages("app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx");
+    expect(packages.has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-switch", "@radix-ui/react-tabs"]) expect(packages, name).not.toContain(name);
+  });
+
   it("tabs (message body, template variables) are drawn without radix", () => {
     expect(staticPackages("components/ui/tabs.tsx").has("react")).toBe(true);
     for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
