@@ -6,7 +6,8 @@ const config: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR || ".next",
   serverExternalPackages: ["@electric-sql/pglite", "postgres", "caniemail"],
   poweredByHeader: false,
-  productionBrowserSourceMaps: false,
+  // NEXT_SOURCE_MAPS=1 for a build whose browser bundles can be analysed (what makes up a screen's first load).
+  productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",
   typedRoutes: false,
   // forbidden() in guardPage() renders the 403 page.
   experimental: { authInterrupts: true },

@@ -1,14 +1,13 @@
 "use client";
 
 import { useEffect } from "react";
-import Link from "next/link";
-import { Button } from "@/components/ui/button";
+import { buttonVariants } from "@/components/ui/button-variants";
 import { describeError } from "@/components/common/error-advice";
 
 /**
  * A page outside the dashboard's frame (sign-in, "/") that throws while rendering: what
- * failed, a retry, and a way out. Plain markup: this boundary loads with the sign-in page,
- * which should stay light (no icons), and the dashboard's copy buttons and tooltips need
+ * failed, a retry, and a way out. Plain markup: this boundary loads with every page, the
+ * sign-in page included, which should stay light (no icons, no router link, no slot), and the dashboard's copy buttons and tooltips need
  * providers only the signed-in screens have (they use app/(dashboard)/error.tsx). The
  * reference can be selected in one click.
  */
@@ -31,13 +30,13 @@ export default function Error({ error, retry }: { error: unknown; retry: () => v
             </p>
           )}
         </div>
-        <Button type="button" variant="outline" size="sm" onClick={retry}>
+        <button type="button" data-slot="button" className={buttonVariants({ variant: "outline", size: "sm" })} onClick={retry}>
           Try again
-        </Button>
+        </button>
       </div>
-      <Button asChild variant="link">
-        <Link href="/">Go to the dashboard</Link>
-      </Button>
+      <a href="/" data-slot="button" className={buttonVariants({ variant: "link" })}>
+        Go to the dashboard
+      </a>
     </main>
   );
 }

@@ -29,6 +29,39 @@ test("a message to a delivered address appears and its timeline reaches delivere
   await screenshotVariants(page, "support-messages");
 });
 
+test("the body's tabs follow the keyboard as the tabs pattern says, skip the missing HTML, and keep the tab in the URL", async ({ page }) => {
+  const subject = `Tabs ${unique()}`;
+  const id = await send({ to: "delivered@example.com", subject, text: "Plain words only." });
+  await visitChecked(page, messagePath(id));
+  const tabs = page.getByRole("tablist", { name: "Message body" });
+  await expect(tabs.getByRole("tab", { name: "HTML" })).toBeDisabled();
+  const text = tabs.getByRole("tab", { name: "Text" });
+  await expect(text).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel", { name: "Text" })).toContainText("Plain words only.");
+
+  await text.focus();
+  await page.keyboard.press("ArrowRight");
+  const headersTab = tabs.getByRole("tab", { name: "Headers" });
+  await expect(headersTab).toBeFocused();
+  await expect(headersTab).toHaveAttribute("aria-selected", "true");
+  await expect(page.getByRole("tabpanel", { name: "Headers" })).toBeVisible();
+  await expect(page.getByRole("tabpanel", { name: "Text" })).toHaveCount(0);
+  await expect(page).toHaveURL(/[?&]tab=headers/);
+  // Only the selected tab is in the page's tab order.
+  await expect(text).toHaveAttribute("tabindex", "-1");
+
+  await page.keyboard.press("ArrowRight"); // past the last, over the disabled HTML, back to Text
+  await expect(text).toBeFocused();
+  await expect(text).toHaveAttribute("aria-selected", "true");
+  await expect(page).not.toHaveURL(/[?&]tab=/);
+  await page.keyboard.press("End");
+  await expect(headersTab).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Home");
+  await expect(text).toHaveAttribute("aria-selected", "true");
+  await headersTab.click();
+  await expect(headersTab).toHaveAttribute("aria-selected", "true");
+});
+
 test("a bounce shows its reason, the explanation and the suppression, also on the recipient view", async ({ page }) => {
   const address = `bounce+${unique()}@example.com`;
   const id = await send({ to: address, subject: `Bounce ${unique()}` });

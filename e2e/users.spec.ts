@@ -93,6 +93,15 @@ test("the create-user dialog asks for projects, and a new user gets only those",
   const dialog = admin.getByRole("dialog", { name: "Create a user" });
   await dialog.getByLabel("Email").fill(email);
   await expect(dialog.getByText("With none selected, this person can sign in but open no project.")).toBeVisible();
+  // The "All projects" switch: off, on (the project list goes), off again, by its label.
+  const all = dialog.getByRole("switch", { name: "All projects" });
+  await expect(all).toHaveAttribute("aria-checked", "false");
+  await dialog.getByText("All projects", { exact: true }).click();
+  await expect(all).toHaveAttribute("aria-checked", "true");
+  await expect(dialog.getByRole("checkbox", { name: new RegExp(projectA) })).toHaveCount(0);
+  await all.focus();
+  await admin.keyboard.press("Space");
+  await expect(all).toHaveAttribute("aria-checked", "false");
   await dialog.getByRole("checkbox", { name: new RegExp(projectA) }).check();
   await expect(dialog.getByText("1 selected.")).toBeVisible();
   await expectNoSeriousA11yViolations(admin, { soft: true });

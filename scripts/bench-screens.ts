@@ -1,5 +1,5 @@
 /**
- * `npm run bench:screens [-- --messages N] [--runs N] [--only name,name] [--reuse-index]`: every screen's
+ * `npm run bench:screens [-- --messages N] [--runs N] [--only name,name] [--reuse-index] [--list-scripts]`: every screen's
  * weight and server time, measured the way a user meets them.
  *
  * Starts the bundled service and the built dashboard on fresh data (scripts/lib/stack.ts,
@@ -12,6 +12,9 @@
  *   it), its scripts and requests, and its largest contentful paint;
  * - loads it `--runs` times (after 3 warm-up loads) over plain HTTP with the session cookie
  *   and takes the time to the first byte of the answer, and to its last byte.
+ *
+ * `--list-scripts` also prints each script a screen downloaded, with its compressed size: with a
+ * build made with NEXT_SOURCE_MAPS=1 (next.config.ts), its source map says what is in it.
  *
  * Prints one row per screen with the ratios to the targets: first-load JS ≤ 200 KiB (the
  * sign-in page ≤ 160 KiB), time to first byte p50 ≤ 100 ms; and the load average, since
@@ -46,6 +49,7 @@ const MESSAGES = Number(option("messages") ?? 0);
 const RUNS = Number(option("runs") ?? 20);
 const ONLY = option("only")?.split(",").map((s) => s.trim().toLowerCase());
 const REUSE_INDEX = process.argv.includes("--reuse-index");
+const LIST_SCRIPTS = process.argv.includes("--list-scripts");
 
 // --- The fill step: a child process under the react-server condition (server modules import "server-only").
 type FillResult = { recipient: string };
@@ -182,6 +186,7 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
     let scriptBytes = 0;
     let scripts = 0;
     let requests = 0;
+    const listed: string[] = [];
     page.on("request", (request) => {
       requests++;
       if (!request.headers()["next-router-prefetch"]) open.add(request);
@@ -191,11 +196,17 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
       open.delete(request);
       if (request.resourceType() !== "script") return;
       scripts++;
-      sizes.push(request.sizes().then((s) => void (scriptBytes += s.responseBodySize)));
+      sizes.push(
+        request.sizes().then((s) => {
+          scriptBytes += s.responseBodySize;
+          if (LIST_SCRIPTS) listed.push(`    ${(s.responseBodySize / 1024).toFixed(1).padStart(6)} KiB  ${new URL(request.url()).pathname}`);
+        }),
+      );
     });
     const response = await page.goto(screen.path);
     await settle(page, open);
     await Promise.all(sizes);
+    if (LIST_SCRIPTS) console.log(`  ${screen.name}:\n${listed.sort().join("\n")}`);
     const lcp = await page.evaluate(
       () =>
         new Promise<number>((resolve) => {

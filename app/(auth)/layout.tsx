@@ -1,4 +1,4 @@
-import { MailboxIcon } from "lucide-react";
+import { MailboxStaticIcon } from "@/components/common/static-icons";
 
 /** Sign-in and other signed-out pages: the product name and one centred card. */
 export default function AuthLayout({ children }: { children: React.ReactNode }) {
@@ -6,7 +6,7 @@ export default function AuthLayout({ children }: { children: React.ReactNode }) 
     <main className="flex min-h-dvh flex-col items-center justify-center gap-6 bg-muted/40 px-4 py-12">
       <div className="flex items-center gap-2 text-lg font-semibold tracking-tight">
         <span className="flex size-8 items-center justify-center rounded-md bg-primary text-primary-foreground">
-          <MailboxIcon className="size-4" aria-hidden="true" />
+          <MailboxStaticIcon className="size-4" aria-hidden="true" />
         </span>
         Mailroom
       </div>

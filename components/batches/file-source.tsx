@@ -2,27 +2,41 @@
 
 import * as React from "react";
 import { UploadIcon } from "lucide-react";
-import { parseCsv, type ParsedCsv } from "@/lib/batch/csv";
+import type { ParsedCsv } from "@/lib/batch/csv";
 import { Textarea } from "@/components/ui/textarea";
 import { cn } from "@/lib/utils";
 
 export type LoadedFile = { text: string; fileName: string | null; parsed: ParsedCsv };
+
+/** The CSV parser (Papa) loads with the first file or paste, or when the pointer or focus comes near, not with the screen. */
+const loadParser = () => import("@/lib/batch/csv");
+const preload = () => void loadParser().catch(() => {});
 
 /** A CSV by upload (or drop), or rows pasted from a spreadsheet; parsed at once to show what was read. */
 export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | null) => void; loaded: LoadedFile | null }) {
   const [over, setOver] = React.useState(false);
   const [pasted, setPasted] = React.useState("");
   const inputId = React.useId();
+  // Only the newest file or paste is reported, however the parser's loading and the reads interleave.
+  const latest = React.useRef(0);
+
+  async function read(text: string | null, fileName: string | null) {
+    const turn = ++latest.current;
+    if (text === null) return onLoaded(null);
+    const { parseCsv } = await loadParser();
+    if (turn === latest.current) onLoaded({ text, fileName, parsed: parseCsv(text) });
+  }
 
   async function fromFile(file: File | undefined) {
     if (!file) return;
+    const turn = ++latest.current;
     const text = await file.text();
     setPasted("");
-    onLoaded({ text, fileName: file.name, parsed: parseCsv(text) });
+    if (turn === latest.current) await read(text, file.name);
   }
 
   return (
-    <div className="grid gap-4 md:grid-cols-2">
+    <div className="grid gap-4 md:grid-cols-2" onPointerEnter={preload} onFocus={preload}>
       <div
         onDragOver={(e) => {
           e.preventDefault();
@@ -56,7 +70,7 @@ export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | nu
           value={pasted}
           onChange={(e) => {
             setPasted(e.target.value);
-            onLoaded(e.target.value.trim() ? { text: e.target.value, fileName: null, parsed: parseCsv(e.target.value) } : null);
+            void read(e.target.value.trim() ? e.target.value : null, null);
           }}
         />
       </div>

@@ -1,6 +1,6 @@
 "use client";
 
-import type { SuggestedMapping } from "@/lib/batch/csv";
+import type { SuggestedMapping } from "@/lib/batch/mapping";
 import { Input } from "@/components/ui/input";
 
 const NONE = "";

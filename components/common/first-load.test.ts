@@ -10,7 +10,17 @@ describe("first-load imports", () => {
   it("the sign-in form loads no form or schema library", () => {
     const packages = staticPackages("app/(auth)/login/login-form.tsx");
     expect(packages.has("react")).toBe(true); // the walk does see packages
-    for (const name of [...FORM_LIBRARIES, "sonner", "lucide-react", "@tanstack/react-query"]) expect(packages, name).not.toContain(name);
+    for (const name of [...FORM_LIBRARIES, "sonner", "lucide-react", "@tanstack/react-query", "radix-ui", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
+  });
+
+  it("the boundaries and layout every signed-out page loads bring no router link, icon component or slot", () => {
+    const errorPage = staticPackages("app/error.tsx");
+    expect(errorPage.has("react")).toBe(true);
+    for (const name of ["next", "lucide-react", "radix-ui", "tailwind-merge"]) expect(errorPage, name).not.toContain(name);
+    for (const file of ["app/not-found.tsx", "app/forbidden.tsx", "app/(auth)/layout.tsx"]) {
+      const packages = staticPackages(file);
+      for (const name of ["next", "lucide-react", "radix-ui"]) expect(packages, `${file}: ${name}`).not.toContain(name);
+    }
   });
 
   it.each([
@@ -53,6 +63,44 @@ describe("first-load imports", () => {
   ])("%s checks its form with zod loaded on the first check, not with the screen", (file) => {
     const packages = staticPackages(file);
     for (const name of ["zod", "@hookform/resolvers", "@radix-ui/react-dialog"]) expect(packages, name).not.toContain(name);
+  });
+
+  it.each(["app/(dashboard)/p/[project]/batches/batch-wizard.tsx", "app/(dashboard)/p/[project]/contacts/import/import-form.tsx"])(
+    "%s loads the CSV parser with the first file or paste, not with the screen",
+    (file) => {
+      expect(staticPackages(file)).not.toContain("papaparse");
+      expect(staticPackages("lib/batch/csv.ts")).toContain("papaparse");
+    },
+  );
+
+  it.each(["components/ui/form.tsx", "components/common/filters.tsx"])("%s draws its labels without radix", (file) => {
+    const packages = staticPackages(file);
+    expect(packages.has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-label", "@radix-ui/react-slot"]) expect(packages, name).not.toContain(name);
+  });
+
+  it("the template screen (switches, tabs) loads no radix", () => {
+    const packages = staticPackages("app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx");
+    expect(packages.has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-switch", "@radix-ui/react-tabs"]) expect(packages, name).not.toContain(name);
+  });
+
+  it("tabs (message body, template variables) are drawn without radix", () => {
+    expect(staticPackages("components/ui/tabs.tsx").has("react")).toBe(true);
+    for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
+  });
+
+  it("compose loads the date library with the schedule for later, not with the screen", () => {
+    const packages = staticPackages("app/(dashboard)/p/[project]/compose/compose-screen.tsx");
+    expect(packages.has("react-hook-form")).toBe(true);
+    for (const name of ["date-fns", "@date-fns/tz"]) expect(packages, name).not.toContain(name);
+    expect(staticPackages("components/compose/schedule-later.tsx")).toContain("date-fns");
+  });
+
+  it("the project frame's alert banner loads its words and icons only while there is an alert", () => {
+    expect(staticPackages("components/insight/alert-banner.tsx")).toContain("@tanstack/react-query");
+    expect(staticPackages("components/insight/alert-banner.tsx")).not.toContain("lucide-react");
+    expect(staticPackages("components/insight/alert-banner-list.tsx")).toContain("lucide-react");
   });
 
   it("the message screen loads the reply form's form library only where it draws the form", () => {

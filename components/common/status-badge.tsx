@@ -1,5 +1,6 @@
 import { cn } from "@/lib/utils";
-import { statusStyle, TONE_CLASSES } from "@/components/common/status-styles";
+import { statusStyle } from "@/components/common/status-styles";
+import { TONE_CLASSES } from "@/components/common/status-tones";
 
 /** A message, domain or event state as a badge with its one colour and icon. */
 export function StatusBadge({ status, label, className }: { status: string | null | undefined; label?: string; className?: string }) {

@@ -1,5 +1,4 @@
 import * as React from "react";
-import type { LucideIcon } from "lucide-react";
 
 /** A whole-page message (404, 403, no project yet), centred, with the way forward. */
 export function StatusPage({
@@ -10,7 +9,8 @@ export function StatusPage({
   children,
   inShell = false,
 }: {
-  icon: LucideIcon;
+  /** A lucide icon, or one of components/common/static-icons.tsx where the page should load no script for it. */
+  icon: React.ComponentType<{ className?: string; "aria-hidden"?: boolean | "true" | "false" }>;
   code?: string;
   title: string;
   description: React.ReactNode;

@@ -1,13 +1,24 @@
 "use client";
 
 import * as React from "react";
-import { localToUtcIso } from "@/lib/messages/local-time";
-import { useNow } from "@/components/hooks/use-now";
-import { localInputValue, scheduleInWords, timeZones } from "./schedule-words";
+import type { SchedulePatch } from "./schedule-later";
 
-type Patch = Partial<{ sendAt: "now" | "later"; scheduledLocal: string; timeZone: string }>;
+const loadLater = () => import("./schedule-later");
+const ScheduleLater = React.lazy(() => loadLater().then((m) => ({ default: m.ScheduleLater })));
+const preload = () => void loadLater().catch(() => {});
 
-/** Now, or a wall-clock time in a chosen zone (the viewer's by default), stated in words and in UTC. */
+/** A datetime-local value `minutes` from now, as the clock in `timeZone` reads it. */
+export function localInputValue(timeZone: string, minutes: number, now = Date.now()): string {
+  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(new Date(now + minutes * 60_000));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}T${part("hour")}:${part("minute")}`;
+}
+
+/**
+ * Now, or a wall-clock time in a chosen zone (the viewer's by default), stated in words and in
+ * UTC. The part for later, with its date library, loads when it is chosen (or when the pointer
+ * or focus reaches the choice), not with the compose screen.
+ */
 export function SchedulePicker({
   sendAt,
   local,
@@ -18,21 +29,11 @@ export function SchedulePicker({
   sendAt: "now" | "later";
   local: string;
   timeZone: string;
-  onChange: (patch: Patch) => void;
+  onChange: (patch: SchedulePatch) => void;
   error?: string;
 }) {
-  const now = useNow();
-  const zones = React.useMemo(() => timeZones(timeZone), [timeZone]);
-  let words: string | null = null;
-  if (sendAt === "later" && local) {
-    try {
-      words = scheduleInWords(localToUtcIso(local, timeZone), timeZone, now);
-    } catch {
-      words = null;
-    }
-  }
   return (
-    <fieldset className="space-y-3">
+    <fieldset className="space-y-3" onPointerEnter={preload} onFocus={preload}>
       <legend className="text-sm font-medium">When</legend>
       <div className="flex flex-wrap gap-4 text-sm">
         <label className="flex items-center gap-2">
@@ -51,42 +52,9 @@ export function SchedulePicker({
         </label>
       </div>
       {sendAt === "later" && (
-        <div className="grid gap-3 md:grid-cols-2">
-          <div className="space-y-1.5">
-            <label htmlFor="scheduledLocal" className="text-sm font-medium">
-              Date and time
-            </label>
-            <input
-              id="scheduledLocal"
-              type="datetime-local"
-              value={local}
-              onChange={(e) => onChange({ scheduledLocal: e.target.value })}
-              aria-invalid={error ? true : undefined}
-              aria-describedby="schedule-words"
-              className="flex h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-            />
-          </div>
-          <div className="space-y-1.5">
-            <label htmlFor="timeZone" className="text-sm font-medium">
-              Time zone
-            </label>
-            <select
-              id="timeZone"
-              value={timeZone}
-              onChange={(e) => onChange({ timeZone: e.target.value })}
-              className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-            >
-              {zones.map((z) => (
-                <option key={z} value={z}>
-                  {z}
-                </option>
-              ))}
-            </select>
-          </div>
-          <p id="schedule-words" className="text-sm md:col-span-2" data-testid="schedule-words">
-            {words ? `Sends ${words}.` : "Choose when it should go out."}
-          </p>
-        </div>
+        <React.Suspense fallback={<div className="h-24" aria-busy="true" />}>
+          <ScheduleLater local={local} timeZone={timeZone} onChange={onChange} error={error} />
+        </React.Suspense>
       )}
       {error && (
         <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">

@@ -18,8 +18,3 @@ export function timeZones(own: string): string[] {
   const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : ["UTC"];
   return [own, ...all.filter((z) => z !== own && z !== "UTC"), ...(own === "UTC" ? [] : ["UTC"])];
 }
-
-/** A datetime-local value `minutes` from now in `timeZone`. */
-export function localInputValue(timeZone: string, minutes: number, now = Date.now()): string {
-  return format(new TZDate(now + minutes * 60_000, timeZone), "yyyy-MM-dd'T'HH:mm");
-}

@@ -1,6 +1,6 @@
 import { RadioTowerIcon, RefreshCwIcon } from "lucide-react";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
-import { TONE_CLASSES } from "@/components/common/status-styles";
+import { TONE_CLASSES } from "@/components/common/status-tones";
 import { RelativeTime } from "@/components/common/relative-time";
 import { cn } from "@/lib/utils";
 

@@ -1,50 +1,24 @@
 "use client";
 
-import Link from "next/link";
+import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
-import { AlertTriangleIcon, OctagonAlertIcon } from "lucide-react";
-import { activeAlertAdvice, activeAlertSentence } from "@/lib/insight/alert-words";
 import type { ActiveAlertsView } from "@/lib/schemas/alerts";
 import { activeAlertsQuery } from "@/lib/queries/insight";
-import { cn } from "@/lib/utils";
 
-const TONE = {
-  limit: "border-red-300 bg-red-50 text-red-950 dark:border-red-800 dark:bg-red-950/60 dark:text-red-50",
-  warning: "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50",
-} as const;
+const AlertBannerList = React.lazy(() => import("@/components/insight/alert-banner-list").then((m) => ({ default: m.AlertBannerList })));
 
 /**
  * On every screen of a project while a rate is above a threshold (lib/server/alerts). It stays
  * across screens (the layout is not re-rendered on navigation) and asks again every minute.
+ * The words and icons of an alert load only while there is one, not with every screen.
  */
 export function AlertBanner({ project, initial }: { project: string; initial?: ActiveAlertsView }) {
   const { data } = useQuery({ ...activeAlertsQuery(project), initialData: initial });
   const active = data?.active ?? [];
   if (active.length === 0) return null;
-  const base = `/p/${encodeURIComponent(project)}`;
   return (
-    <section aria-label="Deliverability alerts" className="mb-4 space-y-2" data-testid="alert-banner">
-      {active.map((a) => {
-        const Icon = a.level === "limit" ? OctagonAlertIcon : AlertTriangleIcon;
-        return (
-          <div key={a.metric} className={cn("flex gap-3 rounded-lg border px-4 py-3 text-sm", TONE[a.level])} data-alert={`${a.metric}-${a.level}`}>
-            <Icon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
-            <div className="space-y-1">
-              <p className="font-medium">{activeAlertSentence(a)}</p>
-              <p>
-                {activeAlertAdvice(a.metric)}{" "}
-                <Link href={`${base}/deliverability`} className="font-medium underline underline-offset-4">
-                  Deliverability by provider
-                </Link>
-                {" · "}
-                <Link href={`${base}/alerts`} className="font-medium underline underline-offset-4">
-                  Alerts and thresholds
-                </Link>
-              </p>
-            </div>
-          </div>
-        );
-      })}
-    </section>
+    <React.Suspense fallback={null}>
+      <AlertBannerList project={project} active={active} />
+    </React.Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { AlertTriangleIcon, CircleCheckIcon, OctagonAlertIcon, type LucideIcon } from "lucide-react";
-import { TONE_CLASSES, type StatusTone } from "@/components/common/status-styles";
+import { TONE_CLASSES, type StatusTone } from "@/components/common/status-tones";
 import type { Level } from "@/lib/insight/thresholds";
 import { cn } from "@/lib/utils";
 

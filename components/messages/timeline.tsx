@@ -1,6 +1,7 @@
 "use client";
 
-import { statusStyle, TONE_CLASSES } from "@/components/common/status-styles";
+import { statusStyle } from "@/components/common/status-styles";
+import { TONE_CLASSES } from "@/components/common/status-tones";
 import { formatAbsolute, toDate } from "@/components/common/time-format";
 import { RelativeTime } from "@/components/common/relative-time";
 import { cn } from "@/lib/utils";

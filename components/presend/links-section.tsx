@@ -6,7 +6,7 @@ import { CircleCheckIcon, CircleXIcon, CornerDownRightIcon, LinkIcon } from "luc
 import type { LinkCheckOutcome, PresendLink } from "@/lib/schemas/presend";
 import { MAX_LINKS_CHECKED } from "@/lib/schemas/words";
 import { presendMutations } from "@/lib/queries/presend";
-import { TONE_CLASSES } from "@/components/common/status-styles";
+import { TONE_CLASSES } from "@/components/common/status-tones";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/lib/utils";

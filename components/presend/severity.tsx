@@ -1,6 +1,6 @@
 import { CircleXIcon, InfoIcon, TriangleAlertIcon, type LucideIcon } from "lucide-react";
 import type { Severity } from "@/lib/schemas/presend";
-import { TONE_CLASSES, type StatusTone } from "@/components/common/status-styles";
+import { TONE_CLASSES, type StatusTone } from "@/components/common/status-tones";
 import { cn } from "@/lib/utils";
 
 /** The status badges' tones and shape, so a pre-send error looks like every other error in the dashboard. */

@@ -1,6 +1,6 @@
 import { ShieldCheckIcon, ShieldAlertIcon, ShieldQuestionIcon } from "lucide-react";
 import type { SpamResult } from "@/lib/schemas/presend";
-import { TONE_CLASSES, type StatusTone } from "@/components/common/status-styles";
+import { TONE_CLASSES, type StatusTone } from "@/components/common/status-tones";
 import { cn } from "@/lib/utils";
 
 function tone(score: number, threshold: number): StatusTone {

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { Slot as SlotPrimitive } from "radix-ui";
+import { Slot } from "@/components/ui/slot";
 import {
   Controller,
   FormProvider,
@@ -67,10 +67,10 @@ export function FormLabel({ className, ...props }: React.ComponentProps<typeof L
   return <Label data-slot="form-label" data-error={!!error} className={cn("data-[error=true]:text-destructive dark:data-[error=true]:text-red-300", className)} htmlFor={formItemId} {...props} />;
 }
 
-export function FormControl(props: React.ComponentProps<typeof SlotPrimitive.Slot>) {
+export function FormControl(props: React.ComponentProps<typeof Slot>) {
   const { error, formItemId, formDescriptionId, formMessageId } = useFormField();
   return (
-    <SlotPrimitive.Slot
+    <Slot
       data-slot="form-control"
       id={formItemId}
       aria-describedby={error ? `${formDescriptionId} ${formMessageId}` : formDescriptionId}

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
-import { suggestMapping, type SuggestedMapping } from "@/lib/batch/csv";
+import { suggestMapping, type SuggestedMapping } from "@/lib/batch/mapping";
 import type { BatchContent } from "@/lib/schemas/compose";
 import type { ComposeOptions } from "@/lib/server/compose/data";
 import { batchMutations, type CheckResult } from "@/lib/queries/batches";

@@ -4,7 +4,7 @@ import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
-import { suggestMapping, type SuggestedMapping } from "@/lib/batch/csv";
+import { suggestMapping, type SuggestedMapping } from "@/lib/batch/mapping";
 import { batchMutations, type JobView } from "@/lib/queries/batches";
 import { FileSource, type LoadedFile } from "@/components/batches/file-source";
 import { MappingFields } from "@/components/batches/mapping-fields";

@@ -13,7 +13,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
-import { messageHref } from "@/components/messages/messages-table";
+import { messageHref } from "@/components/messages/hrefs";
 
 const FIELDS = ["to", "from", "subject", "text", "html"] as const;
 

@@ -1,0 +1,63 @@
+"use client";
+
+import * as React from "react";
+import { localToUtcIso } from "@/lib/messages/local-time";
+import { useNow } from "@/components/hooks/use-now";
+import { scheduleInWords, timeZones } from "./schedule-words";
+
+export type SchedulePatch = Partial<{ sendAt: "now" | "later"; scheduledLocal: string; timeZone: string }>;
+
+/**
+ * The date, the zone and the chosen time in words: what "Schedule for later" shows. Loaded
+ * when it is chosen (components/compose/schedule-picker.tsx), with the date library it needs.
+ */
+export function ScheduleLater({ local, timeZone, onChange, error }: { local: string; timeZone: string; onChange: (patch: SchedulePatch) => void; error?: string }) {
+  const now = useNow();
+  const zones = React.useMemo(() => timeZones(timeZone), [timeZone]);
+  let words: string | null = null;
+  if (local) {
+    try {
+      words = scheduleInWords(localToUtcIso(local, timeZone), timeZone, now);
+    } catch {
+      words = null;
+    }
+  }
+  return (
+    <div className="grid gap-3 md:grid-cols-2">
+      <div className="space-y-1.5">
+        <label htmlFor="scheduledLocal" className="text-sm font-medium">
+          Date and time
+        </label>
+        <input
+          id="scheduledLocal"
+          type="datetime-local"
+          value={local}
+          onChange={(e) => onChange({ scheduledLocal: e.target.value })}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="schedule-words"
+          className="flex h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+        />
+      </div>
+      <div className="space-y-1.5">
+        <label htmlFor="timeZone" className="text-sm font-medium">
+          Time zone
+        </label>
+        <select
+          id="timeZone"
+          value={timeZone}
+          onChange={(e) => onChange({ timeZone: e.target.value })}
+          className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          {zones.map((z) => (
+            <option key={z} value={z}>
+              {z}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p id="schedule-words" className="text-sm md:col-span-2" data-testid="schedule-words">
+        {words ? `Sends ${words}.` : "Choose when it should go out."}
+      </p>
+    </div>
+  );
+}
