@@ -125,10 +125,23 @@ test("a project pushed over the bounce limit shows the banner and emails each ad
   const history = page.getByRole("region", { name: "History" });
   await expect(history.locator('[data-alert="raised"][data-metric="bounce"]').first()).toContainText("Bounce rate crossed the limit");
   await expect(page.locator('[data-metric="bounce"][data-level="limit"]').first()).toBeVisible();
-  await expect(page.getByLabel("Bounce rate: limit")).toHaveValue("4");
+  const settings = page.getByRole("region", { name: "Thresholds and notifications" });
+  await expect(settings.locator('[data-setting="bounceLimit"] dd')).toHaveText("4%");
   await screenshotVariants(page, "insight-alerts");
   await part(history, "insight-alerts-history");
   await tall(page, "insight-alerts-whole");
+
+  // The thresholds change in an editor that loads when asked for, and the change is shown once it closes.
+  await settings.getByRole("button", { name: "Change" }).click();
+  await expect(page.getByLabel("Bounce rate: limit")).toHaveValue("4");
+  await expect(page.getByLabel("Bounce rate: warning")).toBeFocused();
+  await page.getByLabel("Bounce rate: warning").fill("2.5");
+  await part(settings, "insight-alerts-settings-editor");
+  await settings.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByText("Alert settings saved")).toBeVisible();
+  await settings.getByRole("button", { name: "Close" }).click();
+  await expect(settings.locator('[data-setting="bounceWarning"] dd')).toHaveText("2.5%");
+  await expect(settings.getByRole("button", { name: "Change" })).toBeFocused();
 
   // The provider that bounces is flagged in words.
   expect(await visit(page, `/p/${project}/deliverability?range=24h`)).toBe(200);

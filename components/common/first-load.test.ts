@@ -90,6 +90,13 @@ describe("first-load imports", () => {
     for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
   });
 
+  it("the alerts screen loads the thresholds' editor (react-hook-form) when an admin asks to change them", () => {
+    const packages = staticPackages("app/(dashboard)/p/[project]/alerts/alerts-screen.tsx");
+    expect(packages.has("@tanstack/react-query")).toBe(true);
+    expect(packages).not.toContain("react-hook-form");
+    expect(staticPackages("app/(dashboard)/p/[project]/alerts/alert-settings-form.tsx")).toContain("react-hook-form");
+  });
+
   it("compose loads the date library with the schedule for later, not with the screen", () => {
     const packages = staticPackages("app/(dashboard)/p/[project]/compose/compose-screen.tsx");
     expect(packages.has("react-hook-form")).toBe(true);

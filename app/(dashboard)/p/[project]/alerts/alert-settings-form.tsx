@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
 import { api } from "@/lib/api-client";
-import { DEFAULT_THRESHOLDS, formatThreshold } from "@/lib/insight/thresholds";
+import { DEFAULT_THRESHOLDS } from "@/lib/insight/thresholds";
 import type { AlertSettingsForm as FormValues, AlertSettingsInput, AlertSettingsView, RevealedWebhookSecret } from "@/lib/schemas/alerts";
 import { insightKeys } from "@/lib/queries/insight";
 import { Button } from "@/components/ui/button";
@@ -16,14 +16,9 @@ import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import { useReauth } from "@/components/keys/reauth";
 import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+import { THRESHOLD_FIELDS } from "./threshold-fields";
 
 const FIELDS = ["bounceWarning", "bounceLimit", "complaintWarning", "complaintLimit", "webhookUrl"] as const;
-const THRESHOLD_FIELDS = [
-  { name: "bounceWarning", label: "Bounce rate: warning" },
-  { name: "bounceLimit", label: "Bounce rate: limit" },
-  { name: "complaintWarning", label: "Complaint rate: warning" },
-  { name: "complaintLimit", label: "Complaint rate: limit" },
-] as const;
 const pct = (v: number) => Number((v * 100).toPrecision(6));
 const DEFAULTS = {
   bounceWarning: pct(DEFAULT_THRESHOLDS.bounceWarning),
@@ -40,25 +35,13 @@ const resolver = lazyResolver<FormValues, unknown, AlertSettingsInput>(async () 
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/alerts`;
 
-function ReadOnly({ settings }: { settings: AlertSettingsView }) {
-  return (
-    <dl className="grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2">
-      {THRESHOLD_FIELDS.map((f) => (
-        <div key={f.name} className="flex justify-between gap-2">
-          <dt className="text-muted-foreground">{f.label}</dt>
-          <dd className="tabular-nums">{formatThreshold(settings[f.name] / 100)}</dd>
-        </div>
-      ))}
-      <div className="flex justify-between gap-2 sm:col-span-2">
-        <dt className="text-muted-foreground">Webhook</dt>
-        <dd className="break-all">{settings.webhookUrl ? settings.webhookUrl.replace(/[?#].*$/, "") : "none"}</dd>
-      </div>
-    </dl>
-  );
-}
-
-/** The project's thresholds and alert webhook; only admins change them (audited). */
-export function AlertSettingsForm({ project, settings, canEdit }: { project: string; settings: AlertSettingsView; canEdit: boolean }) {
+/**
+ * The editor of the project's thresholds and alert webhook (audited), loaded when an admin
+ * asks to change them (./alert-settings.tsx): react-hook-form and the form parts stay off the
+ * alerts screen's first load. `onDone` closes it; it stays open after a save that reveals a
+ * signing secret until that secret's dialog is closed.
+ */
+export function AlertSettingsForm({ project, settings, onDone }: { project: string; settings: AlertSettingsView; onDone: () => void }) {
   const queryClient = useQueryClient();
   const { guarded, dialog: reauthDialog } = useReauth();
   const values = React.useMemo(
@@ -93,24 +76,11 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
   const secret = mutation.data?.webhookSecret ?? rotate.data?.webhookSecret ?? null;
 
   return (
-    <section id="alert-settings" className="space-y-3 rounded-lg border bg-card p-4" aria-labelledby="alert-settings-title">
-      <div className="space-y-1">
-        <h2 id="alert-settings-title" className="text-base font-semibold">
-          Thresholds and notifications
-        </h2>
-        <p className="text-sm text-muted-foreground">
-          A window is judged from {settings.minVolume.toLocaleString()} messages (ALERT_MIN_VOLUME), so a handful cannot raise an alert. Emails go to every admin who can open this
-          project, through the service, from {settings.from}.
-          {!canEdit && " Only admins change these."}
-        </p>
-      </div>
-      {!canEdit ? (
-        <ReadOnly settings={settings} />
-      ) : (
-        <Form {...form}>
+    <>
+      <Form {...form}>
           <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-              {THRESHOLD_FIELDS.map((f) => (
+              {THRESHOLD_FIELDS.map((f, i) => (
                 <FormField
                   key={f.name}
                   control={form.control}
@@ -120,7 +90,7 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
                       <FormLabel>{f.label}</FormLabel>
                       <div className="flex items-center gap-2">
                         <FormControl>
-                          <Input type="number" inputMode="decimal" step="any" min={0} max={100} className="tabular-nums" {...field} value={field.value as number | string} />
+                          <Input type="number" inputMode="decimal" step="any" min={0} max={100} className="tabular-nums" autoFocus={i === 0} {...field} value={field.value as number | string} />
                         </FormControl>
                         <span className="text-sm text-muted-foreground">%</span>
                       </div>
@@ -152,6 +122,9 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
               <Button type="submit" pending={mutation.isPending}>
                 Save
               </Button>
+              <Button type="button" variant="ghost" onClick={onDone}>
+                Close
+              </Button>
               <Button type="button" variant="outline" onClick={() => form.reset({ ...DEFAULTS, webhookUrl: form.getValues("webhookUrl") }, { keepDefaultValues: true })}>
                 Use the defaults
               </Button>
@@ -171,7 +144,6 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
             </div>
           </form>
         </Form>
-      )}
       {reauthDialog}
       <SecretRevealDialog
         secret={secret}
@@ -183,6 +155,6 @@ export function AlertSettingsForm({ project, settings, canEdit }: { project: str
           rotate.reset();
         }}
       />
-    </section>
+    </>
   );
 }

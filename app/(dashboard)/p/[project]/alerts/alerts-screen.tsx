@@ -10,7 +10,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { LevelBadge } from "@/components/insight/level-badge";
 import { useShell } from "@/components/shell/shell-context";
 import { AlertHistory } from "./alert-history";
-import { AlertSettingsForm } from "./alert-settings-form";
+import { AlertSettings } from "./alert-settings";
 
 const WINDOW_LABELS: Record<string, string> = { "24h": "Last 24 hours", "7d": "Last 7 days" };
 
@@ -89,7 +89,7 @@ export function AlertsScreen({ project, initial }: { project: string; initial?: 
               <StateCard key={m} metric={m} view={data} />
             ))}
           </div>
-          <AlertSettingsForm project={project} settings={data.settings} canEdit={can("alerts:write")} />
+          <AlertSettings project={project} settings={data.settings} canEdit={can("alerts:write")} />
           <AlertHistory items={data.history} canEdit={can("alerts:write")} />
         </>
       )}
