@@ -43,8 +43,8 @@ export function AlertSettings({ project, settings, canEdit }: { project: string;
   const preload = () => void load().catch(() => {});
   return (
     <section id="alert-settings" className="space-y-3 rounded-lg border bg-card p-4" aria-labelledby="alert-settings-title">
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="space-y-1">
+      <div className="flex items-start justify-between gap-4">
+        <div className="min-w-0 flex-1 space-y-1">
           <h2 id="alert-settings-title" className="text-base font-semibold">
             Thresholds and notifications
           </h2>
@@ -55,7 +55,7 @@ export function AlertSettings({ project, settings, canEdit }: { project: string;
           </p>
         </div>
         {canEdit && !editing && (
-          <Button ref={change} type="button" variant="outline" size="sm" onPointerEnter={preload} onFocus={preload} onClick={() => setEditing(true)}>
+          <Button ref={change} type="button" variant="outline" size="sm" className="shrink-0" onPointerEnter={preload} onFocus={preload} onClick={() => setEditing(true)}>
             <Pencil aria-hidden /> Change
           </Button>
         )}
