@@ -45,6 +45,7 @@ const { waitForHealth } = await import("./lib/health");
 const { waitForIdle } = await import("./lib/idle");
 const { BIN, ROOT, fromRoot } = await import("./lib/paths");
 const { freePort } = await import("./lib/ports");
+const { groupCpuMs } = await import("./lib/proc-cpu");
 const { TEST_DIST_DIR } = await import("./lib/stack");
 const { percentile, plan, sender, serviceView, signedDelivery } = await import("./lib/ingest-load");
 type Delivery = import("./lib/ingest-load").Delivery;
@@ -168,6 +169,7 @@ try {
       `${counted.rereads.toLocaleString("en")} messages still queued for a re-read at the end (not counted in "searchable": the provisional row is).`,
   );
   console.log(`Stream health: ${counted.accepted.toLocaleString("en")} deliveries counted as accepted.`);
+  console.log(`Group commit, events per transaction: ${counted.perTransaction.map((s) => `${s.step} ${s.events.toLocaleString("en")} in ${s.transactions.toLocaleString("en")} (${(s.events / s.transactions).toFixed(1)})`).join(", ")}.`);
   process.exitCode = exact && sustained >= TARGET ? 0 : 1;
 } finally {
   post.close();
@@ -177,7 +179,21 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-type StepResult = { sent: number; achieved: number; errors: number; p50: number; p99: number; searchP50: number; searchP99: number; samples: number; unresolved: number; duplicates: number };
+type StepResult = { sent: number; achieved: number; errors: number; p50: number; p99: number; searchP50: number; searchP99: number; samples: number; unresolved: number; duplicates: number; cpuMsPerEvent: number | null; window: [number, number] };
+
+/** The dashboard's CPU time (all its processes) since `before`, per delivery sent: independent of what else the machine runs. */
+/** The monotonic clock in µs, the clock of a V8 CPU profile's timestamps: a step's window in the profile. */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function dashboardCpu(): number | null {
+  return groupCpuMs(dashboard.process.pid);
+}
+function perEvent(before: number | null, deliveries: number): number | null {
+  const after = dashboardCpu();
+  return before === null || after === null || deliveries === 0 ? null : (after - before) / deliveries;
+}
 
 function register(messages: BenchMessage[]) {
   for (const m of messages) foreign.messages.set(m.id, serviceView(m));
@@ -205,6 +221,8 @@ async function openLoop(deliveries: Delivery[], messages: BenchMessage[], rate: 
   register(messages);
   watcher.reset();
   const pending: Promise<Answer[]>[] = [];
+  const cpuBefore = dashboardCpu();
+  const fromUs = monotonicUs();
   const start = performance.now();
   for (let k = 0; k < deliveries.length; k++) {
     const due = start + (k * 1000) / rate;
@@ -212,13 +230,16 @@ async function openLoop(deliveries: Delivery[], messages: BenchMessage[], rate: 
     if (wait > 1) await sleep(wait);
     pending.push(deliver(deliveries[k]!, due, watcher));
   }
-  return summarize(await Promise.all(pending), start, deliveries, watcher);
+  const answers = await Promise.all(pending);
+  return summarize(answers, start, deliveries, watcher, perEvent(cpuBefore, deliveries.length), [fromUs, monotonicUs()]);
 }
 
 async function closedLoop(deliveries: Delivery[], messages: BenchMessage[], watcher: ReturnType<typeof searchWatcher>): Promise<StepResult> {
   register(messages);
   watcher.reset();
   const answers: Answer[][] = [];
+  const cpuBefore = dashboardCpu();
+  const fromUs = monotonicUs();
   const start = performance.now();
   let next = 0;
   await Promise.all(
@@ -230,10 +251,10 @@ async function closedLoop(deliveries: Delivery[], messages: BenchMessage[], watc
     }),
   );
   const done = answers.flatMap((a, i) => (a ? [i] : []));
-  return summarize(done.map((i) => answers[i]!), start, done.map((i) => deliveries[i]!), watcher);
+  return summarize(done.map((i) => answers[i]!), start, done.map((i) => deliveries[i]!), watcher, perEvent(cpuBefore, done.length), [fromUs, monotonicUs()]);
 }
 
-async function summarize(answers: Answer[][], start: number, deliveries: Delivery[], watcher: ReturnType<typeof searchWatcher>): Promise<StepResult> {
+async function summarize(answers: Answer[][], start: number, deliveries: Delivery[], watcher: ReturnType<typeof searchWatcher>, cpuMsPerEvent: number | null, window: [number, number]): Promise<StepResult> {
   const all = answers.flat();
   const end = Math.max(...answers.map((a) => a[0]!.endedAt));
   const searchable = await watcher.settle(5_000);
@@ -249,6 +270,8 @@ async function summarize(answers: Answer[][], start: number, deliveries: Deliver
     samples: searchable.delays.length,
     unresolved: searchable.unresolved,
     duplicates: deliveries.filter((d) => d.duplicate).length,
+    cpuMsPerEvent,
+    window,
   };
 }
 
@@ -256,8 +279,9 @@ function report(label: string, r: StepResult, ok: boolean) {
   console.log(
     `  ${label.padEnd(15)} took ${Math.round(r.achieved).toLocaleString("en").padStart(6)} events/s (${r.sent.toLocaleString("en")} + ${r.duplicates} duplicates)` +
       `  answer p50 ${r.p50.toFixed(0)} ms p99 ${r.p99.toFixed(0)} ms  searchable p50 ${r.searchP50.toFixed(0)} ms p99 ${r.searchP99.toFixed(0)} ms (${r.samples} samples${r.unresolved ? `, ${r.unresolved} NOT FOUND` : ""})` +
-      `${r.errors ? `  ${r.errors} ERRORS` : ""}  load ${load()}${ok ? "" : "  NOT SUSTAINED"}`,
+      `${r.cpuMsPerEvent === null ? "" : `  dashboard CPU ${r.cpuMsPerEvent.toFixed(2)} ms/event`}${r.errors ? `  ${r.errors} ERRORS` : ""}  load ${load()}${ok ? "" : "  NOT SUSTAINED"}`,
   );
+  if (PROFILE) console.log(`    (in the CPU profile: monotonic µs ${r.window[0]}–${r.window[1]})`);
 }
 
 /**
@@ -328,7 +352,7 @@ async function signIn(): Promise<string> {
 }
 
 /** Rows in the dashboard's database once it stopped: stream events and messages of the project, queued re-reads, accepted count. */
-async function count(): Promise<{ events: number; messages: number; rereads: number; accepted: number }> {
+async function count(): Promise<{ events: number; messages: number; rereads: number; accepted: number; perTransaction: { step: string; events: number; transactions: number }[] }> {
   const { openDatabase } = await import("@/lib/server/db");
   const handle = await openDatabase(database.url ? { url: database.url } : { dataDir: database.dataDir! });
   try {
@@ -339,6 +363,12 @@ async function count(): Promise<{ events: number; messages: number; rereads: num
       messages: await one(sql`select count(*) from indexed_messages where project_id = ${project}`),
       rereads: await one(sql`select count(*) from message_rereads where project_id = ${project}`),
       accepted: await one(sql`select coalesce(sum(accepted_count), 0) from event_stream_health where project_id = ${project}`),
+      // Rows a transaction inserted share its id (xmin): how many deliveries the group commit took together, per step (the key's prefix).
+      perTransaction: rowsOf<{ step: string; events: string | number; transactions: string | number }>(
+        await handle.db.execute(sql`
+          select split_part(webhook_id, '_', 1) as step, count(*) as events, count(distinct xmin::text) as transactions
+            from indexed_events where project_id = ${project} and origin = 'stream' group by 1 order by min(seq)`),
+      ).map((r) => ({ step: r.step, events: Number(r.events), transactions: Number(r.transactions) })),
     };
   } finally {
     await handle.close();
