@@ -9,9 +9,8 @@
  * opened, in the bundled service's shape and in a foreign one (svix-* headers), one delivery
  * in twenty sent twice at the same moment. Per rate it prints the events per second the
  * dashboard took, the answer times, and the delay from delivery to searchable, measured on a
- * sample of messages by polling the Messages API (`?q=<recipient>`) until the message is
- * there with the event's status (a 204 is sent only after the event committed, so the answer
- * time bounds it too). The highest rate taken in full with p99 under 2 s is the sustained
+ * sample of messages by polling the Messages API (`?q=<recipient>`), from the delivery's 204
+ * on (sent only once the event committed), until the message is there with the event's status. The highest rate taken in full with p99 under 2 s is the sustained
  * rate; then one closed-loop run shows the capacity. At the end: the re-read backlog, and
  * the rows counted in the dashboard's database — every duplicate webhook-id must be one row.
  * `--profile <dir>` writes the dashboard's CPU profile there (node --cpu-prof) when it stops.
@@ -207,11 +206,13 @@ function deliver(d: Delivery, due: number, watcher: ReturnType<typeof searchWatc
     copies.push(post.post(ingestPath, body, headers, due));
     duplicatesSent++;
   }
-  if (d.message.sampled) watcher.watch(d, due);
   return Promise.all(copies).then((answers) => {
     if (answers.some((a) => a.status === 204)) {
       sentKeys.add(d.key);
       sentMessages.add(d.message.id);
+      // Polled from the 204 on (it is sent once the event committed): polling before it only
+      // loaded the dashboard with searches that could not find it yet. The delay counts from `due`.
+      if (d.message.sampled) watcher.watch(d, due);
     }
     return answers;
   });
@@ -285,7 +286,7 @@ function report(label: string, r: StepResult, ok: boolean) {
 }
 
 /**
- * Delivery to searchable, for sampled messages: after each of their deliveries is sent, the
+ * Delivery to searchable, for sampled messages: once a delivery of theirs is answered 204, the
  * Messages API is asked for the message (by its recipient) every 50 ms until it lists it
  * with the status that event leads to. The delay ends when the answer that showed it came back.
  */
