@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { POST } from "@/app/api/ingest/[project]/route";
@@ -87,6 +87,18 @@ describe("the ingest fast path", () => {
     expect(first.headers.get("content-security-policy")).toBe(API_CONTENT_SECURITY_POLICY);
     for (const { key, value } of STATIC_SECURITY_HEADERS) expect(first.headers.get(key)).toBe(value);
     expect(await events("m_fast")).toBe(1);
+  });
+
+  it("records deliveries that arrive together in one transaction, not one each (the group commit gathers them)", async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => post("/api/ingest/fast", delivery(`m_together_${i}`))));
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(204));
+    // Rows one transaction inserted share its id (xmin). Recorded as they arrived, each was alone (PGlite never yields mid-transaction).
+    const [row] = await (await db())
+      .select({ events: sql<number>`count(*)::int`, transactions: sql<number>`count(distinct xmin::text)::int` })
+      .from(indexedEvents)
+      .where(like(indexedEvents.messageId, "m_together_%"));
+    expect(row!.events).toBe(10);
+    expect(row!.transactions).toBeLessThan(10);
   });
 
   it("answers what the route answers: a bad signature, an unknown project, an unusable delivery", async () => {
