@@ -12,6 +12,9 @@ export async function register() {
   // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
   const { installPeerAddressHeader } = await import("./lib/server/client-address");
   installPeerAddressHeader();
+  // The event stream's deliveries answered before Next routes them (lib/server/event-stream/fast-path.ts).
+  const { installIngestFastPath } = await import("./lib/server/event-stream/fast-path");
+  installIngestFastPath();
   const { startOrExit } = await import("./lib/server/startup");
   await startOrExit();
 }

@@ -9,9 +9,8 @@
  * opened, in the bundled service's shape and in a foreign one (svix-* headers), one delivery
  * in twenty sent twice at the same moment. Per rate it prints the events per second the
  * dashboard took, the answer times, and the delay from delivery to searchable, measured on a
- * sample of messages by polling the Messages API (`?q=<recipient>`) until the message is
- * there with the event's status (a 204 is sent only after the event committed, so the answer
- * time bounds it too). The highest rate taken in full with p99 under 2 s is the sustained
+ * sample of messages by polling the Messages API (`?q=<recipient>`), from the delivery's 204
+ * on (sent only once the event committed), until the message is there with the event's status. The highest rate taken in full with p99 under 2 s is the sustained
  * rate; then one closed-loop run shows the capacity. At the end: the re-read backlog, and
  * the rows counted in the dashboard's database — every duplicate webhook-id must be one row.
  * `--profile <dir>` writes the dashboard's CPU profile there (node --cpu-prof) when it stops.
@@ -45,6 +44,7 @@ const { waitForHealth } = await import("./lib/health");
 const { waitForIdle } = await import("./lib/idle");
 const { BIN, ROOT, fromRoot } = await import("./lib/paths");
 const { freePort } = await import("./lib/ports");
+const { groupCpuMs } = await import("./lib/proc-cpu");
 const { TEST_DIST_DIR } = await import("./lib/stack");
 const { percentile, plan, sender, serviceView, signedDelivery } = await import("./lib/ingest-load");
 type Delivery = import("./lib/ingest-load").Delivery;
@@ -168,6 +168,7 @@ try {
       `${counted.rereads.toLocaleString("en")} messages still queued for a re-read at the end (not counted in "searchable": the provisional row is).`,
   );
   console.log(`Stream health: ${counted.accepted.toLocaleString("en")} deliveries counted as accepted.`);
+  console.log(`Group commit, events per transaction: ${counted.perTransaction.map((s) => `${s.step} ${s.events.toLocaleString("en")} in ${s.transactions.toLocaleString("en")} (${(s.events / s.transactions).toFixed(1)})`).join(", ")}.`);
   process.exitCode = exact && sustained >= TARGET ? 0 : 1;
 } finally {
   post.close();
@@ -177,7 +178,21 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-type StepResult = { sent: number; achieved: number; errors: number; p50: number; p99: number; searchP50: number; searchP99: number; samples: number; unresolved: number; duplicates: number };
+type StepResult = { sent: number; achieved: number; errors: number; p50: number; p99: number; searchP50: number; searchP99: number; samples: number; unresolved: number; duplicates: number; cpuMsPerEvent: number | null; window: [number, number] };
+
+/** The dashboard's CPU time (all its processes) since `before`, per delivery sent: independent of what else the machine runs. */
+/** The monotonic clock in µs, the clock of a V8 CPU profile's timestamps: a step's window in the profile. */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
+}
+
+function dashboardCpu(): number | null {
+  return groupCpuMs(dashboard.process.pid);
+}
+function perEvent(before: number | null, deliveries: number): number | null {
+  const after = dashboardCpu();
+  return before === null || after === null || deliveries === 0 ? null : (after - before) / deliveries;
+}
 
 function register(messages: BenchMessage[]) {
   for (const m of messages) foreign.messages.set(m.id, serviceView(m));
@@ -191,11 +206,13 @@ function deliver(d: Delivery, due: number, watcher: ReturnType<typeof searchWatc
     copies.push(post.post(ingestPath, body, headers, due));
     duplicatesSent++;
   }
-  if (d.message.sampled) watcher.watch(d, due);
   return Promise.all(copies).then((answers) => {
     if (answers.some((a) => a.status === 204)) {
       sentKeys.add(d.key);
       sentMessages.add(d.message.id);
+      // Polled from the 204 on (it is sent once the event committed): polling before it only
+      // loaded the dashboard with searches that could not find it yet. The delay counts from `due`.
+      if (d.message.sampled) watcher.watch(d, due);
     }
     return answers;
   });
@@ -205,6 +222,8 @@ async function openLoop(deliveries: Delivery[], messages: BenchMessage[], rate: 
   register(messages);
   watcher.reset();
   const pending: Promise<Answer[]>[] = [];
+  const cpuBefore = dashboardCpu();
+  const fromUs = monotonicUs();
   const start = performance.now();
   for (let k = 0; k < deliveries.length; k++) {
     const due = start + (k * 1000) / rate;
@@ -212,13 +231,16 @@ async function openLoop(deliveries: Delivery[], messages: BenchMessage[], rate: 
     if (wait > 1) await sleep(wait);
     pending.push(deliver(deliveries[k]!, due, watcher));
   }
-  return summarize(await Promise.all(pending), start, deliveries, watcher);
+  const answers = await Promise.all(pending);
+  return summarize(answers, start, deliveries, watcher, perEvent(cpuBefore, deliveries.length), [fromUs, monotonicUs()]);
 }
 
 async function closedLoop(deliveries: Delivery[], messages: BenchMessage[], watcher: ReturnType<typeof searchWatcher>): Promise<StepResult> {
   register(messages);
   watcher.reset();
   const answers: Answer[][] = [];
+  const cpuBefore = dashboardCpu();
+  const fromUs = monotonicUs();
   const start = performance.now();
   let next = 0;
   await Promise.all(
@@ -230,10 +252,10 @@ async function closedLoop(deliveries: Delivery[], messages: BenchMessage[], watc
     }),
   );
   const done = answers.flatMap((a, i) => (a ? [i] : []));
-  return summarize(done.map((i) => answers[i]!), start, done.map((i) => deliveries[i]!), watcher);
+  return summarize(done.map((i) => answers[i]!), start, done.map((i) => deliveries[i]!), watcher, perEvent(cpuBefore, done.length), [fromUs, monotonicUs()]);
 }
 
-async function summarize(answers: Answer[][], start: number, deliveries: Delivery[], watcher: ReturnType<typeof searchWatcher>): Promise<StepResult> {
+async function summarize(answers: Answer[][], start: number, deliveries: Delivery[], watcher: ReturnType<typeof searchWatcher>, cpuMsPerEvent: number | null, window: [number, number]): Promise<StepResult> {
   const all = answers.flat();
   const end = Math.max(...answers.map((a) => a[0]!.endedAt));
   const searchable = await watcher.settle(5_000);
@@ -249,6 +271,8 @@ async function summarize(answers: Answer[][], start: number, deliveries: Deliver
     samples: searchable.delays.length,
     unresolved: searchable.unresolved,
     duplicates: deliveries.filter((d) => d.duplicate).length,
+    cpuMsPerEvent,
+    window,
   };
 }
 
@@ -256,12 +280,13 @@ function report(label: string, r: StepResult, ok: boolean) {
   console.log(
     `  ${label.padEnd(15)} took ${Math.round(r.achieved).toLocaleString("en").padStart(6)} events/s (${r.sent.toLocaleString("en")} + ${r.duplicates} duplicates)` +
       `  answer p50 ${r.p50.toFixed(0)} ms p99 ${r.p99.toFixed(0)} ms  searchable p50 ${r.searchP50.toFixed(0)} ms p99 ${r.searchP99.toFixed(0)} ms (${r.samples} samples${r.unresolved ? `, ${r.unresolved} NOT FOUND` : ""})` +
-      `${r.errors ? `  ${r.errors} ERRORS` : ""}  load ${load()}${ok ? "" : "  NOT SUSTAINED"}`,
+      `${r.cpuMsPerEvent === null ? "" : `  dashboard CPU ${r.cpuMsPerEvent.toFixed(2)} ms/event`}${r.errors ? `  ${r.errors} ERRORS` : ""}  load ${load()}${ok ? "" : "  NOT SUSTAINED"}`,
   );
+  if (PROFILE) console.log(`    (in the CPU profile: monotonic µs ${r.window[0]}–${r.window[1]})`);
 }
 
 /**
- * Delivery to searchable, for sampled messages: after each of their deliveries is sent, the
+ * Delivery to searchable, for sampled messages: once a delivery of theirs is answered 204, the
  * Messages API is asked for the message (by its recipient) every 50 ms until it lists it
  * with the status that event leads to. The delay ends when the answer that showed it came back.
  */
@@ -328,7 +353,7 @@ async function signIn(): Promise<string> {
 }
 
 /** Rows in the dashboard's database once it stopped: stream events and messages of the project, queued re-reads, accepted count. */
-async function count(): Promise<{ events: number; messages: number; rereads: number; accepted: number }> {
+async function count(): Promise<{ events: number; messages: number; rereads: number; accepted: number; perTransaction: { step: string; events: number; transactions: number }[] }> {
   const { openDatabase } = await import("@/lib/server/db");
   const handle = await openDatabase(database.url ? { url: database.url } : { dataDir: database.dataDir! });
   try {
@@ -339,6 +364,12 @@ async function count(): Promise<{ events: number; messages: number; rereads: num
       messages: await one(sql`select count(*) from indexed_messages where project_id = ${project}`),
       rereads: await one(sql`select count(*) from message_rereads where project_id = ${project}`),
       accepted: await one(sql`select coalesce(sum(accepted_count), 0) from event_stream_health where project_id = ${project}`),
+      // Rows a transaction inserted share its id (xmin): how many deliveries the group commit took together, per step (the key's prefix).
+      perTransaction: rowsOf<{ step: string; events: string | number; transactions: string | number }>(
+        await handle.db.execute(sql`
+          select split_part(webhook_id, '_', 1) as step, count(*) as events, count(distinct xmin::text) as transactions
+            from indexed_events where project_id = ${project} and origin = 'stream' group by 1 order by min(seq)`),
+      ).map((r) => ({ step: r.step, events: Number(r.events), transactions: Number(r.transactions) })),
     };
   } finally {
     await handle.close();

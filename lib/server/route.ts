@@ -166,7 +166,8 @@ export async function readRequestText(req: Request, limit: number): Promise<stri
   }
 }
 
-function tooLarge(limit: number) {
+/** The 413 of a body past `limit` (also the ingest's fast path, lib/server/event-stream/fast-path.ts). */
+export function tooLarge(limit: number): AppError {
   return new AppError(413, "payload_too_large", `body: the request body is larger than ${formatBytes(limit)}.`, "body");
 }
 
