@@ -36,7 +36,7 @@ const MAX_BAR_WIDTH = 56;
  * so none overlaps, dashed grid and reference lines. Each bar is a list item: Tab reaches the
  * chart, the arrow keys (Home, End) move between bars, and hover or focus shows the tooltip.
  */
-export function BarChart<D extends ChartDatum>({ data, series, label, integer, minTop = 0, formatTick = String, formatValue, references = [], legend, className }: BarChartProps<D>) {
+export function BarChart<D extends ChartDatum>({ data, series, label, integer, minTop = 0, formatTick = (v) => v.toLocaleString(), formatValue, references = [], legend, className }: BarChartProps<D>) {
   const box = useRef<HTMLDivElement>(null);
   const bars = useRef<(SVGGElement | null)[]>([]);
   const { width, height } = useSize(box);
@@ -136,11 +136,12 @@ export function BarChart<D extends ChartDatum>({ data, series, label, integer, m
                 );
               })}
             </g>
+            {/* Over the bars; the labels on a halo of the card's colour, readable across a bar. */}
             <g aria-hidden="true" className="pointer-events-none">
               {references.map((r) => (
                 <g key={r.label}>
                   <line x1={left} x2={left + plotWidth} y1={y(r.value)} y2={y(r.value)} stroke={r.color} strokeDasharray="4 4" />
-                  <text x={r.align === "left" ? left + 4 : left + plotWidth - 4} y={y(r.value) - 4} textAnchor={r.align === "left" ? "start" : "end"} className="fill-foreground">
+                  <text x={r.align === "left" ? left + 4 : left + plotWidth - 4} y={y(r.value) - 4} textAnchor={r.align === "left" ? "start" : "end"} className="fill-foreground stroke-card" strokeWidth={3} strokeLinejoin="round" paintOrder="stroke">
                     {r.label}
                   </text>
                 </g>
@@ -149,7 +150,7 @@ export function BarChart<D extends ChartDatum>({ data, series, label, integer, m
           </svg>
         )}
         {active !== null && data[active] && (
-          <ChartTooltip content={tooltipContent(data[active], series, formatValue)} x={centre(active)} top={MARGIN.top} flip={centre(active) > width / 2} />
+          <ChartTooltip content={tooltipContent(data[active], series, formatValue)} x={centre(active)} top={MARGIN.top} chartWidth={width} />
         )}
       </div>
       {legend && <ChartLegend items={legend} />}

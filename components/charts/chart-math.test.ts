@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { nextIndex, stack, stackedMax, textWidth, visibleLabels, yAxis } from "@/components/charts/chart-math";
+import { nextIndex, stack, stackedMax, textWidth, tooltipLeft, visibleLabels, yAxis } from "@/components/charts/chart-math";
 
 describe("yAxis", () => {
   it("rounds the top up to a nice number and ticks evenly from 0", () => {
@@ -68,7 +68,8 @@ describe("visibleLabels", () => {
   const days = Array.from({ length: 30 }, (_, i) => `Nov ${i + 1}`);
 
   it("keeps every label where there is room", () => {
-    expect([...visibleLabels(["Gmail", "Microsoft", "Yahoo", "Apple", "Other"], 100)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4]);
+    // The deliverability charts side by side at 1024 px: about 70 px a provider.
+    expect([...visibleLabels(["Gmail", "Microsoft", "Yahoo", "Apple", "Other"], 70)].sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4]);
   });
 
   it("skips labels on a crowded axis, always labelling the newest bucket", () => {
@@ -85,6 +86,25 @@ describe("visibleLabels", () => {
         const widest = Math.max(...labels.map((l) => textWidth(l)));
         expect(shown.at(-1)).toBe(labels.length - 1);
         shown.slice(1).forEach((i, k) => expect((i - shown[k]) * band).toBeGreaterThanOrEqual(widest));
+      }),
+    );
+  });
+});
+
+describe("tooltipLeft", () => {
+  it("puts the tooltip right of the bar, or left of it when it would leave the chart", () => {
+    expect(tooltipLeft(100, 150, 600)).toBe(112);
+    expect(tooltipLeft(500, 150, 600)).toBe(338);
+  });
+
+  it("keeps a tooltip wider than either side inside the chart", () => {
+    expect(tooltipLeft(150, 200, 330)).toBe(0);
+    expect(tooltipLeft(150, 400, 330)).toBe(0);
+    fc.assert(
+      fc.property(fc.nat(1000), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 400, max: 1200 }), (x, width, chart) => {
+        const left = tooltipLeft(Math.min(x, chart), width, chart);
+        expect(left).toBeGreaterThanOrEqual(0);
+        expect(left + width).toBeLessThanOrEqual(chart);
       }),
     );
   });

@@ -52,21 +52,29 @@ export function stackedMax(data: readonly { values: Record<string, number> }[], 
   return data.reduce((max, d) => Math.max(max, stack(d.values, keys).at(-1)?.y1 ?? 0), 0);
 }
 
-/** A label's width in px at the axis size: a generous average glyph width, so estimates err wide. */
+/** A label's width in px at the axis size: an average glyph a little wider than sans-serif digits and lower case, so estimates err wide. */
 export function textWidth(text: string, fontSize = FONT_SIZE): number {
-  return Math.ceil(text.length * fontSize * 0.62);
+  return Math.ceil(text.length * fontSize * 0.58);
 }
 
 /**
  * Which x labels to draw so none overlaps: every `step`-th, where a step spans the widest label
  * plus a gap, counted back from the last bar so the newest bucket is always labelled.
  */
-export function visibleLabels(labels: readonly string[], bandWidth: number, gap = 12): Set<number> {
+export function visibleLabels(labels: readonly string[], bandWidth: number, gap = 8): Set<number> {
   const widest = Math.max(0, ...labels.map((l) => textWidth(l)));
   const step = bandWidth > 0 ? Math.max(1, Math.ceil((widest + gap) / bandWidth)) : labels.length || 1;
   const shown = new Set<number>();
   for (let i = labels.length - 1; i >= 0; i -= step) shown.add(i);
   return shown;
+}
+
+const TOOLTIP_GAP = 12;
+
+/** Left edge of a `width`-wide tooltip beside a bar centred at `x`: right of it if it fits in the chart, else left of it, never out of the chart. */
+export function tooltipLeft(x: number, width: number, chartWidth: number): number {
+  if (x + TOOLTIP_GAP + width <= chartWidth) return x + TOOLTIP_GAP;
+  return Math.max(0, Math.min(x - TOOLTIP_GAP - width, chartWidth - width));
 }
 
 /** Where the arrow keys move the focus among `count` bars; null for a key the chart leaves alone. */
