@@ -1,6 +1,7 @@
 import path from "node:path";
 import { startStack, type Stack } from "../scripts/lib/stack";
 import { expect, screenshot, test, visit } from "./fixtures";
+import { screenshotVariants } from "./support-helpers";
 
 /**
  * Issue 13, a living demo: a fresh start of the bundled service with its 30-day history, and
@@ -48,9 +49,14 @@ test("the demo's month shows on the overview, in Messages, with bounces and clic
     expect(shown, metric).toBeGreaterThan(metric === "bounced" ? 10 : 1000);
   }
   // One bar per day with delivered mail (a zero-height bar is not drawn).
-  const bars = page.locator(".recharts-bar").first().locator("path.recharts-rectangle");
+  const bars = page.getByRole("list", { name: "Outcomes per day" }).locator('[data-testid="chart-bar-segment"][data-series="delivered"]');
   expect(await bars.count()).toBeGreaterThanOrEqual(29);
-  await screenshot(page, "demo-overview");
+  await screenshotVariants(page, "demo-overview");
+
+  // The month per mailbox provider: a bar per provider in each chart.
+  expect(await visit(page, url(`/p/${PROJECT}/deliverability?range=30d`))).toBe(200);
+  await expect(page.getByRole("list", { name: "Bounce rate by provider, one bar per provider" }).locator('[data-testid="chart-bar-segment"]').first()).toBeVisible();
+  await screenshotVariants(page, "demo-deliverability");
 
   const messages = url(`/p/${PROJECT}/messages`);
   expect(await visit(page, messages)).toBe(200);

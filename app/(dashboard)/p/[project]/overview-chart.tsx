@@ -1,6 +1,7 @@
 "use client";
 
-import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import { BarChart } from "@/components/charts/bar-chart";
+import type { ChartDatum } from "@/components/charts/chart-content";
 import type { OverviewRange, SeriesPoint } from "@/lib/server/overview/types";
 
 const SERIES = [
@@ -10,9 +11,18 @@ const SERIES = [
   { key: "rejected", label: "Rejected", color: "#64748b" },
 ] as const;
 
-function tick(at: string, range: OverviewRange): string {
-  const d = new Date(at);
-  return range === "24h" ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString(undefined, { month: "short", day: "numeric" });
+/** Hours in the reader's clock; days are UTC days, so they are named in UTC (a local name could be the day before). */
+function bucket(p: SeriesPoint, range: OverviewRange): ChartDatum {
+  const d = new Date(p.at);
+  const hourly = range === "24h";
+  return {
+    key: p.at,
+    label: hourly ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString(undefined, { month: "short", day: "numeric", timeZone: "UTC" }),
+    title: hourly
+      ? d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })
+      : d.toLocaleDateString(undefined, { weekday: "short", month: "short", day: "numeric", year: "numeric", timeZone: "UTC" }),
+    values: Object.fromEntries(SERIES.map((s) => [s.key, p[s.key]])),
+  };
 }
 
 /** Outcomes per hour (24 h) or per day, stacked; the numbers above the chart are the same data. */
@@ -20,25 +30,7 @@ export function OverviewChart({ series, range }: { series: SeriesPoint[]; range:
   const total = series.reduce((n, p) => n + p.sent, 0);
   return (
     <figure className="rounded-lg border bg-card p-4" aria-label={`Message outcomes, ${total} sent in the period`}>
-      <div className="h-64 w-full">
-        <ResponsiveContainer width="100%" height="100%">
-          <BarChart data={series} margin={{ top: 8, right: 8, bottom: 0, left: -16 }}>
-            <CartesianGrid strokeDasharray="3 3" vertical={false} className="stroke-border" />
-            <XAxis dataKey="at" tickFormatter={(v: string) => tick(v, range)} tick={{ fontSize: 11 }} minTickGap={24} className="fill-muted-foreground" />
-            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} className="fill-muted-foreground" />
-            <Tooltip
-              labelFormatter={(v) => new Date(String(v)).toLocaleString()}
-              contentStyle={{ background: "var(--popover)", color: "var(--popover-foreground)", border: "1px solid var(--border)", borderRadius: 6, fontSize: 12 }}
-              // Text in the series colours fails contrast on the popover (axe); the bars carry the colour.
-              itemStyle={{ color: "var(--popover-foreground)" }}
-            />
-            <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span className="text-foreground">{value}</span>} />
-            {SERIES.map((s) => (
-              <Bar key={s.key} dataKey={s.key} name={s.label} stackId="outcome" fill={s.color} isAnimationActive={false} />
-            ))}
-          </BarChart>
-        </ResponsiveContainer>
-      </div>
+      <BarChart className="h-64 w-full" data={series.map((p) => bucket(p, range))} series={SERIES} label={range === "24h" ? "Outcomes per hour" : "Outcomes per day"} integer legend={SERIES} />
       <figcaption className="sr-only">Stacked bars of delivered, bounced, complained and rejected messages over time (UTC buckets).</figcaption>
     </figure>
   );

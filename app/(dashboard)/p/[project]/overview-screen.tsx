@@ -1,7 +1,6 @@
 "use client";
 
 import Link from "next/link";
-import dynamic from "next/dynamic";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/server/overview/types";
 import { overviewQuery } from "@/lib/queries/overview";
@@ -16,13 +15,8 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
 import { OverviewLinks } from "./overview-links";
 import { OverviewNumbers } from "./overview-numbers";
+import { OverviewChart } from "./overview-chart";
 import { StreamStatusLine } from "@/components/event-stream/stream-status-line";
-
-/** The chart library loads after the numbers, so it does not weigh on the screen's first load. */
-const OverviewChart = dynamic(() => import("./overview-chart").then((m) => m.OverviewChart), {
-  ssr: false,
-  loading: () => <div className="h-[18.5rem] animate-pulse rounded-lg border bg-muted" aria-busy="true" aria-label="Loading the chart" />,
-});
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -1,6 +1,5 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FlagIcon, MailIcon } from "lucide-react";
@@ -15,12 +14,7 @@ import { PERIOD_LABELS, PeriodPicker, periodFrom } from "@/components/insight/pe
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
 import { ProviderTable } from "./provider-table";
-
-/** The chart library loads after the table, so it does not weigh on the screen's first load. */
-const ProviderChart = dynamic(() => import("./provider-chart").then((m) => m.ProviderChart), {
-  ssr: false,
-  loading: () => <div className="h-72 animate-pulse rounded-lg border bg-muted" aria-busy="true" aria-label="Loading the chart" />,
-});
+import { ProviderChart } from "./provider-chart";
 
 /** "Where is our mail failing?": the period's outcomes per mailbox provider, against the thresholds. */
 export function DeliverabilityScreen({ project, initial }: { project: string; initial?: DeliverabilityData }) {
