@@ -52,7 +52,7 @@ export function StreamStatusCard({ project, initial, canConnect }: { project: st
         {query.error && !s ? (
           <ErrorState title="The stream's state could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
         ) : !s ? (
-          <div className="space-y-2" aria-busy="true" aria-label="Loading the stream's state">
+          <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading the stream's state">
             <Skeleton className="h-4 w-3/4" />
             <Skeleton className="h-10 w-full" />
           </div>

@@ -49,7 +49,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
       {query.error && !data ? (
         <ErrorState title="The overview could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : !data ? (
-        <div className="h-96 animate-pulse rounded-lg bg-muted" aria-busy="true" aria-label="Loading the overview" />
+        <div className="h-96 animate-pulse rounded-lg bg-muted" role="status" aria-busy="true" aria-label="Loading the overview" />
       ) : (
         <>
           {data.stream && <StreamStatusLine project={project} status={data.stream} />}

@@ -81,7 +81,7 @@ export function AlertsScreen({ project, initial }: { project: string; initial?: 
       {query.error && !data ? (
         <ErrorState title="The alerts could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : !data ? (
-        <div className="h-96 animate-pulse rounded-lg bg-muted" aria-busy="true" aria-label="Loading the alerts" />
+        <div className="h-96 animate-pulse rounded-lg bg-muted" role="status" aria-busy="true" aria-label="Loading the alerts" />
       ) : (
         <>
           <div className="grid gap-4 md:grid-cols-2">

@@ -33,7 +33,7 @@ export function DeliverabilityScreen({ project, initial }: { project: string; in
       {query.error && !data ? (
         <ErrorState title="The provider figures could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : !data ? (
-        <div className="h-96 animate-pulse rounded-lg bg-muted" aria-busy="true" aria-label="Loading the provider figures" />
+        <div className="h-96 animate-pulse rounded-lg bg-muted" role="status" aria-busy="true" aria-label="Loading the provider figures" />
       ) : data.total.sent === 0 ? (
         <EmptyState
           icon={MailIcon}

@@ -115,7 +115,7 @@ export function MessageScreen({ project, id, initial, canReply, canSend }: { pro
           </CardHeader>
           <CardContent>
             {canReply ? (
-              <React.Suspense fallback={<div className="h-72 animate-pulse rounded-md bg-muted" aria-busy="true" aria-label="Loading the reply form" />}>
+              <React.Suspense fallback={<div className="h-72 animate-pulse rounded-md bg-muted" role="status" aria-busy="true" aria-label="Loading the reply form" />}>
                 <ReplyFormCard project={project} id={m.id} subject={m.subject} to={replyTo} />
               </React.Suspense>
             ) : (
