@@ -22,8 +22,11 @@ import { AttachmentsDrop } from "@/components/compose/attachments-drop";
 import { SchedulePicker } from "@/components/compose/schedule-picker";
 import { FromField } from "@/components/compose/from-field";
 import { fieldMessageText } from "@/components/ui/field-message";
-import { TemplateFields } from "./template-fields";
 import { ReviewDialog } from "./review-dialog";
+
+/** The template's fields load when a template is chosen to write with (hovering the choice starts the download). */
+const loadTemplateFields = () => import("./template-fields");
+const TemplateFields = React.lazy(() => loadTemplateFields().then((m) => ({ default: m.TemplateFields })));
 
 /** zod and the compose schema load on the first check of a field (lib/lazy-resolver.ts); a valid form has them. */
 const loadSchema = () => import("@/lib/schemas/compose");
@@ -134,22 +137,24 @@ export function ComposeScreen({
 
           <div role="radiogroup" aria-label="Content" className="inline-flex gap-1 rounded-lg bg-muted p-1 text-sm">
             {(["content", "template"] as const).map((m) => (
-              <label key={m} className="cursor-pointer rounded-md px-3 py-1.5 has-[:checked]:bg-background has-[:checked]:shadow-xs has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+              <label key={m} onPointerEnter={m === "template" ? () => void loadTemplateFields().catch(() => {}) : undefined} className="cursor-pointer rounded-md px-3 py-1.5 has-[:checked]:bg-background has-[:checked]:shadow-xs has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
                 <input type="radio" name="compose-mode" value={m} className="sr-only" checked={values.mode === m} onChange={() => form.setValue("mode", m, watchOpts)} />
                 {m === "content" ? "Write content" : "Use a template"}
               </label>
             ))}
           </div>
           {values.mode === "template" && (
-            <TemplateFields
-              project={project}
-              templates={options.templates}
-              templateId={values.templateId}
-              data={values.data ?? {}}
-              onTemplate={(id) => form.setValue("templateId", id, watchOpts)}
-              onData={(d) => form.setValue("data", d, watchOpts)}
-              error={msg(errors, "templateId")}
-            />
+            <React.Suspense fallback={<div className="h-24 animate-pulse rounded-md bg-muted" role="status" aria-busy="true" aria-label="Loading the template's fields" />}>
+              <TemplateFields
+                project={project}
+                templates={options.templates}
+                templateId={values.templateId}
+                data={values.data ?? {}}
+                onTemplate={(id) => form.setValue("templateId", id, watchOpts)}
+                onData={(d) => form.setValue("data", d, watchOpts)}
+                error={msg(errors, "templateId")}
+              />
+            </React.Suspense>
           )}
           <div className="space-y-1.5">
             <label htmlFor="subject" className="text-sm font-medium">
