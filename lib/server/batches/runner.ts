@@ -194,7 +194,8 @@ export function runJob(jobId: string): Promise<void> {
   const p = (async () => {
     const d = await db();
     const [job] = await d.select().from(batchJobs).where(eq(batchJobs.id, jobId)).limit(1);
-    if (!job || job.status === "done") return;
+    // A job still `preparing` is not complete yet: its chunks wait until it turns `running`.
+    if (!job || job.status !== "running") return;
     await Promise.all(Array.from({ length: WORKERS }, () => work(d, job)));
     await markDoneIfFinished(d, jobId);
   })()
