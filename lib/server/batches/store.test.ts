@@ -1,4 +1,5 @@
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db-rows";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Actor, Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
@@ -79,6 +80,10 @@ describe("storing a job", () => {
     expect(chunks.flatMap((c) => c.rows)).toEqual(Array.from({ length: rows }, (_, i) => i + 2));
     expect(chunks.every((c, i) => c.idx === i && c.key === `batch-${id}-chunk-${i}` && c.rows.length === (i < 123 ? 100 : 45))).toBe(true);
     expect(await getJob(project, id)).toMatchObject({ status: "running", totalRows: rows, counts: { pending: rows } });
+    // The planner knows the job is large before its first chunk is claimed: without statistics
+    // it read every pending row of the job to find each chunk's hundred.
+    const stats = rowsOf<{ vals: string | null }>(await d.execute(sql`select most_common_vals::text as vals from pg_stats where tablename = 'batch_rows' and attname = 'job_id'`));
+    expect(stats.some((s) => s.vals?.includes(id))).toBe(true);
   });
 
   it("is neither listed, opened nor sent while its file is still being stored", async () => {

@@ -84,7 +84,12 @@ export const batchChunks = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.round, t.idx] }), index("batch_chunks_status_idx").on(t.status, t.leaseUntil)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.round, t.idx] }),
+    index("batch_chunks_status_idx").on(t.status, t.leaseUntil),
+    // The next chunk to claim, in order, without stepping over the done ones (claimChunk).
+    index("batch_chunks_open_idx").on(t.jobId, t.round, t.idx).where(sql`${t.status} <> 'done'`),
+  ],
 );
 
 export type BatchJobRow = typeof batchJobs.$inferSelect;
