@@ -43,7 +43,8 @@ export class CsvAssembler {
   private headers: string[] | null = null;
   private hasHeader = false;
   private readonly quoteErrors = new Map<number, string>();
-  readonly rows: CsvRow[] = [];
+  private rows: CsvRow[] = [];
+  private taken = 0;
 
   constructor(private readonly options: ParseOptions = {}) {}
 
@@ -98,9 +99,25 @@ export class CsvAssembler {
     this.rows.push(error ? { row: index + 1, values, error } : { row: index + 1, values });
   }
 
-  /** Rows found so far (for a row cap checked while parsing). */
+  /** Rows found so far, taken or not (for a row cap checked while parsing). */
   get rowCount(): number {
-    return this.rows.length + this.pending.filter((r) => !isBlank(r)).length;
+    return this.taken + this.rows.length + this.pending.filter((r) => !isBlank(r)).length;
+  }
+
+  /** The column names, once the first records settled them (null before). */
+  get columns(): string[] | null {
+    return this.headers;
+  }
+
+  /**
+   * The rows assembled since the last take, handed over and forgotten: a caller working
+   * through a large file holds one slice of rows at a time, never the whole file's.
+   */
+  take(): CsvRow[] {
+    const rows = this.rows;
+    this.rows = [];
+    this.taken += rows.length;
+    return rows;
   }
 
   finish(delimiter: string): ParsedCsv {

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import { CsvAssembler, detectFormat, type ParseOptions, type ParsedCsv } from "./csv";
+import { CsvAssembler, detectFormat, type CsvRow, type ParseOptions, type ParsedCsv } from "./csv";
 
 /**
  * The server's way through a large file: in slices of a few milliseconds, giving the event
@@ -20,11 +20,25 @@ export class TooManyRowsError extends Error {
   }
 }
 
-/** parseCsv in 64 KB slices; stops as soon as the file has more than `maxRows` rows. */
-export async function parseCsvInSlices(text: string, opts: { maxRows: number; options?: ParseOptions; chunkBytes?: number }): Promise<ParsedCsv> {
+export type CsvLayout = { headers: string[]; delimiter: string; hasHeader: boolean };
+
+/**
+ * The file's rows in 64 KB slices, each handed to `onRows` (awaited before the next slice is
+ * parsed) and then let go: the caller decides what to keep, so a 100,000-row file never sits
+ * whole in memory as rows. Stops as soon as the file has more than `maxRows` rows, and when
+ * `onRows` throws. `headers` are the file's columns, settled before the first rows arrive.
+ */
+export async function streamCsvRows(
+  text: string,
+  opts: { maxRows: number; options?: ParseOptions; chunkBytes?: number; onRows: (rows: CsvRow[], headers: string[]) => Promise<void> | void },
+): Promise<CsvLayout & { rowCount: number }> {
   const input = text.replace(/^\ufeff/, "");
   const { delimiter, newline } = detectFormat(input);
   const assembler = new CsvAssembler(opts.options);
+  const handOver = async () => {
+    const rows = assembler.take();
+    if (rows.length) await opts.onRows(rows, assembler.columns ?? []);
+  };
   let records = 0;
   await new Promise<void>((resolve, reject) => {
     Papa.parse<string[]>(input, <Papa.ParseConfig<string[]>>{
@@ -47,13 +61,37 @@ export async function parseCsvInSlices(text: string, opts: { maxRows: number; op
           return parser.abort();
         }
         parser.pause();
-        setImmediate(() => parser.resume());
+        // The next slice waits for this one's rows to be dealt with, and for a turn of the event loop.
+        handOver()
+          .then(nextTurn)
+          .then(
+            () => parser.resume(),
+            (e: unknown) => {
+              reject(e);
+              parser.abort();
+            },
+          );
       },
       complete: () => resolve(),
       error: (e: Error) => reject(e),
     });
   });
-  return assembler.finish(delimiter);
+  // A file shorter than the records the header is judged on settles only now.
+  const rest = assembler.finish(delimiter);
+  if (rest.rows.length) await opts.onRows(rest.rows, rest.headers);
+  return { headers: rest.headers, delimiter, hasHeader: rest.hasHeader, rowCount: assembler.rowCount };
+}
+
+/** parseCsv in 64 KB slices (all rows kept: for callers that need them together). */
+export async function parseCsvInSlices(text: string, opts: { maxRows: number; options?: ParseOptions; chunkBytes?: number }): Promise<ParsedCsv> {
+  const rows: CsvRow[] = [];
+  const layout = await streamCsvRows(text, {
+    ...opts,
+    onRows: (slice) => {
+      for (const r of slice) rows.push(r);
+    },
+  });
+  return { headers: layout.headers, rows, delimiter: layout.delimiter, hasHeader: layout.hasHeader };
 }
 
 /** `items.map(fn)`, yielding to the event loop every SLICE_MS. */

@@ -36,9 +36,10 @@ export function sampleRss(pgid: number, everyMs = 200) {
   timer.unref();
   return {
     peak: () => peak,
-    /** Starts a window: `windowPeak()` is the largest sample since. */
+    /** Starts a window: `windowPeak()` is the largest sample since. Answers the resident memory now. */
     mark: () => {
       windowPeak = groupRssBytes(pgid);
+      return windowPeak;
     },
     windowPeak: () => windowPeak,
     stop: () => clearInterval(timer),

@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { createRowMapper } from "@/lib/batch/map-rows";
-import { mapInSlices, parseCsvInSlices, TooManyRowsError } from "@/lib/batch/slices";
+import type { CsvRow } from "@/lib/batch/csv";
+import { mapInSlices, streamCsvRows, TooManyRowsError } from "@/lib/batch/slices";
 import { MAX_FILE_ROWS } from "@/lib/schemas/limits";
 import { csvMapping, type BatchRowStatus } from "@/lib/schemas/batch";
 import { batchContent, type BatchContent } from "@/lib/schemas/compose";
@@ -42,34 +43,26 @@ export function checkContent(input: unknown): BatchContent {
   return content;
 }
 
+/** Takes each slice of checked rows as the file is read (stores it, counts it, keeps a few). */
+export type CheckedRowSink = (rows: CheckedRow[]) => Promise<void> | void;
+
 /**
  * The file → rows, each checked before anything is sent: malformed or repeated addresses,
  * rows whose send the wire schema refuses, and addresses on the project's suppression list
  * (read from the service, every page). The same code answers the screen's check and
  * creates the job, so what the user saw is what is sent.
  *
- * At most MAX_FILE_ROWS rows; parsed and checked in slices of a few milliseconds, so other
- * requests are answered while a large file is checked.
+ * At most MAX_FILE_ROWS rows, read in slices of 64 KB: each slice's rows are checked and
+ * handed to `sink` (awaited) before the next slice is parsed, and then dropped, so memory
+ * holds one slice of rows and the set of addresses seen (for repeats), not the whole file.
+ * Other requests are answered between slices.
  */
-export async function checkFile(project: string, csv: string, mappingInput: unknown, content: BatchContent | null): Promise<{ rows: CheckedRow[]; summary: CheckSummary }> {
+export async function checkFileInSlices(project: string, csv: string, mappingInput: unknown, content: BatchContent | null, sink: CheckedRowSink): Promise<CheckSummary> {
   const mapping = csvMapping.parse(mappingInput);
-  let parsed;
-  try {
-    parsed = await parseCsvInSlices(csv, { maxRows: MAX_FILE_ROWS });
-  } catch (e) {
-    if (e instanceof TooManyRowsError) {
-      throw new AppError(400, "too_many_rows", `csv: the file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows; split it into smaller files`, "csv");
-    }
-    throw e;
-  }
-  if (!parsed.rows.length) throw new AppError(400, "validation_error", "csv: the file has no rows", "csv");
-  if (!parsed.headers.includes(mapping.email)) {
-    throw new AppError(400, "validation_error", `mapping.email: the file has no column "${mapping.email}"`, "mapping.email");
-  }
-  const suppressed = await suppressedAddresses(project);
+  const summary: CheckSummary = { total: 0, toSend: 0, invalid: 0, suppressed: 0, duplicate: 0 };
   const mapRow = createRowMapper(mapping);
-  // One pass: each row mapped and checked, no intermediate array of 100,000 mapped rows.
-  const rows = await mapInSlices(parsed.rows, (csvRow): CheckedRow => {
+  let suppressed: Map<string, string> | null = null;
+  const checkRow = (csvRow: CsvRow): CheckedRow => {
     const m = mapRow(csvRow);
     const base = { row: m.row, email: m.email, name: m.name ?? null, data: m.data };
     if (m.errors.length) {
@@ -77,7 +70,7 @@ export async function checkFile(project: string, csv: string, mappingInput: unkn
       const duplicate = e.message.startsWith("repeats row");
       return { ...base, status: duplicate ? "duplicate" : "invalid", error: { message: `${e.field}: ${e.message}`, code: duplicate ? "duplicate" : "invalid_row", field: e.field } };
     }
-    const reason = suppressed.get(m.email.toLowerCase());
+    const reason = suppressed!.get(m.email.toLowerCase());
     if (reason) return { ...base, status: "suppressed", error: { message: `email: the address is suppressed (${reason})`, code: "suppressed", field: "email" } };
     if (content) {
       // The content was checked once (checkContent); per row only what the row adds is checked,
@@ -90,11 +83,33 @@ export async function checkFile(project: string, csv: string, mappingInput: unkn
       }
     }
     return { ...base, status: "pending", error: null };
-  });
-  const summary: CheckSummary = { total: rows.length, toSend: 0, invalid: 0, suppressed: 0, duplicate: 0 };
-  for (const r of rows) {
-    if (r.status === "pending") summary.toSend++;
-    else summary[r.status]++;
+  };
+  try {
+    await streamCsvRows(csv, {
+      maxRows: MAX_FILE_ROWS,
+      onRows: async (csvRows, headers) => {
+        if (!suppressed) {
+          // Asked once the file is known to have rows and the mapped column, as before any row is checked.
+          if (!headers.includes(mapping.email)) {
+            throw new AppError(400, "validation_error", `mapping.email: the file has no column "${mapping.email}"`, "mapping.email");
+          }
+          suppressed = await suppressedAddresses(project);
+        }
+        const rows = await mapInSlices(csvRows, checkRow);
+        for (const r of rows) {
+          summary.total++;
+          if (r.status === "pending") summary.toSend++;
+          else summary[r.status]++;
+        }
+        await sink(rows);
+      },
+    });
+  } catch (e) {
+    if (e instanceof TooManyRowsError) {
+      throw new AppError(400, "too_many_rows", `csv: the file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows; split it into smaller files`, "csv");
+    }
+    throw e;
   }
-  return { rows, summary };
+  if (!summary.total) throw new AppError(400, "validation_error", "csv: the file has no rows", "csv");
+  return summary;
 }

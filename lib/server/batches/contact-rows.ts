@@ -11,7 +11,7 @@ type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId
  * service refuses a second contact for an address (409): a row re-run after a restart is
  * reported as already existing rather than created twice.
  */
-export async function importContactRow(job: BatchJobRow, r: BatchRowRow): Promise<Outcome> {
+export async function importContactRow(job: BatchJobRow, r: Pick<BatchRowRow, "row" | "email" | "name" | "data">): Promise<Outcome> {
   const [first, ...rest] = (r.name ?? "").split(/\s+/).filter(Boolean);
   const data = r.data ?? {};
   const body = {

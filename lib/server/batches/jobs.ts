@@ -1,7 +1,7 @@
 import "server-only";
-import { and, asc, desc, eq, gt, inArray, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import { chunk, chunkIdempotencyKey, retryChunkIdempotencyKey } from "@/lib/batch/chunks";
+import { chunk, retryChunkIdempotencyKey } from "@/lib/batch/chunks";
 import { resultsToCsv } from "@/lib/batch/export";
 import type { BatchRowOutcome, BatchRowStatus } from "@/lib/schemas/batch";
 import { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
@@ -9,9 +9,10 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchJobRow } from "@/lib/server/db/schema/batches";
-import { checkContent, checkFile, type CheckedRow } from "./check";
+import { checkContent, checkFileInSlices, type CheckedRow } from "./check";
 import { oneFileAtATime } from "./file-lock";
 import { resumeIfStalled, runJob } from "./runner";
+import { storeCheckedJob } from "./store";
 
 export type JobCounts = Record<BatchRowStatus, number>;
 export type JobView = {
@@ -28,64 +29,39 @@ export type JobView = {
   content: Record<string, unknown>;
 };
 
+/** Rows listed as problems by the screen's check; 10,000 fine rows need no listing. */
+const MAX_PROBLEMS = 1_000;
+
 /** The screen's check: every row, as the job would take it, and the totals. Nothing is stored or sent. */
 export async function checkBatch(project: Project, actor: Pick<Actor, "id">, body: unknown) {
   const input = batchCheckRequest.parse(body);
   const content = checkContent(input.content);
-  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, content));
-  // Only rows that will not be sent are listed in full; 10,000 fine rows need no listing.
-  return { summary, problems: rows.filter((r) => r.status !== "pending").slice(0, 1000) };
+  const problems: CheckedRow[] = [];
+  const summary = await oneFileAtATime(actor.id, () =>
+    checkFileInSlices(project.externalId, input.csv, input.mapping, content, (rows) => {
+      for (const r of rows) if (r.status !== "pending" && problems.length < MAX_PROBLEMS) problems.push(r);
+    }),
+  );
+  return { summary, problems };
 }
 
 const newJobId = () => crypto.randomUUID().replace(/-/g, "");
 
-/**
- * Rows and first-pass chunks stored in one transaction, so chunk N is always the same rows.
- * Rows go in as JSON documents of 10,000 rows each, unpacked by the database
- * (jsonb_to_recordset): a 100,000-row file is ten statements with one parameter each, not a
- * hundred with nine thousand parameters, which is what made storing large files slow (about
- * five times slower on PGlite), and only one slice is ever serialised at a time.
- */
-const STORE_SLICE = 10_000;
-
-async function storeJob(job: typeof batchJobs.$inferInsert, rows: readonly CheckedRow[]): Promise<void> {
-  const d = await db();
-  await d.transaction(async (tx) => {
-    await tx.insert(batchJobs).values(job);
-    for (let i = 0; i < rows.length; i += STORE_SLICE) {
-      const slice = JSON.stringify(
-        rows.slice(i, i + STORE_SLICE).map((r) => ({ r: r.row, e: r.email, n: r.name, d: r.data, s: r.status, m: r.error?.message ?? null, c: r.error?.code ?? null, f: r.error?.field ?? null })),
-      );
-      await tx.execute(sql`
-        insert into batch_rows (job_id, row, email, name, data, status, error_message, error_code, error_field)
-        select ${job.id}, x.r, x.e, x.n, coalesce(x.d, '{}'::jsonb), x.s, x.m, x.c, x.f
-          from jsonb_to_recordset(${slice}::jsonb) as x(r int, e text, n text, d jsonb, s text, m text, c text, f text)`);
-    }
-    const sendable: number[] = [];
-    for (const r of rows) if (r.status === "pending") sendable.push(r.row);
-    const chunks = chunk(sendable).map((rowNumbers, idx) => ({ i: idx, k: chunkIdempotencyKey(job.id!, idx), r: rowNumbers }));
-    for (let i = 0; i < chunks.length; i += STORE_SLICE / 10) {
-      await tx.execute(sql`
-        insert into batch_chunks (job_id, round, idx, idempotency_key, rows)
-        select ${job.id}, 0, x.i, x.k, x.r
-          from jsonb_to_recordset(${JSON.stringify(chunks.slice(i, i + STORE_SLICE / 10))}::jsonb) as x(i int, k text, r jsonb)`);
-    }
-  });
-}
-
 export async function createSendJob(project: Project, actor: Actor, body: unknown, opts: { start?: boolean } = {}): Promise<{ id: string }> {
   const input = batchJobRequest.parse(body);
   const content = checkContent(input.content);
-  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, content));
-  if (summary.toSend !== input.confirmCount) {
-    throw new AppError(409, "count_changed", `confirmCount: the file now sends ${summary.toSend} messages, not ${input.confirmCount}; check it again`, "confirmCount");
-  }
-  if (summary.toSend === 0) throw new AppError(400, "validation_error", "csv: no row can be sent", "csv");
   const id = newJobId();
-  await withAudit({ actor, action: "batch.start", project: project.externalId, target: id, detail: { ...summary, fileName: input.fileName ?? null } }, () =>
-    storeJob(
-      { id, projectId: project.id, projectExternalId: project.externalId, kind: "send", fileName: input.fileName ?? null, content, totalRows: rows.length, createdBy: actor.id, createdByEmail: actor.email },
-      rows,
+  await oneFileAtATime(actor.id, () =>
+    storeCheckedJob(
+      { id, projectId: project.id, projectExternalId: project.externalId, kind: "send", fileName: input.fileName ?? null, content, totalRows: 0, createdBy: actor.id, createdByEmail: actor.email },
+      (sink) => checkFileInSlices(project.externalId, input.csv, input.mapping, content, sink),
+      async (summary, activate) => {
+        if (summary.toSend !== input.confirmCount) {
+          throw new AppError(409, "count_changed", `confirmCount: the file now sends ${summary.toSend} messages, not ${input.confirmCount}; check it again`, "confirmCount");
+        }
+        if (summary.toSend === 0) throw new AppError(400, "validation_error", "csv: no row can be sent", "csv");
+        await withAudit({ actor, action: "batch.start", project: project.externalId, target: id, detail: { ...summary, fileName: input.fileName ?? null } }, activate);
+      },
     ),
   );
   if (opts.start !== false) void runJob(id);
@@ -94,14 +70,13 @@ export async function createSendJob(project: Project, actor: Actor, body: unknow
 
 export async function createContactImport(project: Project, actor: Actor, body: unknown): Promise<{ id: string }> {
   const input = contactImportRequest.parse(body);
-  const { rows, summary } = await oneFileAtATime(actor.id, () => checkFile(project.externalId, input.csv, input.mapping, null));
-  // Suppression does not stop a contact from existing: only malformed and repeated rows are left out.
-  const usable = rows.map((r) => (r.status === "suppressed" ? { ...r, status: "pending" as const, error: null } : r));
   const id = newJobId();
-  await withAudit({ actor, action: "contacts.import", project: project.externalId, target: id, detail: { total: summary.total, fileName: input.fileName ?? null } }, () =>
-    storeJob(
-      { id, projectId: project.id, projectExternalId: project.externalId, kind: "contacts", fileName: input.fileName ?? null, content: { subscribed: input.subscribed }, totalRows: rows.length, createdBy: actor.id, createdByEmail: actor.email },
-      usable,
+  await oneFileAtATime(actor.id, () =>
+    storeCheckedJob(
+      { id, projectId: project.id, projectExternalId: project.externalId, kind: "contacts", fileName: input.fileName ?? null, content: { subscribed: input.subscribed }, totalRows: 0, createdBy: actor.id, createdByEmail: actor.email },
+      // Suppression does not stop a contact from existing: only malformed and repeated rows are left out.
+      (sink) => checkFileInSlices(project.externalId, input.csv, input.mapping, null, (rows) => sink(rows.map((r) => (r.status === "suppressed" ? { ...r, status: "pending" as const, error: null } : r)))),
+      (summary, activate) => withAudit({ actor, action: "contacts.import", project: project.externalId, target: id, detail: { total: summary.total, fileName: input.fileName ?? null } }, activate),
     ),
   );
   void runJob(id);
@@ -112,7 +87,7 @@ export type JobKind = "send" | "contacts";
 
 async function loadJob(project: Project, id: string, kind: JobKind): Promise<BatchJobRow> {
   const d = await db();
-  const [job] = await d.select().from(batchJobs).where(and(eq(batchJobs.id, id), eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind))).limit(1);
+  const [job] = await d.select().from(batchJobs).where(and(eq(batchJobs.id, id), eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind), ne(batchJobs.status, "preparing"))).limit(1);
   if (!job) throw new AppError(404, "not_found", "Batch job not found.");
   return job;
 }
@@ -128,7 +103,8 @@ async function counts(jobId: string): Promise<JobCounts> {
 const toView = (job: BatchJobRow, c: JobCounts): JobView => ({
   id: job.id,
   kind: job.kind,
-  status: job.status,
+  // Jobs still `preparing` are never read here (loadJob, listJobs).
+  status: job.status === "done" ? "done" : "running",
   fileName: job.fileName,
   totalRows: job.totalRows,
   retryRound: job.retryRound,
@@ -149,7 +125,7 @@ export async function getJob(project: Project, id: string, kind: JobKind = "send
 export async function listJobs(project: Project, kind: "send" | "contacts"): Promise<JobView[]> {
   const d = await db();
   // What a restart left behind is resumed by the sweeper (runner.ts), not by visiting the list.
-  const jobs = await d.select().from(batchJobs).where(and(eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind))).orderBy(desc(batchJobs.createdAt)).limit(50);
+  const jobs = await d.select().from(batchJobs).where(and(eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind), ne(batchJobs.status, "preparing"))).orderBy(desc(batchJobs.createdAt)).limit(50);
   return Promise.all(jobs.map(async (j) => toView(j, await counts(j.id))));
 }
 

@@ -3,14 +3,17 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { db } from "@/lib/server/db";
 import { isRunningHere, LEASE_MS, runJob } from "./runner";
+import { removeAbandonedPreparing } from "./store";
 
 /**
- * One pass of the sweeper: every running job with a chunk nobody holds (pending, or its lease
+ * One pass of the sweeper: jobs whose instance died while storing their file are deleted
+ * (they were never confirmed to the user, nothing of them was sent), every running job with a chunk nobody holds (pending, or its lease
  * ran out) is run here too, and a job whose chunks are all done but whose instance died
  * before saying so is marked done. Answers the ids of the jobs it started running.
  */
 export async function sweepJobs(): Promise<string[]> {
   const d = await db();
+  await removeAbandonedPreparing(d);
   await d.execute(sql`
     update batch_jobs j set status = 'done', finished_at = now(), updated_at = now()
      where j.status = 'running' and not exists (select 1 from batch_chunks c where c.job_id = j.id and c.status <> 'done')`);

@@ -21,8 +21,11 @@ export const batchJobs = pgTable(
     projectExternalId: text("project_external_id").notNull(),
     /** `send`: messages through POST /v1/emails/batch; `contacts`: POST /v1/contacts per row. */
     kind: text("kind", { enum: ["send", "contacts"] }).notNull(),
-    /** `running` while chunks are pending or claimed; `done` when none are left. */
-    status: text("status", { enum: ["running", "done"] }).notNull().default("running"),
+    /**
+     * `preparing` while its file is being stored (never listed, opened or claimed: deleted if
+     * its instance dies then), `running` while chunks are pending or claimed, `done` when none are left.
+     */
+    status: text("status", { enum: ["preparing", "running", "done"] }).notNull().default("running"),
     fileName: text("file_name"),
     /** What every row shares: from, subject/html/text or templateId, tags (kind `send`). */
     content: jsonb("content").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
@@ -81,7 +84,12 @@ export const batchChunks = pgTable(
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
   },
-  (t) => [primaryKey({ columns: [t.jobId, t.round, t.idx] }), index("batch_chunks_status_idx").on(t.status, t.leaseUntil)],
+  (t) => [
+    primaryKey({ columns: [t.jobId, t.round, t.idx] }),
+    index("batch_chunks_status_idx").on(t.status, t.leaseUntil),
+    // The next chunk to claim, in order, without stepping over the done ones (claimChunk).
+    index("batch_chunks_open_idx").on(t.jobId, t.round, t.idx).where(sql`${t.status} <> 'done'`),
+  ],
 );
 
 export type BatchJobRow = typeof batchJobs.$inferSelect;

@@ -1,0 +1,1 @@
+CREATE INDEX "batch_chunks_open_idx" ON "batch_chunks" USING btree ("job_id","round","idx") WHERE "batch_chunks"."status" <> 'done';
