@@ -1,7 +1,9 @@
 /**
- * `npm run bench:batch [-- --rows N]`: an N-row batch job (default 10,000) through the
- * dashboard (its route, its job runner, its database) against the same N/100 batches of 100
- * sent straight to the local service, each on a fresh stack (service + dashboard, PGlite);
+ * `npm run bench:batch [-- --rows N] [--postgres <url>]`: an N-row batch job (default 10,000)
+ * through the dashboard (its route, its job runner, its database) against the same N/100
+ * batches of 100 sent straight to the local service, each on a fresh stack (service +
+ * dashboard on PGlite, or with `--postgres` on a new database of that server per stack,
+ * dropped afterwards);
  * prints both times and the ratio (target: ≤ 1.15x), and the dashboard's peak resident
  * memory (all processes of its group, sampled every 200 ms for the stack's whole life;
  * target: ≤ 400 MB). Then the same with the service failing every 10th batch request
@@ -38,6 +40,28 @@ function rowsArgument(): number {
 }
 
 const ROWS = rowsArgument();
+const POSTGRES = (() => {
+  const i = process.argv.indexOf("--postgres");
+  return i >= 0 ? process.argv[i + 1] : undefined;
+})();
+
+/** The dashboard's database for one stack: a folder for PGlite, or a new database on the Postgres server. */
+async function dashboardDatabase(tmp: string, label: string): Promise<{ env: Env; drop: () => Promise<void> }> {
+  if (!POSTGRES) return { env: { DASHBOARD_DATA_DIR: path.join(tmp, `dashboard-${label}`) }, drop: async () => {} };
+  const { default: postgres } = await import("postgres");
+  const name = `bench_batch_${randomBytes(3).toString("hex")}_${label.replace(/\W/g, "_")}`;
+  const admin = postgres(POSTGRES, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  const url = new URL(POSTGRES);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end({ timeout: 5 });
+    },
+  };
+}
 const CHUNK = 100;
 const WORKERS = 8;
 const TARGET_RATIO = 1.15;
@@ -59,9 +83,11 @@ type Stack = { serviceURL: string; key: string; project: string; baseURL: string
 async function startStack(faultEvery: number, tmp: string, label: string): Promise<Stack> {
   const children: Child[] = [];
   let rss: ReturnType<typeof sampleRss> | null = null;
+  const database = await dashboardDatabase(tmp, label);
   const stop = async () => {
     rss?.stop();
     for (const c of children.reverse()) await c.stop();
+    await database.drop();
   };
   const servicePort = await freePort();
   const serviceDir = path.join(tmp, `service-${label}`);
@@ -87,7 +113,7 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
     SERVICE_URL: written.SERVICE_URL,
     SERVICE_API_KEY: written.SERVICE_API_KEY,
     SERVICE_PROJECTS: written.SERVICE_PROJECTS,
-    DASHBOARD_DATA_DIR: path.join(tmp, `dashboard-${label}`),
+    ...database.env,
     AUTH_SECRET: randomBytes(32).toString("base64url"),
     PUBLIC_URL: baseURL,
     ADMIN_EMAIL: admin.email,
@@ -225,6 +251,7 @@ try {
   const dash = through.value;
   console.log(`\n(waited ${(straight.quietMs / 1000).toFixed(1)} s and ${(through.quietMs / 1000).toFixed(1)} s for the machine to be quiet; load average at the starts ${straight.load} and ${through.load}, now ${loads()})`);
   const ratio = dash.ms / directMs;
+  console.log(`\nDashboard database: ${POSTGRES ? "Postgres" : "PGlite"}.`);
   console.log(`\n${ROWS.toLocaleString("en")} messages in ${(ROWS / CHUNK).toLocaleString("en")} batches, ${WORKERS} at a time:`);
   console.log(`  straight to the service: ${(directMs / 1000).toFixed(2)} s`);
   console.log(`  through the dashboard:   ${(dash.ms / 1000).toFixed(2)} s (job created from a CSV, checked, stored, sent, ${dash.sent} sent; of which creating the job: ${(dash.createMs / 1000).toFixed(2)} s)`);
