@@ -1,6 +1,6 @@
 import "server-only";
-import http from "node:http";
 import { env } from "./env";
+import { hookServerRequests } from "./http-request-hook";
 import { addressSet, normalizeAddress } from "./ip-ranges";
 
 /**
@@ -11,22 +11,12 @@ import { addressSet, normalizeAddress } from "./ip-ranges";
  */
 export const PEER_HEADER = "x-mailroom-peer";
 
-const INSTALLED = Symbol.for("mail-dashboard.peer-header");
-type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-
 /** Called once at start (instrumentation.ts). Idempotent. */
 export function installPeerAddressHeader(): void {
-  const proto = http.Server.prototype as unknown as { emit: Emit; [INSTALLED]?: boolean };
-  if (proto[INSTALLED]) return;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event, ...args) {
-    if (event === "request") {
-      const req = args[0] as http.IncomingMessage;
-      req.headers[PEER_HEADER] = req.socket?.remoteAddress ?? "";
-    }
-    return emit.call(this, event, ...args);
-  };
-  proto[INSTALLED] = true;
+  hookServerRequests(Symbol.for("mail-dashboard.peer-header"), (req) => {
+    req.headers[PEER_HEADER] = req.socket?.remoteAddress ?? "";
+    return false;
+  });
 }
 
 let trustedFor: { entries: readonly string[]; test: (address: string) => boolean } | null = null;

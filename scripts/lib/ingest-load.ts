@@ -1,6 +1,6 @@
 import http from "node:http";
 import { performance } from "node:perf_hooks";
-import { Webhook } from "standardwebhooks";
+import { createHmac } from "node:crypto";
 
 /**
  * The deliveries of `bench:ingest`: messages whose events a service would announce (sent,
@@ -37,6 +37,20 @@ export function serviceView(m: BenchMessage) {
   };
 }
 
+const keys = new Map<string, Buffer>();
+
+/**
+ * A Standard Webhooks signature (`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`
+ * under the secret's key) made with Node's HMAC: the `standardwebhooks` package's JavaScript
+ * SHA-256 cost this load generator, on the same 2 cores as the dashboard, more CPU per
+ * delivery than the dashboard spent taking it in.
+ */
+export function standardSignature(secret: string, id: string, at: Date, body: string): string {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = Buffer.from(secret.replace(/^whsec_/, ""), "base64")));
+  return `v1,${createHmac("sha256", key).update(`${id}.${Math.floor(at.getTime() / 1000)}.${body}`).digest("base64")}`;
+}
+
 /** The body and signed headers of one delivery, signed now. */
 export function signedDelivery(d: Delivery, secret: string): { body: string; headers: Record<string, string> } {
   const m = d.message;
@@ -60,7 +74,7 @@ export function signedDelivery(d: Delivery, secret: string): { body: string; hea
       "content-type": "application/json",
       [`${prefix}-id`]: d.key,
       [`${prefix}-timestamp`]: String(Math.floor(at.getTime() / 1000)),
-      [`${prefix}-signature`]: new Webhook(secret).sign(d.key, at, body),
+      [`${prefix}-signature`]: standardSignature(secret, d.key, at, body),
     },
   };
 }

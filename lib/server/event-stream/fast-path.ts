@@ -3,6 +3,7 @@ import http from "node:http";
 import { AppError } from "@/lib/errors";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { tooLarge } from "@/lib/server/route";
+import { hookServerRequests } from "@/lib/server/http-request-hook";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/security-headers";
 import { ingestResponse } from "./ingest-response";
 
@@ -18,29 +19,17 @@ import { ingestResponse } from "./ingest-response";
  * Only a plain path is taken — the project id as the schema allows it, optionally a query —
  * and only POST; anything else (a %-escape, a trailing slash, another method) goes on to
  * Next, which answers it as before. Installed once at start (instrumentation.ts), like the
- * peer-address header (lib/server/client-address.ts), on the HTTP server class: `next start`
- * runs one server in this process.
+ * peer-address header (lib/server/client-address.ts), through lib/server/http-request-hook.ts.
  */
 const PATH = /^\/api\/ingest\/([A-Za-z0-9][A-Za-z0-9._~:-]*)(?:\?.*)?$/;
-const INSTALLED = Symbol.for("mail-dashboard.ingest-fast-path");
-type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
 
 export function installIngestFastPath(): void {
-  const proto = http.Server.prototype as unknown as { emit: Emit; [INSTALLED]?: boolean };
-  if (proto[INSTALLED]) return;
-  const emit = proto.emit;
-  proto.emit = function (this: http.Server, event, ...args) {
-    if (event === "request") {
-      const req = args[0] as http.IncomingMessage;
-      const project = req.method === "POST" ? PATH.exec(req.url ?? "")?.[1] : undefined;
-      if (project !== undefined) {
-        void answer(project, req, args[1] as http.ServerResponse);
-        return true;
-      }
-    }
-    return emit.call(this, event, ...args);
-  };
-  proto[INSTALLED] = true;
+  hookServerRequests(Symbol.for("mail-dashboard.ingest-fast-path"), (req, res) => {
+    const project = req.method === "POST" ? PATH.exec(req.url ?? "")?.[1] : undefined;
+    if (project === undefined) return false;
+    void answer(project, req, res);
+    return true;
+  });
 }
 
 async function answer(project: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
