@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { csvMapping } from "@/lib/schemas/batch";
-import { parseCsv, suggestMapping } from "./csv";
+import { parseCsv } from "./csv";
+import { suggestMapping } from "./mapping";
 import { mapRows } from "./map-rows";
 
 describe("parseCsv", () => {

@@ -147,6 +147,3 @@ export function parseCsv(text: string, options: ParseOptions = {}): ParsedCsv {
   assembler.add(result.data, quoteRows);
   return assembler.finish(result.meta.delimiter);
 }
-
-// The column mapping (no CSV parser needed) lives in ./mapping, so a screen can suggest one without loading Papa.
-export { suggestMapping, type SuggestedMapping, type SuggestOptions } from "@/lib/batch/mapping";
