@@ -187,6 +187,9 @@ function runs(): Runs {
 /** Whether this process is running the job now. */
 export const isRunningHere = (jobId: string) => runs().has(jobId);
 
+/** Whether this process is running any job now. */
+export const jobsRunningHere = () => runs().size > 0;
+
 /** Runs a job in this instance (once at a time per job) until no chunk is left to claim. */
 export function runJob(jobId: string): Promise<void> {
   const current = runs().get(jobId);

@@ -1,9 +1,9 @@
 import "server-only";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { env } from "@/lib/server/env";
-import { createExtensions, pgliteExtensions } from "./extensions";
+import { createExtensions } from "./extensions";
+import { openPglite } from "./pglite";
 
 /** The dashboard database: PGlite in DASHBOARD_DATA_DIR, or Postgres when DATABASE_URL is set. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -72,14 +72,8 @@ export async function openDatabase(
     }
     return { db: db as unknown as Db, close: () => client.end({ timeout: 5 }), lock, kind: "postgres" };
   }
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
-    import("@electric-sql/pglite"),
-    import("drizzle-orm/pglite"),
-    import("drizzle-orm/pglite/migrator"),
-  ]);
-  // PGlite does not create its directory.
-  await mkdir(target.dataDir, { recursive: true });
-  const client = new PGlite(target.dataDir, { extensions: await pgliteExtensions() });
+  const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/pglite"), import("drizzle-orm/pglite/migrator")]);
+  const client = await openPglite(target.dataDir);
   const db = drizzle(client);
   await createExtensions(db as unknown as Db);
   await migrate(db, { migrationsFolder });

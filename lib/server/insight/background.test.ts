@@ -9,7 +9,7 @@ import { recordSentMessages } from "@/lib/server/messages/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { BACKLOG_LIMIT, evaluateAlerts } from "@/lib/server/alerts/evaluate";
-import { startInsightWork, stopInsightWork } from "./background";
+import { refreshDue, startInsightWork, stopInsightWork } from "./background";
 import { refreshInsight } from "./refresh";
 
 let dispose: () => Promise<void>;
@@ -68,5 +68,15 @@ describe("insight's background work", () => {
     expect(await evaluateAlerts()).toEqual({ skipped: "the rollups are catching up", projects: 0, changes: [] });
     await refreshInsight({ batchSize: 5_000 });
     expect((await evaluateAlerts()).skipped).toBe(false);
+  });
+
+  it("spaces the refresher's passes out while a batch job sends, and not otherwise", () => {
+    const t = 1_000_000;
+    expect(refreshDue(t, t - 10, false, 15_000)).toBe(true);
+    expect(refreshDue(t, t - 10, true, 15_000)).toBe(false);
+    expect(refreshDue(t, t - 14_999, true, 15_000)).toBe(false);
+    expect(refreshDue(t, t - 15_000, true, 15_000)).toBe(true);
+    // The first pass of a process is never held back.
+    expect(refreshDue(t, 0, true)).toBe(true);
   });
 });
