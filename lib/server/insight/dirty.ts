@@ -1,21 +1,21 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
-import { insightDirty } from "@/lib/server/db/schema/insight";
 
 /**
  * Marks messages for the insight refresher (lib/server/insight/refresh.ts): every write path
- * of the message index calls this in its own transaction. One multi-row insert; a message
- * already marked stays as it is, so repeated writes cost one no-op row each.
+ * of the message index calls this in its own transaction. One insert whose ids travel as one
+ * JSON document (a batch chunk's hundred ids as two hundred parameters took PGlite 9 ms, the
+ * document 1); a message already marked stays as it is, so repeated writes cost one no-op row each.
  */
 export async function markInsightDirty(tx: Db, projectId: string, messageIds: string[]): Promise<void> {
   if (messageIds.length === 0) return;
   const unique = [...new Set(messageIds)];
   for (let i = 0; i < unique.length; i += 5000) {
-    await tx
-      .insert(insightDirty)
-      .values(unique.slice(i, i + 5000).map((messageId) => ({ messageId, projectId })))
-      .onConflictDoNothing({ target: insightDirty.messageId });
+    await tx.execute(sql`
+      insert into insight_dirty (message_id, project_id)
+      select value, ${projectId} from jsonb_array_elements_text(${JSON.stringify(unique.slice(i, i + 5000))}::jsonb)
+      on conflict (message_id) do nothing`);
   }
 }
 
