@@ -21,7 +21,7 @@ import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { startChild, type Child, type Env } from "./lib/child";
 import { readEnvFile } from "./lib/env-file";
 import { waitForHealth } from "./lib/health";
-import { BIN, ROOT, fromRoot } from "./lib/paths";
+import { BIN, ROOT, fromRoot, nextServerArgs } from "./lib/paths";
 import { waitForIdle } from "./lib/idle";
 import { freePort } from "./lib/ports";
 import { TEST_DIST_DIR } from "./lib/stack";
@@ -121,7 +121,7 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
     BATCH_WORKERS: String(WORKERS),
   };
   await buildIfStale(TEST_DIST_DIR, env);
-  const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
+  const dashboard = startChild({ name: "dashboard", command: process.execPath, args: nextServerArgs(port), cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
   children.push(dashboard);
   rss = sampleRss(dashboard.process.pid!);
   await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);

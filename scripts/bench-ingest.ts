@@ -42,7 +42,7 @@ const { CHROMIUM_ARGS, ensureChromium } = await import("./lib/chromium");
 const { startChild } = await import("./lib/child");
 const { waitForHealth } = await import("./lib/health");
 const { waitForIdle } = await import("./lib/idle");
-const { BIN, ROOT, fromRoot } = await import("./lib/paths");
+const { BIN, ROOT, fromRoot, nextServerArgs } = await import("./lib/paths");
 const { freePort } = await import("./lib/ports");
 const { groupCpuMs } = await import("./lib/proc-cpu");
 const { TEST_DIST_DIR } = await import("./lib/stack");
@@ -103,7 +103,7 @@ const env = {
 };
 await buildIfStale(TEST_DIST_DIR, env);
 const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
-const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs, BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
+const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs, ...nextServerArgs(port)], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
 const post = sender(baseURL, CONNECTIONS);
 const ingestPath = `/api/ingest/${PROJECT}`;
 /** What the dashboard answered 204 for: each webhook-id once, and the messages they were about. */

@@ -9,7 +9,7 @@ import { buildIfStale } from "./lib/build";
 import { startChild, type Child, type Env } from "./lib/child";
 import { appendMissingEnv, readEnvFile } from "./lib/env-file";
 import { waitForHealth } from "./lib/health";
-import { BIN, fromRoot } from "./lib/paths";
+import { BIN, fromRoot, nextServerArgs } from "./lib/paths";
 import { ensureService } from "./lib/local-service";
 import { allowDashboardWebhooks, dashboardHost } from "./lib/webhook-allow";
 
@@ -52,7 +52,7 @@ async function main() {
   const dashboard = startChild({
     name: "dashboard",
     command: process.execPath,
-    args: [BIN.next, dev ? "dev" : "start", "-p", port, "-H", host],
+    args: nextServerArgs(port, host, dev ? "dev" : "start"),
     env: childEnv,
     echo: "prefix",
   });

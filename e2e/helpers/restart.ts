@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startChild, type Child } from "../../scripts/lib/child";
-import { BIN, ROOT } from "../../scripts/lib/paths";
+import { BIN, ROOT, nextServerArgs } from "../../scripts/lib/paths";
 import { freePort } from "../../scripts/lib/ports";
 import { TEST_DIST_DIR } from "../../scripts/lib/stack";
 import { run, serviceKey } from "../support/run";
@@ -43,7 +43,7 @@ export async function ownDashboard(extraEnv: Record<string, string> = {}) {
     child = startChild({
       name: `dashboard-${starts}`,
       command: process.execPath,
-      args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"],
+      args: nextServerArgs(port),
       cwd: ROOT,
       env,
       logFile: path.join(logDir, `dashboard-${starts}.log`),

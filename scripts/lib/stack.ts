@@ -5,7 +5,7 @@ import path from "node:path";
 import { buildIfStale } from "./build";
 import { startChild, type Child, type Env } from "./child";
 import { readEnvFile } from "./env-file";
-import { BIN, ROOT } from "./paths";
+import { BIN, ROOT, nextServerArgs } from "./paths";
 import { freePort } from "./ports";
 import { waitForHealth } from "./health";
 
@@ -123,7 +123,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const dashboard = startChild({
       name: "dashboard",
       command: process.execPath,
-      args: [BIN.next, "start", "-p", String(dashboardPort), "-H", "127.0.0.1"],
+      args: nextServerArgs(dashboardPort),
       cwd: ROOT,
       logFile: path.join(options.logDir, "dashboard.log"),
       env: dashboardEnv,

@@ -8,7 +8,7 @@ import { CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium";
 import { startChild, type Child, type Env } from "../../scripts/lib/child";
 import { readEnvFile } from "../../scripts/lib/env-file";
 import { waitForHealth } from "../../scripts/lib/health";
-import { BIN, ROOT, fromRoot } from "../../scripts/lib/paths";
+import { BIN, ROOT, fromRoot, nextServerArgs } from "../../scripts/lib/paths";
 import { freePort } from "../../scripts/lib/ports";
 import { withRunLock } from "../../scripts/lib/run-lock";
 import { startBalancer, type Balancer } from "./balancer";
@@ -138,7 +138,7 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
       const child = startChild({
         name,
         command: process.execPath,
-        args: [BIN.next, "start", "-p", String(port), "-H", "127.0.0.1"],
+        args: nextServerArgs(port),
         cwd: ROOT,
         logFile: path.join(LOG_DIR, `${name}.log`),
         env: { ...sharedEnv, ...extra },
