@@ -2,13 +2,15 @@
 
 import * as React from "react";
 import type { UseFormReturn } from "react-hook-form";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form } from "@/components/ui/form";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormError } from "@/components/ui/form-error";
 
 /**
- * A form in a dialog: title and description, the fields, then the server's error, Cancel and
- * the submit button (./form-dialog-footer.tsx). While the form is saving, no way of closing
+ * A form in a dialog: title and description, the fields, then the error the server gave (with
+ * its correlation id), Cancel, and the submit button, which shows it is working and cannot be
+ * pressed twice. While the form is saving, no way of closing
  * works — Escape, a click outside, the close button, Cancel — so a save in flight is never
  * mistaken for an abandoned one; a refused attempt says why. `onClosed` runs whenever the user
  * closes it (Cancel included), for forgetting the last error.
@@ -24,7 +26,6 @@ export function FormDialog({
   pending,
   error,
   submitLabel,
-  submitVariant,
   onClosed,
   className,
   formClassName = "grid gap-4",
@@ -40,9 +41,8 @@ export function FormDialog({
   form?: UseFormReturn<any, any, any>;
   onSubmit: React.FormEventHandler<HTMLFormElement>;
   pending: boolean;
-  error?: React.ComponentProps<typeof FormDialogFooter>["error"];
+  error?: { message?: string | null; correlationId?: string | null } | null;
   submitLabel: React.ReactNode;
-  submitVariant?: React.ComponentProps<typeof FormDialogFooter>["submitVariant"];
   onClosed?: () => void;
   className?: string;
   formClassName?: string;
@@ -68,7 +68,15 @@ export function FormDialog({
           Still saving — this closes when it is done.
         </p>
       )}
-      <FormDialogFooter error={error} pending={pending} submitLabel={submitLabel} submitVariant={submitVariant} onCancel={() => change(false)} />
+      <FormError message={error?.message} correlationId={error?.correlationId} />
+      <DialogFooter>
+        <Button type="button" variant="outline" onClick={() => change(false)} disabled={pending}>
+          Cancel
+        </Button>
+        <Button type="submit" pending={pending}>
+          {submitLabel}
+        </Button>
+      </DialogFooter>
     </form>
   );
 

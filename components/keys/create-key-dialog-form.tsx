@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/keys/reauth";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { FormDialog } from "@/components/common/form-dialog";
@@ -148,7 +148,7 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
         />
       </FormDialog>
       {reauthDialog}
-      <SecretRevealDialog
+      <SecretReveal
         secret={created?.secret ?? null}
         label="API key"
         title={`API key “${created?.name ?? ""}”`}

@@ -12,7 +12,7 @@ import { Input } from "@/components/ui/input";
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
 import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
@@ -122,7 +122,7 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
         />
         <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
       </FormDialog>
-      <OneTimeSecretDialog
+      <SecretReveal
         secret={created?.password ?? null}
         label="password"
         title={`Password for ${created?.user.email ?? ""}`}
