@@ -8,9 +8,9 @@ import { AlertTriangleIcon } from "lucide-react";
 import { API_KEY_SCOPES } from "@/lib/schemas/api-keys";
 import { createApiKeyForm, type CreateApiKeyForm } from "@/lib/schemas/api-keys-form";
 import { apiKeyKeys, apiKeyMutations } from "@/lib/queries/api-keys";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { Checkbox } from "@/components/ui/checkbox";
-import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormField, FormItem, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/keys/reauth";
@@ -61,19 +61,7 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
         error={formError}
         submitLabel="Create key"
       >
-        <FormField
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Name</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" placeholder="Staging app" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
+        <TextField control={form.control} name="name" label="Name" placeholder="Staging app" />
         <FormField
           control={form.control}
           name="reach"

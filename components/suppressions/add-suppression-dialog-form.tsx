@@ -7,7 +7,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
 import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
@@ -43,19 +43,7 @@ export default function AddSuppressionDialogForm({ project, open, onOpenChange: 
       error={formError}
       submitLabel="Suppress address"
     >
-      <FormField
-        control={form.control}
-        name="email"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Email address</FormLabel>
-            <FormControl>
-              <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
+      <TextField control={form.control} name="email" label="Email address" type="email" placeholder="ada@example.com" />
       <FormField
         control={form.control}
         name="reason"

@@ -8,9 +8,9 @@ import { AlertTriangleIcon } from "lucide-react";
 import { EVENT_TYPE_GROUPS, EVENT_TYPES, type EventType } from "@/lib/schemas/events";
 import { createWebhookForm, privateAddressReason, type CreateWebhookForm } from "@/lib/schemas/webhooks-form";
 import { webhookKeys, webhookMutations } from "@/lib/queries/webhooks";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { Checkbox } from "@/components/ui/checkbox";
-import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormField, FormItem, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/keys/reauth";
@@ -78,25 +78,14 @@ export default function CreateWebhookDialogForm({ project, open, onOpenChange: s
         error={formError}
         submitLabel="Add webhook"
       >
-        <FormField
-          control={form.control}
-          name="url"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Endpoint URL</FormLabel>
-              <FormControl>
-                <Input type="url" autoComplete="off" spellCheck={false} placeholder="https://api.example.com/webhooks/mail" {...field} />
-              </FormControl>
-              {warning && (
-                <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground" data-private-warning="">
-                  <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                  This host is {warning}. The service delivers from its own network, where this address reaches something else or nothing at all.
-                </p>
-              )}
-              <FormMessage />
-            </FormItem>
+        <TextField control={form.control} name="url" label="Endpoint URL" type="url" spellCheck={false} placeholder="https://api.example.com/webhooks/mail">
+          {warning && (
+            <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground" data-private-warning="">
+              <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              This host is {warning}. The service delivers from its own network, where this address reaches something else or nothing at all.
+            </p>
           )}
-        />
+        </TextField>
         <FormField
           control={form.control}
           name="eventTypes"

@@ -8,8 +8,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { createProjectRequest, type CreateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
-import { Input } from "@/components/ui/input";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { FormDialog } from "@/components/common/form-dialog";
@@ -48,41 +47,17 @@ export default function RegisterProjectDialogForm({ open, onOpenChange: setOpen,
       error={formError}
       submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"}
     >
-      <FormField
+      <TextField
         control={form.control}
         name="externalId"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Service project id</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="acme-production" {...field} />
-            </FormControl>
-            <FormDescription>Sent as X-Service-Product on every call; it also appears in this project&apos;s links.</FormDescription>
-            <FormMessage />
-          </FormItem>
-        )}
+        label="Service project id"
+        spellCheck={false}
+        className="font-mono"
+        placeholder="acme-production"
+        description="Sent as X-Service-Product on every call; it also appears in this project's links."
       />
-      <FormField
-        control={form.control}
-        name="name"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Display name</FormLabel>
-            <FormControl>
-              <Input
-                autoComplete="off"
-                placeholder="Acme (production)"
-                {...field}
-                value={field.value ?? ""}
-                // Optional in the schema means absent, not empty: an empty box sends no name.
-                onChange={(e) => field.onChange(e.target.value === "" ? undefined : e.target.value)}
-              />
-            </FormControl>
-            <FormDescription>Optional. Defaults to the id.</FormDescription>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
+      {/* Optional in the schema means absent, not empty: an empty box sends no name. */}
+      <TextField control={form.control} name="name" label="Display name" optional placeholder="Acme (production)" description="Optional. Defaults to the id." />
     </FormDialog>
   );
 }

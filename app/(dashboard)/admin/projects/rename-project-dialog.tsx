@@ -8,8 +8,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
-import { Input } from "@/components/ui/input";
-import { FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { FormDialog } from "@/components/common/form-dialog";
 
@@ -49,19 +48,7 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
       error={formError}
       submitLabel="Save name"
     >
-      <FormField
-        control={form.control}
-        name="name"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Display name</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" {...field} />
-            </FormControl>
-            <FormMessage />
-          </FormItem>
-        )}
-      />
+      <TextField control={form.control} name="name" label="Display name" />
     </FormDialog>
   );
 }

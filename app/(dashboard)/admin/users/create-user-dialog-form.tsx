@@ -8,7 +8,7 @@ import { toast } from "@/components/ui/toast";
 import { ROLE_LABELS, ROLES } from "@/lib/permissions";
 import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
@@ -68,33 +68,8 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
         error={formError}
         submitLabel="Create user"
       >
-        <FormField
-          control={form.control}
-          name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="name"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Name</FormLabel>
-              <FormControl>
-                <Input autoComplete="off" placeholder="Ada Lovelace" {...field} value={field.value ?? ""} />
-              </FormControl>
-              <FormDescription>Optional.</FormDescription>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
+        <TextField control={form.control} name="email" label="Email" type="email" placeholder="ada@example.com" />
+        <TextField control={form.control} name="name" label="Name" placeholder="Ada Lovelace" description="Optional." />
         <FormField
           control={form.control}
           name="role"

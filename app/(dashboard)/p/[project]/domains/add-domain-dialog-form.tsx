@@ -8,8 +8,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
-import { Input } from "@/components/ui/input";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { projectHref } from "@/components/shell/nav";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
@@ -49,23 +48,20 @@ export default function AddDomainDialogForm({ project, open, onOpenChange: setOp
       error={formError}
       submitLabel="Add domain"
     >
-      <FormField
+      <TextField
         control={form.control}
         name="domain"
-        render={({ field }) => (
-          <FormItem>
-            <FormLabel>Domain</FormLabel>
-            <FormControl>
-              <Input autoComplete="off" spellCheck={false} placeholder="mail.example.com" {...field} />
-            </FormControl>
-            {normalized?.ok && normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
-              <FormDescription>
-                Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
-              </FormDescription>
-            )}
-            <FormMessage />
-          </FormItem>
-        )}
+        label="Domain"
+        spellCheck={false}
+        placeholder="mail.example.com"
+        description={
+          normalized?.ok &&
+          normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
+            <>
+              Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
+            </>
+          )
+        }
       />
     </FormDialog>
   );
