@@ -49,3 +49,40 @@ test("a suppression added by support is listed, exported, and a send to it is re
   expect(entries.text).toContain('"reason":"manual"');
   await audit.close();
 });
+
+test("a form dialog cannot be closed while it saves, and closes once the save is done", async ({ page }) => {
+  const email = `held-${randomBytes(3).toString("hex")}@example.com`;
+  // The dashboard's POST is held at the browser until the test lets it go, so the save is
+  // in flight for as long as the test needs; then it goes on to the real route unchanged.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let held!: () => void;
+  const inFlight = new Promise<void>((resolve) => (held = resolve));
+  await page.route(`**/api/p/${project}/suppressions`, async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    held();
+    await released;
+    await route.continue();
+  });
+
+  expect(await visit(page, `/p/${project}/suppressions`)).toBe(200);
+  await page.getByRole("button", { name: "Add suppression" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "Suppress an address" });
+  await dialog.getByLabel("Email address").fill(email);
+  await dialog.getByRole("button", { name: "Suppress address" }).click();
+  await inFlight;
+
+  await expect(dialog.getByRole("button", { name: "Suppress address" })).toHaveAttribute("aria-busy", "true");
+  await expect(dialog.getByRole("button", { name: "Close" })).toBeDisabled();
+  await expect(dialog.getByRole("button", { name: "Cancel" })).toBeDisabled();
+  // Escape is refused, and the dialog says why.
+  await page.keyboard.press("Escape");
+  await expect(dialog.getByRole("status")).toHaveText("Still saving — this closes when it is done.");
+  await page.mouse.click(5, 5);
+  await expect(dialog).toHaveAttribute("data-state", "open");
+  await screenshot(page, "form-dialog-saving");
+
+  release();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("region", { name: "Suppressions" }).getByRole("row").filter({ hasText: email })).toBeVisible();
+});

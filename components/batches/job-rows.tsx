@@ -8,7 +8,7 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
 import { TableSkeleton } from "@/components/common/table-skeleton";
-import { Button } from "@/components/ui/button";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
@@ -17,6 +17,7 @@ export function JobRows({ project, kind, jobId, running, linkMessages }: { proje
   const status = BATCH_ROW_STATUSES.includes(get("status") as never) ? get("status") : null;
   const after = Number(get("after")) || null;
   const { data, error, refetch, isLoading } = useQuery(jobRowsQuery(project, jobId, status, after, running, kind));
+  const next = data?.nextAfter;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center gap-2">
@@ -86,18 +87,13 @@ export function JobRows({ project, kind, jobId, running, linkMessages }: { proje
           </TableBody>
         </Table>
       )}
-      <div className="flex gap-2">
-        {after !== null && (
-          <Button variant="outline" size="sm" onClick={() => set({ after: null })}>
-            First page
-          </Button>
-        )}
-        {data?.nextAfter != null && (
-          <Button variant="outline" size="sm" onClick={() => set({ after: String(data.nextAfter) })}>
-            Next rows
-          </Button>
-        )}
-      </div>
+      <CursorPager
+        label="Row pages"
+        className="justify-start"
+        next="Next rows"
+        onBack={after !== null ? () => set({ after: null }) : undefined}
+        onNext={next != null ? () => set({ after: String(next) }) : undefined}
+      />
     </div>
   );
 }

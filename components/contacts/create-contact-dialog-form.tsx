@@ -5,18 +5,15 @@ import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm, get } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { UserPlusIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { contactForm, toCreateContact, type ContactForm } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations } from "@/lib/queries/contacts";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { NameValueRows } from "@/components/compose/name-value-rows";
 import { fieldMessageText } from "@/components/ui/field-message";
-import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 const FIELDS = ["email", "firstName", "lastName"] as const;
 
@@ -44,39 +41,39 @@ export default function CreateContactDialogForm({ project, open, onOpenChange: s
   const rowErrors = (errors.metadata as unknown as ({ key?: { message?: string }; value?: { message?: string } } | undefined)[] | undefined)?.map?.((e) => ({ name: e?.key?.message, value: e?.value?.message }));
 
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Create a contact</DialogTitle>
-          <DialogDescription>The service holds contacts; the dashboard remembers the ones it creates so you can find them here.</DialogDescription>
-        </DialogHeader>
-        <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-          {(["email", "firstName", "lastName"] as const).map((name) => (
-            <div key={name} className="space-y-1.5">
-              <label htmlFor={`contact-${name}`} className="text-sm font-medium">
-                {name === "email" ? "Email" : name === "firstName" ? "First name" : "Last name"}
-              </label>
-              <Input id={`contact-${name}`} type={name === "email" ? "email" : "text"} {...form.register(name)} aria-invalid={err(name) ? true : undefined} />
-              {err(name) && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{err(name)}</p>}
-            </div>
-          ))}
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" {...form.register("subscribed")} /> Subscribed
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={trigger}
+      title="Create a contact"
+      description="The service holds contacts; the dashboard remembers the ones it creates so you can find them here."
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel="Create contact"
+    >
+      {(["email", "firstName", "lastName"] as const).map((name) => (
+        <div key={name} className="space-y-1.5">
+          <label htmlFor={`contact-${name}`} className="text-sm font-medium">
+            {name === "email" ? "Email" : name === "firstName" ? "First name" : "Last name"}
           </label>
-          <NameValueRows
-            id="metadata"
-            legend="Metadata"
-            rows={rows}
-            onChange={(r) => form.setValue("metadata", r.map((x) => ({ key: x.name, value: x.value })), { shouldValidate: form.formState.isSubmitted })}
-            errors={rowErrors}
-            addLabel="Add field"
-            namePlaceholder="plan"
-            valuePlaceholder="pro"
-          />
-          <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create contact" onCancel={() => setOpen(false)} />
-        </form>
-      </DialogContent>
-    </Dialog>
+          <Input id={`contact-${name}`} type={name === "email" ? "email" : "text"} {...form.register(name)} aria-invalid={err(name) ? true : undefined} />
+          {err(name) && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{err(name)}</p>}
+        </div>
+      ))}
+      <label className="flex items-center gap-2 text-sm">
+        <input type="checkbox" {...form.register("subscribed")} /> Subscribed
+      </label>
+      <NameValueRows
+        id="metadata"
+        legend="Metadata"
+        rows={rows}
+        onChange={(r) => form.setValue("metadata", r.map((x) => ({ key: x.name, value: x.value })), { shouldValidate: form.formState.isSubmitted })}
+        errors={rowErrors}
+        addLabel="Add field"
+        namePlaceholder="plan"
+        valuePlaceholder="pro"
+      />
+    </FormDialog>
   );
 }

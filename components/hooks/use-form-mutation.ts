@@ -7,7 +7,7 @@ import { useServerFormError } from "./use-server-form-error";
 /**
  * The mutation behind a form: a new attempt clears the last refusal, and a refusal goes under
  * the field it names or, when no field owns it, into `formError` (render it with
- * <FormDialogFooter> or <FormError>). `reset` forgets both, for a dialog being closed.
+ * <FormDialog> or <FormError>). `reset` forgets both, for a dialog being closed.
  */
 export function useFormMutation<T extends FieldValues, TData, TVariables = T>(
   form: UseFormReturn<T>,

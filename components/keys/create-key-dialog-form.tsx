@@ -4,20 +4,18 @@ import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertTriangleIcon, PlusIcon } from "lucide-react";
+import { AlertTriangleIcon } from "lucide-react";
 import { API_KEY_SCOPES } from "@/lib/schemas/api-keys";
 import { createApiKeyForm, type CreateApiKeyForm } from "@/lib/schemas/api-keys-form";
 import { apiKeyKeys, apiKeyMutations } from "@/lib/queries/api-keys";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormField, FormItem, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/keys/reauth";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 import { useShell } from "@/components/shell/shell-context";
 
 const FIELDS = ["name", "reach", "scopes"] as const;
@@ -50,107 +48,95 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
 
   return (
     <>
-      <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-        <DialogTrigger asChild>{trigger}</DialogTrigger>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Create an API key</DialogTitle>
-            <DialogDescription>Name it after the application that will use it, so you know later what to revoke.</DialogDescription>
-          </DialogHeader>
-          <Form {...form}>
-            <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-              <FormField
-                control={form.control}
-                name="name"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Name</FormLabel>
-                    <FormControl>
-                      <Input autoComplete="off" placeholder="Staging app" {...field} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="reach"
-                render={({ field }) => (
-                  <FormItem>
-                    <fieldset className="grid gap-2">
-                      <legend className="mb-2 text-sm font-medium">Reach</legend>
-                      <label className="flex items-start gap-2 text-sm">
-                        <input type="radio" name={field.name} value="project" checked={field.value === "project"} onChange={() => field.onChange("project")} className="mt-1" />
-                        <span>
-                          This project only <span className="text-muted-foreground">({projectName})</span>
-                        </span>
-                      </label>
-                      <label className="flex items-start gap-2 text-sm has-disabled:text-muted-foreground">
-                        <input
-                          type="radio"
-                          name={field.name}
-                          value="account"
-                          checked={field.value === "account"}
-                          onChange={() => field.onChange("account")}
-                          disabled={!accountWideAllowed}
-                          aria-describedby={accountWideAllowed ? undefined : "account-wide-reason"}
-                          className="mt-1"
-                        />
-                        <span>
-                          Account-wide (every project)
-                          {!accountWideAllowed && (
-                            <span id="account-wide-reason" className="block text-xs">
-                              Only an admin with access to every project may create an account-wide key.
-                            </span>
-                          )}
-                        </span>
-                      </label>
-                    </fieldset>
-                    {reach === "account" && (
-                      <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
-                        <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                        An account-wide key works for every project of the account, present and future: it can send as any of their domains and read their
-                        messages, within its scopes. Prefer a key for this project unless one application really serves several.
-                      </p>
+      <FormDialog
+        open={open}
+        onOpenChange={setOpen}
+        trigger={trigger}
+        className="max-h-[90vh] overflow-y-auto"
+        title="Create an API key"
+        description="Name it after the application that will use it, so you know later what to revoke."
+        form={form}
+        onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+        pending={mutation.isPending}
+        error={formError}
+        submitLabel="Create key"
+      >
+        <TextField control={form.control} name="name" label="Name" placeholder="Staging app" />
+        <FormField
+          control={form.control}
+          name="reach"
+          render={({ field }) => (
+            <FormItem>
+              <fieldset className="grid gap-2">
+                <legend className="mb-2 text-sm font-medium">Reach</legend>
+                <label className="flex items-start gap-2 text-sm">
+                  <input type="radio" name={field.name} value="project" checked={field.value === "project"} onChange={() => field.onChange("project")} className="mt-1" />
+                  <span>
+                    This project only <span className="text-muted-foreground">({projectName})</span>
+                  </span>
+                </label>
+                <label className="flex items-start gap-2 text-sm has-disabled:text-muted-foreground">
+                  <input
+                    type="radio"
+                    name={field.name}
+                    value="account"
+                    checked={field.value === "account"}
+                    onChange={() => field.onChange("account")}
+                    disabled={!accountWideAllowed}
+                    aria-describedby={accountWideAllowed ? undefined : "account-wide-reason"}
+                    className="mt-1"
+                  />
+                  <span>
+                    Account-wide (every project)
+                    {!accountWideAllowed && (
+                      <span id="account-wide-reason" className="block text-xs">
+                        Only an admin with access to every project may create an account-wide key.
+                      </span>
                     )}
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="scopes"
-                render={({ field }) => (
-                  <FormItem>
-                    <fieldset>
-                      <legend className="mb-2 text-sm font-medium">Scopes</legend>
-                      <div className="grid grid-cols-2 gap-x-4 gap-y-2">
-                        {API_KEY_SCOPES.map((scope) => {
-                          const checked = field.value.includes(scope);
-                          return (
-                            <label key={scope} className="flex items-center gap-2 font-mono text-xs">
-                              <Checkbox
-                                checked={checked}
-                                onCheckedChange={(c) => field.onChange(c ? [...field.value, scope] : field.value.filter((s) => s !== scope))}
-                              />
-                              {scope}
-                            </label>
-                          );
-                        })}
-                      </div>
-                    </fieldset>
-                    <p className="text-xs text-muted-foreground">Give the least the application needs; full_access includes every other scope.</p>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create key" onCancel={() => setOpen(false)} />
-            </form>
-          </Form>
-        </DialogContent>
-      </Dialog>
+                  </span>
+                </label>
+              </fieldset>
+              {reach === "account" && (
+                <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
+                  <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                  An account-wide key works for every project of the account, present and future: it can send as any of their domains and read their
+                  messages, within its scopes. Prefer a key for this project unless one application really serves several.
+                </p>
+              )}
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <FormField
+          control={form.control}
+          name="scopes"
+          render={({ field }) => (
+            <FormItem>
+              <fieldset>
+                <legend className="mb-2 text-sm font-medium">Scopes</legend>
+                <div className="grid grid-cols-2 gap-x-4 gap-y-2">
+                  {API_KEY_SCOPES.map((scope) => {
+                    const checked = field.value.includes(scope);
+                    return (
+                      <label key={scope} className="flex items-center gap-2 font-mono text-xs">
+                        <Checkbox
+                          checked={checked}
+                          onCheckedChange={(c) => field.onChange(c ? [...field.value, scope] : field.value.filter((s) => s !== scope))}
+                        />
+                        {scope}
+                      </label>
+                    );
+                  })}
+                </div>
+              </fieldset>
+              <p className="text-xs text-muted-foreground">Give the least the application needs; full_access includes every other scope.</p>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+      </FormDialog>
       {reauthDialog}
-      <SecretRevealDialog
+      <SecretReveal
         secret={created?.secret ?? null}
         label="API key"
         title={`API key “${created?.name ?? ""}”`}

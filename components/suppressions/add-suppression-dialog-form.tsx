@@ -7,14 +7,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
 import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 const FIELDS = ["email", "reason"] as const;
 
@@ -32,59 +30,45 @@ export default function AddSuppressionDialogForm({ project, open, onOpenChange: 
     },
   });
 
-
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Suppress an address</DialogTitle>
-          <DialogDescription>Every send to it is rejected until the suppression is removed at the service.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Email address</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="reason"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Reason</FormLabel>
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <FormControl>
-                      <SelectTrigger className="w-full">
-                        <SelectValue />
-                      </SelectTrigger>
-                    </FormControl>
-                    <SelectContent>
-                      {SUPPRESSION_REASONS.map((r) => (
-                        <SelectItem key={r} value={r}>
-                          {r}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                  <FormDescription>Recorded with the suppression and in the audit log.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Suppress address" onCancel={() => setOpen(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={trigger}
+      title="Suppress an address"
+      description="Every send to it is rejected until the suppression is removed at the service."
+      form={form}
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel="Suppress address"
+    >
+      <TextField control={form.control} name="email" label="Email address" type="email" placeholder="ada@example.com" />
+      <FormField
+        control={form.control}
+        name="reason"
+        render={({ field }) => (
+          <FormItem>
+            <FormLabel>Reason</FormLabel>
+            <Select value={field.value} onValueChange={field.onChange}>
+              <FormControl>
+                <SelectTrigger className="w-full">
+                  <SelectValue />
+                </SelectTrigger>
+              </FormControl>
+              <SelectContent>
+                {SUPPRESSION_REASONS.map((r) => (
+                  <SelectItem key={r} value={r}>
+                    {r}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <FormDescription>Recorded with the suppression and in the audit log.</FormDescription>
+            <FormMessage />
+          </FormItem>
+        )}
+      />
+    </FormDialog>
   );
 }

@@ -4,20 +4,18 @@ import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertTriangleIcon, PlusIcon } from "lucide-react";
+import { AlertTriangleIcon } from "lucide-react";
 import { EVENT_TYPE_GROUPS, EVENT_TYPES, type EventType } from "@/lib/schemas/events";
 import { createWebhookForm, privateAddressReason, type CreateWebhookForm } from "@/lib/schemas/webhooks-form";
 import { webhookKeys, webhookMutations } from "@/lib/queries/webhooks";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
+import { TextField } from "@/components/common/text-field";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { FormField, FormItem, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/keys/reauth";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 const FIELDS = ["url", "eventTypes"] as const;
 const DEFAULT_EVENTS: EventType[] = ["delivery", "bounce", "complaint"];
@@ -67,55 +65,44 @@ export default function CreateWebhookDialogForm({ project, open, onOpenChange: s
 
   return (
     <>
-      <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-        <DialogTrigger asChild>{trigger}</DialogTrigger>
-        <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-xl">
-          <DialogHeader>
-            <DialogTitle>Add a webhook</DialogTitle>
-            <DialogDescription>The service sends a signed POST to this URL for every event you choose.</DialogDescription>
-          </DialogHeader>
-          <Form {...form}>
-            <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-              <FormField
-                control={form.control}
-                name="url"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Endpoint URL</FormLabel>
-                    <FormControl>
-                      <Input type="url" autoComplete="off" spellCheck={false} placeholder="https://api.example.com/webhooks/mail" {...field} />
-                    </FormControl>
-                    {warning && (
-                      <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground" data-private-warning="">
-                        <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-                        This host is {warning}. The service delivers from its own network, where this address reaches something else or nothing at all.
-                      </p>
-                    )}
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="eventTypes"
-                render={({ field }) => (
-                  <FormItem>
-                    <p className="text-sm font-medium">Events</p>
-                    {Object.entries(EVENT_TYPE_GROUPS).map(([name, types]) => (
-                      <EventGroup key={name} name={name} types={types as readonly EventType[]} value={field.value as EventType[]} onChange={field.onChange} />
-                    ))}
-                    <p className="text-xs text-muted-foreground">{field.value.length} of {EVENT_TYPES.length} event types chosen.</p>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Add webhook" onCancel={() => setOpen(false)} />
-            </form>
-          </Form>
-        </DialogContent>
-      </Dialog>
+      <FormDialog
+        open={open}
+        onOpenChange={setOpen}
+        trigger={trigger}
+        className="max-h-[90vh] overflow-y-auto sm:max-w-xl"
+        title="Add a webhook"
+        description="The service sends a signed POST to this URL for every event you choose."
+        form={form}
+        onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+        pending={mutation.isPending}
+        error={formError}
+        submitLabel="Add webhook"
+      >
+        <TextField control={form.control} name="url" label="Endpoint URL" type="url" spellCheck={false} placeholder="https://api.example.com/webhooks/mail">
+          {warning && (
+            <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground" data-private-warning="">
+              <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              This host is {warning}. The service delivers from its own network, where this address reaches something else or nothing at all.
+            </p>
+          )}
+        </TextField>
+        <FormField
+          control={form.control}
+          name="eventTypes"
+          render={({ field }) => (
+            <FormItem>
+              <p className="text-sm font-medium">Events</p>
+              {Object.entries(EVENT_TYPE_GROUPS).map(([name, types]) => (
+                <EventGroup key={name} name={name} types={types as readonly EventType[]} value={field.value as EventType[]} onChange={field.onChange} />
+              ))}
+              <p className="text-xs text-muted-foreground">{field.value.length} of {EVENT_TYPES.length} event types chosen.</p>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+      </FormDialog>
       {reauthDialog}
-      <SecretRevealDialog
+      <SecretReveal
         secret={created?.signingSecret ?? null}
         label="signing secret"
         title="Webhook signing secret"

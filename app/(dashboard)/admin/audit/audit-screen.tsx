@@ -1,9 +1,10 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { ArrowLeftToLineIcon, ChevronRightIcon, ScrollTextIcon } from "lucide-react";
+import { ScrollTextIcon } from "lucide-react";
 import type { AuditPage } from "@/lib/schemas/audit";
 import { PageHeader } from "@/components/common/page-header";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
@@ -35,6 +36,7 @@ export function AuditScreen({
   const { set, isPending } = useUrlState();
   const filtered = Object.entries(filters).some(([k, v]) => k !== "cursor" && v);
   const rows = page?.data ?? [];
+  const next = page?.nextCursor;
 
   return (
     <div className="space-y-5">
@@ -72,22 +74,14 @@ export function AuditScreen({
         ) : (
           <AuditTable rows={rows} />
         )}
-        <nav aria-label="Audit log pages" className="flex items-center justify-between gap-2">
-          <div>
-            {filters.cursor && (
-              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-                <ArrowLeftToLineIcon aria-hidden="true" />
-                Back to newest
-              </Button>
-            )}
-          </div>
-          {page?.nextCursor && (
-            <Button variant="outline" size="sm" onClick={() => set({ cursor: page.nextCursor })} pending={isPending}>
-              Older entries
-              <ChevronRightIcon aria-hidden="true" />
-            </Button>
-          )}
-        </nav>
+        <CursorPager
+          variant="timeline"
+          label="Audit log pages"
+          next="Older entries"
+          pending={isPending}
+          onBack={filters.cursor ? () => set({ cursor: null }) : undefined}
+          onNext={next ? () => set({ cursor: next }) : undefined}
+        />
       </div>
     </div>
   );

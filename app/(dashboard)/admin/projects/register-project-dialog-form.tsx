@@ -5,17 +5,13 @@ import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { PlusIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { createProjectRequest, type CreateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 /**
  * Registers a project by its id at the service. The server asks the service about the id
@@ -38,61 +34,30 @@ export default function RegisterProjectDialogForm({ open, onOpenChange: setOpen,
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => {
-        if (mutation.isPending) return;
-        setOpen(o);
-        if (!o) reset();
-      }}
+      onOpenChange={setOpen}
+      onClosed={reset}
+      trigger={trigger}
+      title="Register a project"
+      description="Enter the project's id at the email service. It is checked with the service before it is added."
+      form={form}
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"}
     >
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Register a project</DialogTitle>
-          <DialogDescription>Enter the project&apos;s id at the email service. It is checked with the service before it is added.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-            <FormField
-              control={form.control}
-              name="externalId"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Service project id</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="acme-production" {...field} />
-                  </FormControl>
-                  <FormDescription>Sent as X-Service-Product on every call; it also appears in this project&apos;s links.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Display name</FormLabel>
-                  <FormControl>
-                    <Input
-                      autoComplete="off"
-                      placeholder="Acme (production)"
-                      {...field}
-                      value={field.value ?? ""}
-                      // Optional in the schema means absent, not empty: an empty box sends no name.
-                      onChange={(e) => field.onChange(e.target.value === "" ? undefined : e.target.value)}
-                    />
-                  </FormControl>
-                  <FormDescription>Optional. Defaults to the id.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"} onCancel={() => setOpen(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      <TextField
+        control={form.control}
+        name="externalId"
+        label="Service project id"
+        spellCheck={false}
+        className="font-mono"
+        placeholder="acme-production"
+        description="Sent as X-Service-Product on every call; it also appears in this project's links."
+      />
+      {/* Optional in the schema means absent, not empty: an empty box sends no name. */}
+      <TextField control={form.control} name="name" label="Display name" optional placeholder="Acme (production)" description="Optional. Defaults to the id." />
+    </FormDialog>
   );
 }

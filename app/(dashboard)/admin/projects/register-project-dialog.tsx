@@ -1,26 +1,7 @@
 "use client";
 
-import * as React from "react";
 import { PlusIcon } from "lucide-react";
-import { LazyDialog } from "@/components/common/lazy-dialog";
-import { Button } from "@/components/ui/button";
+import { lazyDialogButton } from "@/components/common/lazy-dialog-button";
 
 /** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./register-project-dialog-form.tsx). */
-const load = () => import("./register-project-dialog-form");
-const Form = React.lazy(load);
-
-export function RegisterProjectDialog(props: {}) {
-  return (
-    <LazyDialog
-      load={load}
-      trigger={
-        <Button>
-          <PlusIcon aria-hidden="true" />
-          Register project
-        </Button>
-      }
-    >
-      {(dialog) => <Form {...props} {...dialog} />}
-    </LazyDialog>
-  );
-}
+export const RegisterProjectDialog = lazyDialogButton<object>(() => import("./register-project-dialog-form"), { label: "Register project", icon: PlusIcon });

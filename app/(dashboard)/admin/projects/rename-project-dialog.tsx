@@ -8,11 +8,9 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
@@ -34,40 +32,23 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
   });
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => {
-        if (mutation.isPending) return;
-        if (!o) reset();
-        onOpenChange(o);
-      }}
+      onOpenChange={onOpenChange}
+      onClosed={reset}
+      title={<>Rename “{project.name}”</>}
+      description={
+        <>
+          Only the display name changes; the service project id <span className="font-mono">{project.externalId}</span> and its links stay the same.
+        </>
+      }
+      form={form}
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel="Save name"
     >
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Rename “{project.name}”</DialogTitle>
-          <DialogDescription>
-            Only the display name changes; the service project id <span className="font-mono">{project.externalId}</span> and its links stay the same.
-          </DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Display name</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Save name" onCancel={() => onOpenChange(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      <TextField control={form.control} name="name" label="Display name" />
+    </FormDialog>
   );
 }

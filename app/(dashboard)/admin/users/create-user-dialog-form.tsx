@@ -4,22 +4,19 @@ import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm, type Control } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { UserPlusIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { ROLE_LABELS, ROLES } from "@/lib/permissions";
 import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
+import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
 import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 const FIELDS = ["email", "name", "role", "allProjects", "projectIds"] as const;
 
@@ -57,81 +54,50 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
 
   return (
     <>
-      <Dialog
+      <FormDialog
         open={open}
-        onOpenChange={(o) => {
-          if (mutation.isPending) return;
-          setOpen(o);
-          if (!o) reset();
-        }}
+        onOpenChange={setOpen}
+        onClosed={reset}
+        trigger={trigger}
+        className="max-h-[90vh] overflow-y-auto"
+        title="Create a user"
+        description="A password is generated and shown to you once, for you to pass on."
+        form={form}
+        onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+        pending={mutation.isPending}
+        error={formError}
+        submitLabel="Create user"
       >
-        <DialogTrigger asChild>{trigger}</DialogTrigger>
-        <DialogContent className="max-h-[90vh] overflow-y-auto">
-          <DialogHeader>
-            <DialogTitle>Create a user</DialogTitle>
-            <DialogDescription>A password is generated and shown to you once, for you to pass on.</DialogDescription>
-          </DialogHeader>
-          <Form {...form}>
-            <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-              <FormField
-                control={form.control}
-                name="email"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Email</FormLabel>
-                    <FormControl>
-                      <Input type="email" autoComplete="off" placeholder="ada@example.com" {...field} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="name"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Name</FormLabel>
-                    <FormControl>
-                      <Input autoComplete="off" placeholder="Ada Lovelace" {...field} value={field.value ?? ""} />
-                    </FormControl>
-                    <FormDescription>Optional.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <FormField
-                control={form.control}
-                name="role"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Role</FormLabel>
-                    <Select value={field.value} onValueChange={field.onChange}>
-                      <FormControl>
-                        <SelectTrigger className="w-full">
-                          <SelectValue />
-                        </SelectTrigger>
-                      </FormControl>
-                      <SelectContent>
-                        {ROLES.map((r) => (
-                          <SelectItem key={r} value={r}>
-                            {ROLE_LABELS[r]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                    <FormDescription>{ROLE_SUMMARIES[field.value]}</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
-              <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
-              <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Create user" onCancel={() => setOpen(false)} />
-            </form>
-          </Form>
-        </DialogContent>
-      </Dialog>
-      <OneTimeSecretDialog
+        <TextField control={form.control} name="email" label="Email" type="email" placeholder="ada@example.com" />
+        <TextField control={form.control} name="name" label="Name" placeholder="Ada Lovelace" description="Optional." />
+        <FormField
+          control={form.control}
+          name="role"
+          render={({ field }) => (
+            <FormItem>
+              <FormLabel>Role</FormLabel>
+              <Select value={field.value} onValueChange={field.onChange}>
+                <FormControl>
+                  <SelectTrigger className="w-full">
+                    <SelectValue />
+                  </SelectTrigger>
+                </FormControl>
+                <SelectContent>
+                  {ROLES.map((r) => (
+                    <SelectItem key={r} value={r}>
+                      {ROLE_LABELS[r]}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+              <FormDescription>{ROLE_SUMMARIES[field.value]}</FormDescription>
+              <FormMessage />
+            </FormItem>
+          )}
+        />
+        <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
+      </FormDialog>
+      <SecretReveal
         secret={created?.password ?? null}
         label="password"
         title={`Password for ${created?.user.email ?? ""}`}

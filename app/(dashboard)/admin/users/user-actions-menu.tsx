@@ -21,7 +21,7 @@ import {
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
-import { OneTimeSecretDialog } from "@/components/common/secret-reveal";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { describeError } from "@/components/common/error-advice";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
@@ -164,7 +164,7 @@ export function UserActionsMenu({
         }}
       />
 
-      <OneTimeSecretDialog
+      <SecretReveal
         secret={newPassword}
         label="password"
         title={`New password for ${user.email}`}

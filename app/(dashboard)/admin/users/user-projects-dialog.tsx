@@ -7,10 +7,8 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { userProjectsRequest, type UserProjectsRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { Form } from "@/components/ui/form";
 import { describeError } from "@/components/common/error-advice";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
 
 export type { ProjectOption } from "./project-access-fields";
@@ -41,26 +39,19 @@ export function UserProjectsDialog({ user, projects, open, onOpenChange }: { use
   const formError = mutation.error ? describeError(mutation.error) : null; // no field of this form is ever named
 
   return (
-    <Dialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => {
-        if (mutation.isPending) return;
-        if (!o) mutation.reset();
-        onOpenChange(o);
-      }}
+      onOpenChange={onOpenChange}
+      onClosed={mutation.reset}
+      title={<>Project access for {user.name ?? user.email}</>}
+      description="Which projects this person can open. Their role still decides what they can do there."
+      form={form}
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel="Save access"
     >
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Project access for {user.name ?? user.email}</DialogTitle>
-          <DialogDescription>Which projects this person can open. Their role still decides what they can do there.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate onSubmit={form.handleSubmit((v) => mutation.mutate(v))} className="grid gap-4">
-            <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={all} idPrefix={`access-${user.id}`} />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Save access" onCancel={() => onOpenChange(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={all} idPrefix={`access-${user.id}`} />
+    </FormDialog>
   );
 }

@@ -15,7 +15,7 @@ import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import { useReauth } from "@/components/keys/reauth";
-import { SecretRevealDialog } from "@/components/secret-reveal/secret-reveal-dialog";
+import { SecretReveal } from "@/components/common/secret-reveal";
 import { THRESHOLD_FIELDS } from "./threshold-fields";
 
 const FIELDS = ["bounceWarning", "bounceLimit", "complaintWarning", "complaintLimit", "webhookUrl"] as const;
@@ -145,7 +145,7 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
           </form>
         </Form>
       {reauthDialog}
-      <SecretRevealDialog
+      <SecretReveal
         secret={secret}
         label="signing secret"
         title="Alert webhook signing secret"

@@ -11,6 +11,7 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { CreateContactDialog } from "@/components/contacts/create-contact-dialog";
@@ -94,18 +95,14 @@ export function ContactsScreen({ project, initial, canWrite }: { project: string
           </TableBody>
         </Table>
       )}
-      <div className="flex gap-2">
-        {page > 1 && (
-          <Button variant="outline" size="sm" onClick={() => set({ page: page === 2 ? null : String(page - 1) })}>
-            Previous
-          </Button>
-        )}
-        {page * 50 < data.total && (
-          <Button variant="outline" size="sm" onClick={() => set({ page: String(page + 1) })}>
-            Next
-          </Button>
-        )}
-      </div>
+      <CursorPager
+        label="Pages"
+        className="justify-start"
+        back="Previous"
+        next="Next"
+        onBack={page > 1 ? () => set({ page: page === 2 ? null : String(page - 1) }) : undefined}
+        onNext={page * 50 < data.total ? () => set({ page: String(page + 1) }) : undefined}
+      />
     </div>
   );
 }

@@ -8,14 +8,11 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { projectHref } from "@/components/shell/nav";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialogFooter } from "@/components/common/form-dialog-footer";
+import { FormDialog } from "@/components/common/form-dialog";
 
 const FIELDS = ["domain"] as const;
 
@@ -38,39 +35,34 @@ export default function AddDomainDialogForm({ project, open, onOpenChange: setOp
     },
   });
 
-
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Add a domain</DialogTitle>
-          <DialogDescription>The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next.</DialogDescription>
-        </DialogHeader>
-        <Form {...form}>
-          <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
-            <FormField
-              control={form.control}
-              name="domain"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Domain</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" spellCheck={false} placeholder="mail.example.com" {...field} />
-                  </FormControl>
-                  {normalized?.ok && normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
-                    <FormDescription>
-                      Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
-                    </FormDescription>
-                  )}
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormDialogFooter error={formError} pending={mutation.isPending} submitLabel="Add domain" onCancel={() => setOpen(false)} />
-          </form>
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={trigger}
+      title="Add a domain"
+      description="The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next."
+      form={form}
+      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
+      pending={mutation.isPending}
+      error={formError}
+      submitLabel="Add domain"
+    >
+      <TextField
+        control={form.control}
+        name="domain"
+        label="Domain"
+        spellCheck={false}
+        placeholder="mail.example.com"
+        description={
+          normalized?.ok &&
+          normalized.ascii !== typed.trim().toLowerCase().replace(/\.$/, "") && (
+            <>
+              Will be added as <span className="font-mono">{normalized.ascii}</span> (the form DNS uses).
+            </>
+          )
+        }
+      />
+    </FormDialog>
   );
 }

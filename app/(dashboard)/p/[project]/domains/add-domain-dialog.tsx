@@ -1,44 +1,12 @@
 "use client";
 
-import * as React from "react";
 import { PlusIcon } from "lucide-react";
-import { LazyDialog } from "@/components/common/lazy-dialog";
-import { Button } from "@/components/ui/button";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
-import { useShell } from "@/components/shell/shell-context";
+import { lazyDialogButton } from "@/components/common/lazy-dialog-button";
 
 /** The form and its libraries (dialog, react-hook-form, zod) load when the button is first used (./add-domain-dialog-form.tsx). */
-const load = () => import("./add-domain-dialog-form");
-const Form = React.lazy(load);
-
-export function AddDomainDialog(props: { project: string }) {
-  const { can } = useShell();
-  if (!can("domains:write")) {
-    return (
-      <Tooltip>
-        <TooltipTrigger asChild>
-          <span tabIndex={0}>
-            <Button disabled>
-              <PlusIcon aria-hidden="true" />
-              Add domain
-            </Button>
-          </span>
-        </TooltipTrigger>
-        <TooltipContent>Only admins can add domains.</TooltipContent>
-      </Tooltip>
-    );
-  }
-  return (
-    <LazyDialog
-      load={load}
-      trigger={
-        <Button>
-          <PlusIcon aria-hidden="true" />
-          Add domain
-        </Button>
-      }
-    >
-      {(dialog) => <Form {...props} {...dialog} />}
-    </LazyDialog>
-  );
-}
+export const AddDomainDialog = lazyDialogButton<{ project: string }>(() => import("./add-domain-dialog-form"), {
+  label: "Add domain",
+  icon: PlusIcon,
+  permission: "domains:write",
+  deniedReason: "Only admins can add domains.",
+});

@@ -13,6 +13,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { FilterSelect } from "@/components/common/filter-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
@@ -26,6 +27,7 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
   const cursor = get("cursor");
   const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
+  const next = query.data?.nextCursor;
 
   return (
     <div className="space-y-6">
@@ -88,18 +90,7 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
               ))}
             </TableBody>
           </Table>
-          {(cursor || query.data.nextCursor) && (
-          <nav aria-label="Pages" className="flex items-center justify-end gap-2">
-            {cursor && (
-              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-                First page
-              </Button>
-            )}
-            <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor }, { keepCursor: true })}>
-              Next page
-            </Button>
-          </nav>
-          )}
+          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }, { keepCursor: true }) : undefined} />
         </>
       )}
     </div>

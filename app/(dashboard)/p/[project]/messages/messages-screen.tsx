@@ -2,9 +2,10 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { ArrowLeftToLineIcon, ChevronRightIcon, InboxIcon, MailSearchIcon } from "lucide-react";
+import { InboxIcon, MailSearchIcon } from "lucide-react";
 import type { MessageListPage } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
@@ -40,6 +41,7 @@ export function MessagesScreen({
   const { set, isPending } = useUrlState();
   const filtered = Object.entries(filters).some(([k, v]) => k !== "cursor" && v);
   const rows = page?.data ?? [];
+  const next = page?.nextCursor;
   const simulateHref = `/p/${encodeURIComponent(project)}/inbound/simulate`;
 
   return (
@@ -92,22 +94,14 @@ export function MessagesScreen({
         ) : (
           <MessagesTable project={project} rows={rows} />
         )}
-        <nav aria-label="Message pages" className="flex items-center justify-between gap-2">
-          <div>
-            {filters.cursor && (
-              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-                <ArrowLeftToLineIcon aria-hidden="true" />
-                Back to newest
-              </Button>
-            )}
-          </div>
-          {page?.nextCursor && (
-            <Button variant="outline" size="sm" onClick={() => set({ cursor: page.nextCursor })} pending={isPending}>
-              Older messages
-              <ChevronRightIcon aria-hidden="true" />
-            </Button>
-          )}
-        </nav>
+        <CursorPager
+          variant="timeline"
+          label="Message pages"
+          next="Older messages"
+          pending={isPending}
+          onBack={filters.cursor ? () => set({ cursor: null }) : undefined}
+          onNext={next ? () => set({ cursor: next }) : undefined}
+        />
       </div>
     </div>
   );

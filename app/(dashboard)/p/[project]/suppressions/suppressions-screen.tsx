@@ -13,6 +13,7 @@ import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CopyableText } from "@/components/common/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/components/shell/nav";
@@ -30,6 +31,7 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
   const cursor = get("cursor");
   const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
+  const next = query.data?.nextCursor;
   const add = <AddSuppressionDialog project={project} />;
 
   return (
@@ -98,18 +100,7 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
               ))}
             </TableBody>
           </Table>
-          {(cursor || query.data.nextCursor) && (
-          <nav aria-label="Pages" className="flex justify-end gap-2">
-            {cursor && (
-              <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-                First page
-              </Button>
-            )}
-            <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor })}>
-              Next page
-            </Button>
-          </nav>
-          )}
+          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
         </>
       )}
     </div>

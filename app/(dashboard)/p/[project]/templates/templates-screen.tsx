@@ -11,7 +11,7 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
-import { Button } from "@/components/ui/button";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /** The project's templates, a page at a time (the cursor lives in the URL). */
@@ -19,6 +19,7 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
   const { get, set } = useUrlState();
   const cursor = get("cursor");
   const { data, error, refetch, isLoading, isRefetching } = useQuery({ ...templatesQuery(project, cursor), initialData: initial ?? undefined });
+  const next = data?.nextCursor;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -59,18 +60,7 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
           </TableBody>
         </Table>
       )}
-      <div className="flex gap-2">
-        {cursor && (
-          <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-            First page
-          </Button>
-        )}
-        {data?.nextCursor && (
-          <Button variant="outline" size="sm" onClick={() => set({ cursor: data.nextCursor })}>
-            Next page
-          </Button>
-        )}
-      </div>
+      <CursorPager label="Pages" className="justify-start" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
     </div>
   );
 }

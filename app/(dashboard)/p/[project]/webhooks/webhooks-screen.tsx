@@ -15,6 +15,7 @@ import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
@@ -29,6 +30,7 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
   const queryClient = useQueryClient();
   const query = useQuery({ ...webhooksQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
+  const next = query.data?.nextCursor;
   const create = <CreateWebhookDialog project={project} />;
 
   async function remove(w: WebhookListItem, confirmUrl?: string) {
@@ -117,18 +119,7 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
               ))}
             </TableBody>
           </Table>
-          {(cursor || query.data.nextCursor) && (
-            <nav aria-label="Pages" className="flex justify-end gap-2">
-              {cursor && (
-                <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>
-                  First page
-                </Button>
-              )}
-              <Button variant="outline" size="sm" disabled={!query.data.nextCursor} onClick={() => set({ cursor: query.data!.nextCursor })}>
-                Next page
-              </Button>
-            </nav>
-          )}
+          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
         </>
       )}
     </div>

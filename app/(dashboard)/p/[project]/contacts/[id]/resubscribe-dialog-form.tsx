@@ -6,12 +6,10 @@ import { toast } from "@/components/ui/toast";
 import type { Contact } from "@/lib/schemas/contacts";
 import { resubscribeRequest } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations } from "@/lib/queries/contacts";
-import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
-import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
+import { FormDialog } from "@/components/common/form-dialog";
 
 /** Resubscribing a contact, with the reason for the audit log; loaded when its button is first used (./contact-screen.tsx). */
 export function ResubscribeDialogForm({ project, contact, open, onOpenChange: setOpen, trigger }: { project: string; contact: Contact } & LazyDialogProps) {
@@ -30,40 +28,29 @@ export function ResubscribeDialogForm({ project, contact, open, onOpenChange: se
   });
   const failed = mutation.error ? describeError(mutation.error) : null;
   return (
-    <Dialog open={open} onOpenChange={(o) => !mutation.isPending && setOpen(o)}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Resubscribe {contact.email}?</DialogTitle>
-          <DialogDescription>This person unsubscribed. Resubscribe only when they asked for it; the reason is recorded in the audit log with your name.</DialogDescription>
-        </DialogHeader>
-        <form
-          noValidate
-          className="space-y-3"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const parsed = resubscribeRequest.safeParse({ reason });
-            if (!parsed.success) return setFieldError(parsed.error.issues[0].message);
-            setFieldError(null);
-            mutation.mutate();
-          }}
-        >
-          <label htmlFor="resubscribe-reason" className="text-sm font-medium">
-            Reason
-          </label>
-          <Textarea id="resubscribe-reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-invalid={fieldError ? true : undefined} placeholder="Asked to be added back by email on 12 March (ticket 4821)" />
-          {fieldError && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">Reason: {fieldError}</p>}
-          <FormError message={failed?.message} correlationId={failed?.correlationId} />
-          <DialogFooter>
-            <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" pending={mutation.isPending}>
-              Resubscribe
-            </Button>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={trigger}
+      title={<>Resubscribe {contact.email}?</>}
+      description="This person unsubscribed. Resubscribe only when they asked for it; the reason is recorded in the audit log with your name."
+      formClassName="space-y-3"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const parsed = resubscribeRequest.safeParse({ reason });
+        if (!parsed.success) return setFieldError(parsed.error.issues[0].message);
+        setFieldError(null);
+        mutation.mutate();
+      }}
+      pending={mutation.isPending}
+      error={failed}
+      submitLabel="Resubscribe"
+    >
+      <label htmlFor="resubscribe-reason" className="text-sm font-medium">
+        Reason
+      </label>
+      <Textarea id="resubscribe-reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-invalid={fieldError ? true : undefined} placeholder="Asked to be added back by email on 12 March (ticket 4821)" />
+      {fieldError && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">Reason: {fieldError}</p>}
+    </FormDialog>
   );
 }

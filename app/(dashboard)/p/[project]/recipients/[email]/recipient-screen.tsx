@@ -1,13 +1,13 @@
 "use client";
 
 import Link from "next/link";
-import { BanIcon, ChevronRightIcon, CircleCheckIcon, MailSearchIcon } from "lucide-react";
+import { BanIcon, CircleCheckIcon, MailSearchIcon } from "lucide-react";
 import type { RecipientView } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
+import { CursorPager } from "@/components/common/cursor-pager";
 import { EmptyState } from "@/components/common/empty-state";
 import { CopyButton } from "@/components/common/copy-button";
 import { RelativeTime } from "@/components/common/relative-time";
-import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable, messageHref } from "@/components/messages/messages-table";
@@ -23,6 +23,7 @@ const REASONS: Record<string, string> = {
 
 export function RecipientScreen({ project, view, cursor }: { project: string; view: RecipientView; cursor: string | null }) {
   const { set } = useUrlState();
+  const next = view.messages.nextCursor;
   const s = view.suppression;
   return (
     <div className="space-y-5">
@@ -84,15 +85,13 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
         ) : (
           <MessagesTable project={project} rows={view.messages.data} label={`Messages of ${view.email}`} />
         )}
-        <nav aria-label="Message pages" className="flex justify-between">
-          <div>{cursor && <Button variant="outline" size="sm" onClick={() => set({ cursor: null })}>Back to newest</Button>}</div>
-          {view.messages.nextCursor && (
-            <Button variant="outline" size="sm" onClick={() => set({ cursor: view.messages.nextCursor })}>
-              Older messages
-              <ChevronRightIcon aria-hidden="true" />
-            </Button>
-          )}
-        </nav>
+        <CursorPager
+          variant="timeline"
+          label="Message pages"
+          next="Older messages"
+          onBack={cursor ? () => set({ cursor: null }) : undefined}
+          onNext={next ? () => set({ cursor: next }) : undefined}
+        />
       </section>
     </div>
   );

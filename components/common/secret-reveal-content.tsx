@@ -7,13 +7,13 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { CopyButton } from "@/components/common/copy-button";
 
 /**
- * A secret shown once (API key, webhook signing secret): masked until revealed, with a copy
- * button. Every way of closing — Escape, a click outside, the button — first asks whether
+ * A secret shown once (API key, webhook signing secret, generated password): masked until
+ * revealed, with a copy button. Every way of closing — Escape, a click outside, the button — first asks whether
  * the secret has been stored, since it can never be shown again. The secret lives only in
  * the `secret` prop: the caller keeps it in a mutation it resets in `onClose`, so nothing of
  * it survives in a cache, in storage or in the page once this closes.
  */
-export function SecretRevealDialogContent({
+export function SecretRevealContent({
   secret,
   title,
   description,
@@ -23,7 +23,7 @@ export function SecretRevealDialogContent({
   secret: string | null;
   title: string;
   description: React.ReactNode;
-  /** What the secret is: "API key", "signing secret". */
+  /** What the secret is: "API key", "signing secret", "password". */
   label: string;
   onClose: () => void;
 }) {
