@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { callService, fetchServiceUrl, parseRetryAfter } from "./service-client";
-import { resetServiceHealth, serviceHealth } from "./service/health";
-import { service } from "./service";
-import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
+import { callService, fetchServiceUrl, parseRetryAfter } from "./client";
+import { resetServiceHealth, serviceHealth } from "./health";
+import { service } from ".";
+import { json, setTestEnv, startHttpServer, type TestServer } from "../test-helpers";
 
 /** The next answers of the server, in order; each is a function writing the response. */
 type Answer = Parameters<Parameters<typeof startHttpServer>[0]>;
