@@ -3,6 +3,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { decode, getToken } from "next-auth/jwt";
 import { AppError } from "@/lib/errors";
 import { allows, refusalReason, type Permission, type Role } from "@/lib/permissions";
+import type { ProjectView } from "@/lib/schemas/projects";
 import { afterResponse } from "./after-response";
 import type { SessionClaims } from "./auth/config";
 import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "./auth/sessions";
@@ -28,7 +29,12 @@ export type Actor = {
   authAt: number | null;
 };
 
-export type Project = { id: string; externalId: string; name: string; createdAt: string };
+/**
+ * A registered project, as the guard hands it to handlers: the shape our API answers with
+ * (lib/schemas/projects.ts). Defined there, not here, so lib/server/projects.ts and the
+ * event stream need not import the guard, which imports them.
+ */
+export type Project = ProjectView;
 
 /**
  * The guard's one query, prepared once per database handle: it runs on every request, and

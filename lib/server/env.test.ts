@@ -77,4 +77,17 @@ describe("parseEnv", () => {
   it("accepts postgres URLs", () => {
     expect(parseEnv({ ...valid, DATABASE_URL: "postgres://u:p@db:5432/dash" }).DATABASE_URL).toBe("postgres://u:p@db:5432/dash");
   });
+
+  it("reads the batch settings: defaults, the sweep derived from the lease, and bad values named", () => {
+    const d = parseEnv(valid);
+    expect([d.BATCH_WORKERS, d.BATCH_LEASE_MS, d.BATCH_SWEEP_MS, d.BATCH_CHUNK_PAUSE_MS, d.BATCH_CHUNK_HOLD_MS]).toEqual([8, 15_000, 5_000, 0, 0]);
+    expect(parseEnv({ ...valid, BATCH_LEASE_MS: "3000" }).BATCH_SWEEP_MS).toBe(1_000);
+    expect(parseEnv({ ...valid, BATCH_LEASE_MS: "600" }).BATCH_SWEEP_MS).toBe(500);
+    expect(parseEnv({ ...valid, BATCH_LEASE_MS: "3000", BATCH_SWEEP_MS: "250" }).BATCH_SWEEP_MS).toBe(250);
+    expect(parseEnv({ ...valid, BATCH_WORKERS: "1", BATCH_CHUNK_HOLD_MS: "1000" })).toMatchObject({ BATCH_WORKERS: 1, BATCH_CHUNK_HOLD_MS: 1000 });
+    const p = problems({ ...valid, BATCH_WORKERS: "many", BATCH_SWEEP_MS: "0", BATCH_CHUNK_PAUSE_MS: "-1" });
+    expect(p.some((x) => x.startsWith("BATCH_WORKERS "))).toBe(true);
+    expect(p.some((x) => x.startsWith("BATCH_SWEEP_MS "))).toBe(true);
+    expect(p.some((x) => x.startsWith("BATCH_CHUNK_PAUSE_MS "))).toBe(true);
+  });
 });

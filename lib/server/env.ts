@@ -109,6 +109,22 @@ const schema = z
     RECONCILE_SAFETY_MIN: positiveInt(10),
     /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
     STREAM_SILENT_AFTER_S: positiveInt(30),
+    // Batch sends (lib/server/batches).
+    /** Chunks of one job in flight at once, per dashboard process. */
+    BATCH_WORKERS: positiveInt(8),
+    /** A chunk's claim; a dead instance's chunk is taken over after it. */
+    BATCH_LEASE_MS: positiveInt(15_000),
+    /** How often each instance looks for jobs nobody is sending; unset: a third of the lease, between 0.5 and 5 s. */
+    BATCH_SWEEP_MS: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : undefined))
+      .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }).optional()),
+    /** Test aid: a pause after each chunk, so a browser test can stop the dashboard halfway through a job. */
+    BATCH_CHUNK_PAUSE_MS: wholeNumber(0),
+    /** Test aid: a pause between claiming a chunk and sending it, so a test can stop an instance while it holds a claim. */
+    BATCH_CHUNK_HOLD_MS: wholeNumber(0),
     // Retention of the dashboard's own records (lib/server/retention).
     /** Index rows (messages with their addresses and events, re-reads, finished batch jobs) older than this are pruned; 0 keeps everything. */
     INDEX_RETENTION_DAYS: wholeNumber(90),
@@ -153,7 +169,9 @@ const schema = z
 
 type Parsed = z.output<typeof schema>;
 
-export type Env = Omit<Parsed, "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "NODE_ENV"> & {
+export type Env = Omit<Parsed, "OIDC_ISSUER" | "OIDC_CLIENT_ID" | "OIDC_CLIENT_SECRET" | "NODE_ENV" | "BATCH_SWEEP_MS"> & {
+  /** Set, or well inside a lease, so a dead instance's chunks wait about one lease. */
+  BATCH_SWEEP_MS: number;
   /** Present only when all three OIDC_* variables are set. */
   oidc: { issuer: string; clientId: string; clientSecret: string } | null;
   /** Origin of PUBLIC_URL, for same-origin checks. */
@@ -184,6 +202,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       OIDC_ISSUER && OIDC_CLIENT_ID && OIDC_CLIENT_SECRET
         ? { issuer: OIDC_ISSUER, clientId: OIDC_CLIENT_ID, clientSecret: OIDC_CLIENT_SECRET }
         : null,
+    BATCH_SWEEP_MS: rest.BATCH_SWEEP_MS ?? Math.max(500, Math.min(5_000, Math.floor(rest.BATCH_LEASE_MS / 3))),
     publicOrigin: new URL(rest.PUBLIC_URL).origin,
     isProduction: NODE_ENV === "production",
   };

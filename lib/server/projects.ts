@@ -1,14 +1,18 @@
 import "server-only";
 import { asc, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
 import { AppError, isAppError } from "@/lib/errors";
-import { createProjectRequest, updateProjectRequest, type CreateProjectRequest, type UpdateProjectRequest } from "@/lib/schemas/projects";
-import type { Actor, Project } from "./access";
+import {
+  createProjectRequest,
+  updateProjectRequest,
+  type CreateProjectRequest,
+  type ProjectView as Project,
+  type UpdateProjectRequest,
+} from "@/lib/schemas/projects";
 import { withAudit, type AuditActor } from "./audit";
 import { db } from "./db";
 import { projects, type ProjectRow } from "./db/schema/core";
 import { autoConnectEventStream } from "./event-stream/connect";
-import { callService } from "./service-client";
+import { service } from "./service";
 
 export function toProject(row: ProjectRow): Project {
   return { id: row.id, externalId: row.externalId, name: row.name, createdAt: row.createdAt.toISOString() };
@@ -20,7 +24,7 @@ export async function listAllProjects(): Promise<Project[]> {
 }
 
 /** The projects a user may open: all of them, or the ones granted. */
-export async function listProjectsForUser(user: Pick<Actor, "allProjects" | "projectIds">): Promise<Project[]> {
+export async function listProjectsForUser(user: { allProjects: boolean; projectIds: readonly string[] }): Promise<Project[]> {
   if (user.allProjects) return listAllProjects();
   if (user.projectIds.length === 0) return [];
   const d = await db();
@@ -50,7 +54,7 @@ export async function getProjectById(id: string): Promise<Project | null> {
  */
 export async function checkProjectWithService(externalId: string): Promise<void> {
   try {
-    await callService({ method: "GET", path: "/v1/templates", project: externalId, query: { limit: 1 }, schema: z.unknown() });
+    await service.projects.check(externalId);
   } catch (e) {
     if (isAppError(e) && [400, 403, 404, 422].includes(e.status)) {
       throw new AppError(

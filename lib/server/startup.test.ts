@@ -3,7 +3,7 @@ import { db, withDbLock } from "./db";
 import { useTestDb } from "./db/test-db";
 import { eventStreams } from "./db/schema/messages";
 import { connectEventStream, connectEventStreamsInBackground } from "./event-stream/connect";
-import { getProject } from "./projects";
+import { getProject, listAllProjects } from "./projects";
 import { registerServiceProjects, startOrExit } from "./startup";
 import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
 
@@ -46,7 +46,7 @@ describe("the event stream at start", () => {
     const demo = (await getProject("demo"))!;
     // The start's connection, and anything else asking at the same moment (a registration, an
     // admin's button, another instance's start), make one webhook between them.
-    await Promise.all([connectEventStreamsInBackground(1, 0), connectEventStream(demo), connectEventStream(demo)]);
+    await Promise.all([connectEventStreamsInBackground(listAllProjects, 1, 0), connectEventStream(demo), connectEventStream(demo)]);
     expect(created).toBe(2);
     expect(live.size).toBe(2);
     expect(service.requests.filter((r) => r.method === "DELETE")).toHaveLength(0);

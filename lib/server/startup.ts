@@ -5,7 +5,7 @@ import { withDbLock } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
 import { startInsightWork } from "./insight/background";
-import { getProject, registerProject } from "./projects";
+import { getProject, listAllProjects, registerProject } from "./projects";
 import { startBatchSweeper } from "./batches/sweeper";
 import { startRetention } from "./retention/background";
 import { startEventWork } from "./rereads/background";
@@ -31,7 +31,7 @@ export async function startDashboard(): Promise<void> {
     await ensureFirstAdmin();
     await registerServiceProjects(env().SERVICE_PROJECTS);
   });
-  void connectEventStreamsInBackground(); // message index: each project's webhook, once (lib/server/event-stream)
+  void connectEventStreamsInBackground(listAllProjects); // message index: each project's webhook, once (lib/server/event-stream)
   startEventWork(); // re-reads of messages the stream announced, and the reconciler for when it is silent
   startBatchSweeper(); // batch jobs whose instance stopped are taken over without anyone opening them
   startRetention(); // index rows older than INDEX_RETENTION_DAYS, pruned in small batches

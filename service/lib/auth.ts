@@ -57,12 +57,12 @@ async function projectByExternalId(c: Context<AppEnv>, accountId: string, extern
 }
 
 /**
- * The project a request acts on. A project-scoped key implies its project (naming another
- * is a 403); an account-wide key names it with X-Service-Product or X-Service-Sender.
- * With `required: false` (operations on a resource by id) an account-wide key may omit it,
- * and the answer is null: the resource's own project then applies.
+ * The project a request acts on, when it names one. A project-scoped key implies its project
+ * (naming another is a 403); an account-wide key names it with X-Service-Product or
+ * X-Service-Sender, and without either the answer is null: for operations on a resource by
+ * id, the resource's own project then applies.
  */
-export async function resolveProject(c: Context<AppEnv>, opts: { required: boolean }): Promise<ProjectRow | null> {
+export async function resolveProject(c: Context<AppEnv>): Promise<ProjectRow | null> {
   const auth = c.get("auth");
   const header = projectHeader(c);
   if (auth.keyProjectId) {
@@ -73,14 +73,23 @@ export async function resolveProject(c: Context<AppEnv>, opts: { required: boole
     }
     return own;
   }
-  if (!header) {
-    if (!opts.required) return null;
+  if (!header) return null;
+  const project = await projectByExternalId(c, auth.accountId, header.value);
+  if (!project) throw new ServiceError(400, "unknown_project", `${header.name}: no project '${header.value}' in this account`, header.name);
+  return project;
+}
+
+/**
+ * The project of an operation that acts on one (a list, a send, a create): as resolveProject,
+ * and an account-wide key that names none is answered 400 `project_required`.
+ */
+export async function requireProject(c: Context<AppEnv>): Promise<ProjectRow> {
+  const project = await resolveProject(c);
+  if (!project) {
     throw new ServiceError(400, "project_required",
       "X-Service-Product: an account-wide API key must name the project in the X-Service-Product (or X-Service-Sender) header",
       "X-Service-Product");
   }
-  const project = await projectByExternalId(c, auth.accountId, header.value);
-  if (!project) throw new ServiceError(400, "unknown_project", `${header.name}: no project '${header.value}' in this account`, header.name);
   return project;
 }
 
@@ -89,7 +98,7 @@ export async function resolveProject(c: Context<AppEnv>, opts: { required: boole
  * request may act on. Anything else is "not found", so ids of other projects leak nothing.
  */
 export async function assertResourceProject(c: Context<AppEnv>, resourceProjectId: string, what: string): Promise<ProjectRow> {
-  const allowed = await resolveProject(c, { required: false });
+  const allowed = await resolveProject(c);
   if (allowed && allowed.id !== resourceProjectId) throw new ServiceError(404, "not_found", `${what} not found`, "id");
   const project = allowed ?? (await projectById(c, resourceProjectId));
   if (!project || project.accountId !== c.get("auth").accountId) throw new ServiceError(404, "not_found", `${what} not found`, "id");

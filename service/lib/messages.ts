@@ -47,9 +47,10 @@ type EventJson = { type: string; createdAt: string; data: Record<string, unknown
 
 /**
  * The message and its events in one statement, so they come from one snapshot: a status
- * never lags or leads the events beside it while the worker moves the message on.
+ * never lags or leads the events beside it while the worker moves the message on. Its
+ * project comes with it, so a GET checks access and answers with one read of the row.
  */
-export async function loadMessage(db: Pick<Db, "select">, id: string): Promise<Message | null> {
+export async function loadMessage(db: Pick<Db, "select">, id: string): Promise<{ projectId: string; message: Message } | null> {
   const [row] = await db.select({
     message: messages,
     events: sql<EventJson[]>`coalesce((
@@ -58,7 +59,10 @@ export async function loadMessage(db: Pick<Db, "select">, id: string): Promise<M
   }).from(messages).where(eq(messages.id, id)).limit(1);
   if (!row) return null;
   const events = (typeof row.events === "string" ? JSON.parse(row.events) : row.events) as EventJson[];
-  return toMessage(row.message, events.map((e) => ({ ...e, createdAt: new Date(e.createdAt) })));
+  return {
+    projectId: row.message.projectId,
+    message: toMessage(row.message, events.map((e) => ({ ...e, createdAt: new Date(e.createdAt) }))),
+  };
 }
 
 /** The domain part of an address, lower-cased. */

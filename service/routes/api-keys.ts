@@ -1,22 +1,22 @@
 import { createRoute } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
-import { createApiKeyRequest, createApiKeyResponse, errorBody, idParam } from "../../lib/schemas";
+import { createApiKeyRequest, createApiKeyResponse, idParam } from "../../lib/schemas";
 import type { App } from "../context";
 import { apiKeys, projects } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
 import { forgetCachedKeys, requireScope } from "../lib/auth";
 import { badRequest, forbidden, notFound } from "../lib/errors";
+import { errorResponse, errorResponses, json } from "./shared";
 
 const create = createRoute({
   method: "post",
   path: "/v1/api-keys",
   tags: ["API keys"],
-  request: { body: { required: true, content: { "application/json": { schema: createApiKeyRequest } } } },
+  request: { body: { required: true, content: json(createApiKeyRequest) } },
   responses: {
-    201: { description: "The key, with its secret (shown only here)", content: { "application/json": { schema: createApiKeyResponse } } },
-    400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
-    401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
-    403: { description: "The key may not create this key", content: { "application/json": { schema: errorBody } } },
+    201: { description: "The key, with its secret (shown only here)", content: json(createApiKeyResponse) },
+    ...errorResponses,
+    403: errorResponse("The key may not create this key"),
   },
 });
 
@@ -28,9 +28,9 @@ const revoke = createRoute({
   request: { params: idParam },
   responses: {
     204: { description: "Revoked: the key stops working at once" },
-    401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
-    403: { description: "The key lacks the api_keys:write scope", content: { "application/json": { schema: errorBody } } },
-    404: { description: "No such key, already revoked, or out of this key's reach", content: { "application/json": { schema: errorBody } } },
+    401: errorResponses[401],
+    403: errorResponse("The key lacks the api_keys:write scope"),
+    404: errorResponse("No such key, already revoked, or out of this key's reach"),
   },
 });
 

@@ -1,13 +1,13 @@
 import { createRoute } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
-import { contact as contactShape, createContactRequest, errorBody, idParam } from "../../lib/schemas";
+import { contact as contactShape, createContactRequest, idParam } from "../../lib/schemas";
 import type { App } from "../context";
 import { contacts, suppressions } from "../db/schema";
-import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
 import { normalizeEmail } from "../lib/contacts";
 import { ServiceError, notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { projectHeaders } from "./shared";
+import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
 
 type ContactRow = typeof contacts.$inferSelect;
 export const toContact = (row: ContactRow) => ({
@@ -21,19 +21,14 @@ export const toContact = (row: ContactRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-const json = (description: string, schema: typeof errorBody | typeof contactShape) => ({ description, content: { "application/json": { schema } } });
-const errors = {
-  400: json("Invalid request, naming the field", errorBody),
-  401: json("Missing or unknown API key", errorBody),
-  403: json("The key may not do this", errorBody),
-};
+const contactResponse = (description: string) => ({ description, content: json(contactShape) });
 
 const create = createRoute({
   method: "post",
   path: "/v1/contacts",
   tags: ["Contacts"],
-  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: createContactRequest } } } },
-  responses: { 201: json("The contact", contactShape), ...errors, 409: json("The project already has a contact with this address", errorBody) },
+  request: { headers: projectHeaders, body: { required: true, content: json(createContactRequest) } },
+  responses: { 201: contactResponse("The contact"), ...errorResponses, 409: errorResponse("The project already has a contact with this address") },
 });
 
 const get = createRoute({
@@ -41,7 +36,7 @@ const get = createRoute({
   path: "/v1/contacts/{id}",
   tags: ["Contacts"],
   request: { params: idParam },
-  responses: { 200: json("The contact", contactShape), ...errors, 404: json("No such contact", errorBody) },
+  responses: { 200: contactResponse("The contact"), ...errorResponses, 404: errorResponse("No such contact") },
 });
 
 const resubscribe = createRoute({
@@ -49,7 +44,7 @@ const resubscribe = createRoute({
   path: "/v1/contacts/{id}/resubscribe",
   tags: ["Contacts"],
   request: { params: idParam },
-  responses: { 200: json("The contact, now subscribed", contactShape), ...errors, 404: json("No such contact", errorBody) },
+  responses: { 200: contactResponse("The contact, now subscribed"), ...errorResponses, 404: errorResponse("No such contact") },
 });
 
 const emptyToNull = (v: string | undefined) => (v ? v : null);
@@ -57,7 +52,7 @@ const emptyToNull = (v: string | undefined) => (v ? v : null);
 export function register(app: App) {
   app.openapi(create, async (c) => {
     requireScope(c.get("auth"), "contacts:write");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
     const subscribed = body.subscribed ?? true;

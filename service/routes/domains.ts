@@ -1,16 +1,16 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, desc, eq, lt } from "drizzle-orm";
 import { domainToASCII } from "node:url";
-import { domain as domainShape, domainListQuery, errorBody, hostname, idParam, page, pageQuery, receivingState } from "../../lib/schemas";
+import { domain as domainShape, domainListQuery, hostname, idParam, page, pageQuery, receivingState } from "../../lib/schemas";
 import type { App } from "../context";
 import { domains } from "../db/schema";
-import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
 import { receivingRecords, sendingRecords } from "../lib/domain-records";
 import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { decodeCursor, toPage } from "../lib/pagination";
 import { scheduleFirstCheck } from "../worker/domains";
-import { projectHeaders } from "./shared";
+import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
 
 type DomainRow = typeof domains.$inferSelect;
 export const toDomain = (row: DomainRow) => ({
@@ -33,20 +33,14 @@ const addDomainBody = z.object({
     .refine((h) => !/^\d+$/.test(h.slice(h.lastIndexOf(".") + 1)), { error: "must be a hostname, not an IP address" }),
 });
 
-const errors = {
-  400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
-  401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
-  403: { description: "The key may not do this", content: { "application/json": { schema: errorBody } } },
-};
-
 const list = createRoute({
   method: "get",
   path: "/v1/domains",
   tags: ["Domains"],
   request: { query: pageQuery.extend(domainListQuery.shape), headers: projectHeaders },
   responses: {
-    200: { description: "A page of domains, newest first", content: { "application/json": { schema: page(domainShape) } } },
-    ...errors,
+    200: { description: "A page of domains, newest first", content: json(page(domainShape)) },
+    ...errorResponses,
   },
 });
 
@@ -54,11 +48,11 @@ const add = createRoute({
   method: "post",
   path: "/v1/domains",
   tags: ["Domains"],
-  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: addDomainBody } } } },
+  request: { headers: projectHeaders, body: { required: true, content: json(addDomainBody) } },
   responses: {
-    201: { description: "The domain, pending, with the DNS records to publish", content: { "application/json": { schema: domainShape } } },
-    ...errors,
-    409: { description: "The project already has this domain", content: { "application/json": { schema: errorBody } } },
+    201: { description: "The domain, pending, with the DNS records to publish", content: json(domainShape) },
+    ...errorResponses,
+    409: errorResponse("The project already has this domain"),
   },
 });
 
@@ -68,16 +62,16 @@ const receiving = createRoute({
   tags: ["Domains"],
   request: { params: idParam },
   responses: {
-    200: { description: "Whether the domain receives mail, and the MX record(s) to publish", content: { "application/json": { schema: receivingState } } },
-    ...errors,
-    404: { description: "No such domain", content: { "application/json": { schema: errorBody } } },
+    200: { description: "Whether the domain receives mail, and the MX record(s) to publish", content: json(receivingState) },
+    ...errorResponses,
+    404: errorResponse("No such domain"),
   },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
     requireScope(c.get("auth"), "domains:read");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const { limit, cursor, status } = c.req.valid("query");
     const after = decodeCursor(cursor);
     const rows = await c.get("deps").db.select().from(domains)
@@ -90,7 +84,7 @@ export function register(app: App) {
 
   app.openapi(add, async (c) => {
     requireScope(c.get("auth"), "domains:write");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const { domain } = c.req.valid("json");
     const deps = c.get("deps");
     const exists = () => new ServiceError(409, "domain_exists", `domain: '${domain}' is already a domain of this project`, "domain");

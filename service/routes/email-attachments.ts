@@ -1,19 +1,14 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
-import { attachmentList, errorBody, idParam } from "../../lib/schemas";
+import { attachmentList, idParam } from "../../lib/schemas";
 import type { App } from "../context";
 import { attachments } from "../db/schema";
 import { assertResourceProject, requireScope } from "../lib/auth";
 import { notFound } from "../lib/errors";
 import { findMessage } from "../lib/messages";
+import { errorResponse, errorResponses, json } from "./shared";
 
-const json = <T>(schema: T) => ({ "application/json": { schema } });
-const errors = {
-  400: { description: "Invalid request, naming the field", content: json(errorBody) },
-  401: { description: "Missing or unknown API key", content: json(errorBody) },
-  403: { description: "The key may not do this", content: json(errorBody) },
-  404: { description: "No such message or attachment", content: json(errorBody) },
-};
+const errors = { ...errorResponses, 404: errorResponse("No such message or attachment") };
 
 const list = createRoute({
   method: "get",

@@ -1,6 +1,8 @@
 import { count, eq } from "drizzle-orm";
+import type { Table } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { message as messageShape } from "../../lib/schemas";
+import { createApp } from "../app";
 import { messages } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
 import { createTestService, type TestService } from "../test/harness";
@@ -111,6 +113,38 @@ describe("POST /v1/emails", () => {
     const betaKey = (await createApiKey(svc.db, { accountId: svc.account.id, projectId: svc.beta.id, name: "b" })).secret;
     expect((await svc.call("GET", `/v1/emails/${id}`, { key: betaKey, project: null })).status).toBe(404);
     expect((await svc.call("GET", "/v1/emails/msg_unknown000000")).status).toBe(404);
+  });
+});
+
+describe("GET /v1/emails/{id}", () => {
+  it("reads the message row once: access is checked on the row it answers with", async () => {
+    const { id } = await (await send(base)).json();
+    // The same service over a database handle that notes which table each SELECT reads.
+    const tables: Table[] = [];
+    const db = new Proxy(svc.db, {
+      get(target, prop) {
+        const value = Reflect.get(target, prop, target);
+        if (prop !== "select") return typeof value === "function" ? value.bind(target) : value;
+        return (...args: unknown[]) => {
+          const builder = value.apply(target, args);
+          const from = builder.from.bind(builder);
+          builder.from = (table: Table, ...rest: unknown[]) => (tables.push(table), from(table, ...rest));
+          return builder;
+        };
+      },
+    });
+    const app = createApp({ ...svc.deps, db });
+    const headers = { Authorization: `Bearer ${svc.accountKey}` };
+
+    const got = await app.request(`/v1/emails/${id}`, { headers });
+    expect(got.status).toBe(200);
+    expect(messageShape.parse(await got.json()).id).toBe(id);
+    expect(tables.filter((t) => t === messages)).toHaveLength(1);
+
+    tables.length = 0;
+    const other = await app.request(`/v1/emails/${id}`, { headers: { ...headers, "X-Service-Product": "beta" } });
+    expect(other.status).toBe(404);
+    expect(tables.filter((t) => t === messages)).toHaveLength(1);
   });
 });
 

@@ -1,25 +1,20 @@
 import { createRoute } from "@hono/zod-openapi";
 import {
-  batchRequest, batchResponse, errorBody, idParam, message as messageShape, replyRequest, sendEmailRequest, sendEmailResponse,
+  batchRequest, batchResponse, idParam, message as messageShape, replyRequest, sendEmailRequest, sendEmailResponse,
   type SendEmail,
 } from "../../lib/schemas";
 import type { App } from "../context";
 import { acceptPrepared, createSendChecks, prepareSend, type Prepared } from "../lib/accept";
-import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
 import { ServiceError, fromZodError, notFound } from "../lib/errors";
 import { idempotent, type Outcome } from "../lib/idempotency";
 import { findMessage, loadMessage } from "../lib/messages";
 import { registerAttachments } from "./email-attachments";
-import { idempotencyHeaders, projectHeaders } from "./shared";
+import { errorResponse, errorResponses, idempotencyHeaders, json, projectHeaders } from "./shared";
 
-const json = <T>(schema: T) => ({ "application/json": { schema } });
-const errors = {
-  400: { description: "Invalid request, naming the field", content: json(errorBody) },
-  401: { description: "Missing or unknown API key", content: json(errorBody) },
-  403: { description: "The key may not do this, or the sender's domain is not verified", content: json(errorBody) },
-};
+const errors = { ...errorResponses, 403: errorResponse("The key may not do this, or the sender's domain is not verified") };
 const idempotencyErrors = {
-  409: { description: "Idempotency-Key reused with another body (`idempotency_conflict`) or still in flight (`idempotency_in_flight`)", content: json(errorBody) },
+  409: errorResponse("Idempotency-Key reused with another body (`idempotency_conflict`) or still in flight (`idempotency_in_flight`)"),
 };
 const sendHeaders = projectHeaders.extend(idempotencyHeaders.shape);
 
@@ -42,7 +37,7 @@ const batch = createRoute({
   responses: {
     207: { description: "One entry per email, in order: `{id, status}` when queued, `{error}` (param names the item's field) when not", content: json(batchResponse) },
     ...errors, ...idempotencyErrors,
-    503: { description: "Injected fault (SERVICE_FAULT_BATCH_EVERY), nothing was done; retry", content: json(errorBody) },
+    503: errorResponse("Injected fault (SERVICE_FAULT_BATCH_EVERY), nothing was done; retry"),
   },
 });
 
@@ -54,7 +49,7 @@ const get = createRoute({
   responses: {
     200: { description: "The message with its lifecycle events", content: json(messageShape) },
     ...errors,
-    404: { description: "No such message", content: json(errorBody) },
+    404: errorResponse("No such message"),
   },
 });
 
@@ -66,7 +61,7 @@ const reply = createRoute({
   responses: {
     202: { description: "The reply, accepted and queued in the same thread", content: json(sendEmailResponse) },
     ...errors, ...idempotencyErrors,
-    404: { description: "No such message", content: json(errorBody) },
+    404: errorResponse("No such message"),
   },
 });
 
@@ -77,7 +72,7 @@ export function register(app: App) {
 
   app.openapi(send, async (c) => {
     requireScope(c.get("auth"), "emails:send");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     const deps = c.get("deps");
     const out = await idempotent(deps.db, {
@@ -104,7 +99,7 @@ export function register(app: App) {
       throw new ServiceError(503, "fault_injected", `Injected fault: every ${every}th batch request fails (SERVICE_FAULT_BATCH_EVERY); retry`, null, { "Retry-After": "1" });
     }
     requireScope(c.get("auth"), "emails:send");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     const out = await idempotent(deps.db, {
       projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
@@ -141,10 +136,10 @@ export function register(app: App) {
     requireScope(c.get("auth"), "emails:read");
     const { id } = c.req.valid("param");
     const db = c.get("deps").db;
-    const row = await findMessage(db, id);
-    if (!row) throw notFound("Message");
-    await assertResourceProject(c, row.projectId, "Message");
-    return c.json((await loadMessage(db, id))!, 200);
+    const found = await loadMessage(db, id);
+    if (!found) throw notFound("Message");
+    await assertResourceProject(c, found.projectId, "Message");
+    return c.json(found.message, 200);
   });
 
   app.openapi(reply, async (c) => {

@@ -1,12 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { errorBody, inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
+import { inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
 import type { App } from "../context";
-import { requireScope, resolveProject } from "../lib/auth";
+import { requireProject, requireScope } from "../lib/auth";
 import { storeInbound } from "../lib/inbound";
 import { eventsOf, toMessage } from "../lib/messages";
-import { projectHeaders } from "./shared";
-
-const json = <T>(schema: T) => ({ "application/json": { schema } });
+import { errorResponses, json, projectHeaders } from "./shared";
 
 const simulate = createRoute({
   method: "post",
@@ -15,16 +13,14 @@ const simulate = createRoute({
   request: { headers: projectHeaders, body: { required: true, content: json(inboundSimulateRequest) } },
   responses: {
     200: { description: "The stored inbound message (status `received`), as GET /v1/emails/{id} returns it", content: json(messageShape) },
-    400: { description: "Invalid request, naming the field", content: json(errorBody) },
-    401: { description: "Missing or unknown API key", content: json(errorBody) },
-    403: { description: "The key may not do this", content: json(errorBody) },
+    ...errorResponses,
   },
 });
 
 export function register(app: App) {
   app.openapi(simulate, async (c) => {
     requireScope(c.get("auth"), "inbound:write");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     const db = c.get("deps").db;
     // A simulation is a test aid: it is stored for the named project whatever the `to` domain.

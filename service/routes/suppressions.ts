@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { addSuppressionRequest, errorBody, page, pageQuery, suppression } from "../../lib/schemas";
+import { addSuppressionRequest, page, pageQuery, suppression } from "../../lib/schemas";
 import type { App } from "../context";
 import { suppressions } from "../db/schema";
-import { requireScope, resolveProject } from "../lib/auth";
+import { requireProject, requireScope } from "../lib/auth";
 import { decodeCursor, toPage } from "../lib/pagination";
-import { projectHeaders } from "./shared";
+import { errorResponses, json, projectHeaders } from "./shared";
 
 type SuppressionRow = typeof suppressions.$inferSelect;
 export const toSuppression = (row: SuppressionRow) => ({
@@ -21,8 +21,8 @@ const list = createRoute({
   tags: ["Suppressions"],
   request: { query: pageQuery, headers: projectHeaders },
   responses: {
-    200: { description: "A page of suppressions, newest first", content: { "application/json": { schema: page(suppression) } } },
-    400: { description: "Invalid request", content: { "application/json": { schema: errorBody } } },
+    200: { description: "A page of suppressions, newest first", content: json(page(suppression)) },
+    ...errorResponses,
   },
 });
 
@@ -30,17 +30,17 @@ const add = createRoute({
   method: "post",
   path: "/v1/suppressions",
   tags: ["Suppressions"],
-  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: addSuppressionRequest } } } },
+  request: { headers: projectHeaders, body: { required: true, content: json(addSuppressionRequest) } },
   responses: {
-    201: { description: "The suppression (an existing one is returned unchanged)", content: { "application/json": { schema: suppression } } },
-    400: { description: "Invalid request", content: { "application/json": { schema: errorBody } } },
+    201: { description: "The suppression (an existing one is returned unchanged)", content: json(suppression) },
+    ...errorResponses,
   },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
     requireScope(c.get("auth"), "suppressions:read");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const { limit, cursor } = c.req.valid("query");
     // Suppressions have no id: the cursor is (created_at in microseconds, email) of the last row,
     // the sort key itself. Microseconds, not a JS Date: a millisecond cursor would skip rows
@@ -61,7 +61,7 @@ export function register(app: App) {
 
   app.openapi(add, async (c) => {
     requireScope(c.get("auth"), "suppressions:write");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     const email = body.email.toLowerCase();
     const db = c.get("deps").db;

@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import { and, desc, eq, lt } from "drizzle-orm";
-import { errorBody, idParam, page, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
+import { idParam, page, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { templates } from "../db/schema";
-import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { assertResourceProject, requireProject, requireScope, resolveProject } from "../lib/auth";
 import { ServiceError, badRequest, notFound } from "../lib/errors";
 import { decodeCursor, toPage } from "../lib/pagination";
 import { TemplateSyntaxError, renderTemplate } from "../lib/render";
 import { findTemplate, isTemplateId, type TemplateRow } from "../lib/templates";
-import { projectHeaders } from "./shared";
+import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
 
 export const toTemplate = (row: TemplateRow) => ({
   id: row.id,
@@ -21,20 +21,14 @@ export const toTemplate = (row: TemplateRow) => ({
   variables: renderTemplate(row, {}).variables,
 });
 
-const errors = {
-  400: { description: "Invalid request, naming the field", content: { "application/json": { schema: errorBody } } },
-  401: { description: "Missing or unknown API key", content: { "application/json": { schema: errorBody } } },
-  403: { description: "The key may not do this", content: { "application/json": { schema: errorBody } } },
-};
-
 const list = createRoute({
   method: "get",
   path: "/v1/templates",
   tags: ["Templates"],
   request: { query: pageQuery, headers: projectHeaders },
   responses: {
-    200: { description: "A page of templates, newest first", content: { "application/json": { schema: page(templateShape) } } },
-    ...errors,
+    200: { description: "A page of templates, newest first", content: json(page(templateShape)) },
+    ...errorResponses,
   },
 });
 
@@ -44,9 +38,9 @@ const get = createRoute({
   tags: ["Templates"],
   request: { params: idParam },
   responses: {
-    200: { description: "The template, by id or slug", content: { "application/json": { schema: templateShape } } },
-    ...errors,
-    404: { description: "No such template", content: { "application/json": { schema: errorBody } } },
+    200: { description: "The template, by id or slug", content: json(templateShape) },
+    ...errorResponses,
+    404: errorResponse("No such template"),
   },
 });
 
@@ -54,17 +48,17 @@ const preview = createRoute({
   method: "post",
   path: "/v1/templates/preview",
   tags: ["Templates"],
-  request: { headers: projectHeaders, body: { required: true, content: { "application/json": { schema: previewRequest } } } },
+  request: { headers: projectHeaders, body: { required: true, content: json(previewRequest) } },
   responses: {
-    200: { description: "The rendered draft, the variables it uses and those `data` lacks", content: { "application/json": { schema: previewResponse } } },
-    ...errors,
+    200: { description: "The rendered draft, the variables it uses and those `data` lacks", content: json(previewResponse) },
+    ...errorResponses,
   },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
     requireScope(c.get("auth"), "templates:read");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const { limit, cursor } = c.req.valid("query");
     const after = decodeCursor(cursor);
     const rows = await c.get("deps").db.select().from(templates)
@@ -86,7 +80,7 @@ export function register(app: App) {
       return c.json(toTemplate(row), 200);
     }
     // A slug is unique only within a project, so it needs one: the key's, or the header's.
-    const project = await resolveProject(c, { required: false });
+    const project = await resolveProject(c);
     if (!project) {
       throw new ServiceError(400, "project_required",
         `X-Service-Product: '${id}' is a slug, unique only within a project; name the project in X-Service-Product (or X-Service-Sender), or use the template's id`,
@@ -99,7 +93,7 @@ export function register(app: App) {
 
   app.openapi(preview, async (c) => {
     requireScope(c.get("auth"), "templates:read");
-    await resolveProject(c, { required: true });
+    await requireProject(c);
     const body = c.req.valid("json");
     try {
       const result = renderTemplate({ subject: body.subject ?? null, html: body.html ?? null, text: body.text ?? null }, body.data ?? {});

@@ -1,16 +1,16 @@
 import { createRoute } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
 import { and, desc, eq, isNull, lt } from "drizzle-orm";
-import { createWebhookRequest, errorBody, idParam, page, pageQuery, webhook as webhookShape } from "../../lib/schemas";
+import { createWebhookRequest, idParam, page, pageQuery, webhook as webhookShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
-import { assertResourceProject, requireScope, resolveProject } from "../lib/auth";
+import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
 import { notFound } from "../lib/errors";
 import { newId } from "../lib/ids";
 import { assertWebhookDestination } from "../lib/webhook-destination";
 import { decodeCursor, toPage } from "../lib/pagination";
 import { offerDemoHistory } from "../seed/replay";
-import { projectHeaders } from "./shared";
+import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -29,13 +29,6 @@ export const toWebhook = (row: WebhookRow, secret: "full" | "redacted") => ({
 /** A Standard Webhooks secret: `whsec_` and base64 of 32 random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-const json = <T>(schema: T) => ({ "application/json": { schema } });
-const errors = {
-  400: { description: "Invalid request, naming the field", content: json(errorBody) },
-  401: { description: "Missing or unknown API key", content: json(errorBody) },
-  403: { description: "The key may not do this", content: json(errorBody) },
-};
-
 const list = createRoute({
   method: "get",
   path: "/v1/webhooks",
@@ -43,7 +36,7 @@ const list = createRoute({
   request: { query: pageQuery, headers: projectHeaders },
   responses: {
     200: { description: "A page of endpoints, newest first, secrets redacted", content: json(page(webhookShape)) },
-    ...errors,
+    ...errorResponses,
   },
 });
 
@@ -54,7 +47,7 @@ const create = createRoute({
   request: { headers: projectHeaders, body: { required: true, content: json(createWebhookRequest) } },
   responses: {
     201: { description: "The endpoint with its signing secret, shown only here", content: json(webhookShape) },
-    ...errors,
+    ...errorResponses,
   },
 });
 
@@ -65,15 +58,15 @@ const remove = createRoute({
   request: { params: idParam },
   responses: {
     204: { description: "Deleted; pending deliveries are cancelled at once" },
-    ...errors,
-    404: { description: "No such endpoint", content: json(errorBody) },
+    ...errorResponses,
+    404: errorResponse("No such endpoint"),
   },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
     requireScope(c.get("auth"), "webhooks:read");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const { limit, cursor } = c.req.valid("query");
     const after = decodeCursor(cursor);
     const rows = await c.get("deps").db.select().from(webhooks)
@@ -86,7 +79,7 @@ export function register(app: App) {
 
   app.openapi(create, async (c) => {
     requireScope(c.get("auth"), "webhooks:write");
-    const project = (await resolveProject(c, { required: true }))!;
+    const project = await requireProject(c);
     const body = c.req.valid("json");
     // Checked again at every delivery, on the address connected to (DNS can change in between).
     await assertWebhookDestination(c.get("deps"), body.url);

@@ -1,6 +1,6 @@
 import { loadActorAndProject, sessionClaimsFromRequest } from "@/lib/server/access";
 import { route } from "@/lib/server/route";
-import { serviceHealth } from "@/lib/server/service-client";
+import { serviceHealth } from "@/lib/server/service/health";
 
 /**
  * The service's state for the banner; no sign-in needed (scripts wait on it), nothing about

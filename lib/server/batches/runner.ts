@@ -5,6 +5,7 @@ import { isAppError } from "@/lib/errors";
 import type { BatchContent } from "@/lib/schemas/compose";
 import type { SendEmail } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
 import { rowsOf } from "@/lib/db-rows";
 import { recordSentMessagesIn } from "@/lib/server/messages/record";
@@ -19,14 +20,11 @@ import { importContactRow } from "./contact-rows";
  * Idempotency-Key, so the service replays its first answer instead of sending twice.
  */
 export const INSTANCE_ID = crypto.randomUUID();
-export const LEASE_MS = Number(process.env.BATCH_LEASE_MS) || 15_000;
-/** Chunks in flight per job in this instance. */
-export const WORKERS = Number(process.env.BATCH_WORKERS) || 8;
 /** A chunk that failed transiently this many times is given up, its rows marked failed (retry failed rows re-sends them). */
 const MAX_ATTEMPTS = 8;
 
 /** Claims the next chunk of a job that is pending, or claimed under a lease that ran out. */
-export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, leaseMs = LEASE_MS): Promise<BatchChunkRow | null> {
+export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, leaseMs = env().BATCH_LEASE_MS): Promise<BatchChunkRow | null> {
   const result = await d.execute(sql`
     update batch_chunks c
        set status = 'claimed', claimed_by = ${instance}, lease_until = now() + (${String(leaseMs)}::int * interval '1 millisecond'), attempts = c.attempts + 1
@@ -161,19 +159,16 @@ async function markDoneIfFinished(d: Db, jobId: string) {
        and not exists (select 1 from batch_chunks where job_id = ${jobId} and status <> 'done')`);
 }
 
-/** Test aid: a pause after each chunk, so a browser test can stop the dashboard halfway through a job. */
-const pauseMs = () => Number(process.env.BATCH_CHUNK_PAUSE_MS) || 0;
-/** Test aid: a pause between claiming a chunk and sending it, so a test can kill an instance while it holds a claim. */
-const holdMs = () => Number(process.env.BATCH_CHUNK_HOLD_MS) || 0;
-
 /** One worker: claims and sends chunks until none is free. */
 async function work(d: Db, job: BatchJobRow) {
   for (;;) {
     const chunk = await claimChunk(d, job.id);
     if (!chunk) return;
-    if (holdMs()) await new Promise((r) => setTimeout(r, holdMs()));
+    // Test aids (BATCH_CHUNK_HOLD_MS, BATCH_CHUNK_PAUSE_MS): stop an instance holding a claim, or halfway through a job.
+    const { BATCH_CHUNK_HOLD_MS: holdMs, BATCH_CHUNK_PAUSE_MS: pauseMs } = env();
+    if (holdMs) await new Promise((r) => setTimeout(r, holdMs));
     await processChunk(d, job, chunk);
-    if (pauseMs()) await new Promise((r) => setTimeout(r, pauseMs()));
+    if (pauseMs) await new Promise((r) => setTimeout(r, pauseMs));
   }
 }
 
@@ -199,7 +194,7 @@ export function runJob(jobId: string): Promise<void> {
     const [job] = await d.select().from(batchJobs).where(eq(batchJobs.id, jobId)).limit(1);
     // A job still `preparing` is not complete yet: its chunks wait until it turns `running`.
     if (!job || job.status !== "running") return;
-    await Promise.all(Array.from({ length: WORKERS }, () => work(d, job)));
+    await Promise.all(Array.from({ length: env().BATCH_WORKERS }, () => work(d, job)));
     await markDoneIfFinished(d, jobId);
   })()
     .catch((e) => console.error(`batch job ${jobId}: ${safeErrorSummary(e)}`))

@@ -2,7 +2,8 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { db } from "@/lib/server/db";
-import { isRunningHere, LEASE_MS, runJob } from "./runner";
+import { env } from "@/lib/server/env";
+import { isRunningHere, runJob } from "./runner";
 import { removeAbandonedPreparing } from "./store";
 
 /**
@@ -32,9 +33,6 @@ export async function sweepJobs(): Promise<string[]> {
   return started;
 }
 
-/** How often each instance looks for jobs to take over: well inside a lease, so a dead instance's chunks wait about one lease. */
-export const SWEEP_MS = Number(process.env.BATCH_SWEEP_MS) || Math.max(500, Math.min(5_000, Math.floor(LEASE_MS / 3)));
-
 const SWEEPER = Symbol.for("mail-dashboard.batch-sweeper");
 type Sweeper = { timer: ReturnType<typeof setInterval>; pass: Promise<unknown> | null };
 const sweeperHolder = () => globalThis as { [SWEEPER]?: Sweeper };
@@ -44,7 +42,7 @@ const sweeperHolder = () => globalThis as { [SWEEPER]?: Sweeper };
  * job whose instance died stays `running` until someone opens it. With several instances
  * each runs it; chunks are claimed with SKIP LOCKED, so they share the job instead of racing.
  */
-export function startBatchSweeper(everyMs = SWEEP_MS): void {
+export function startBatchSweeper(everyMs = env().BATCH_SWEEP_MS): void {
   const holder = sweeperHolder();
   if (holder[SWEEPER]) return;
   const sweeper: Sweeper = {

@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { EVENT_TYPES } from "@/lib/schemas/events";
-import type { Project } from "@/lib/server/access";
+import type { ProjectView as Project } from "@/lib/schemas/projects";
 import { withAudit, type AuditActor, SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, withDbLock } from "@/lib/server/db";
 import { eventStreamHealth } from "@/lib/server/db/schema/event-stream";
@@ -94,14 +94,14 @@ export async function autoConnectEventStream(project: Project, actor: AuditActor
  * At start: every registered project gets its stream when the service is local. The service
  * may still be starting, so projects left unconnected are retried a few times in the
  * background; start-up itself never waits for this. The promise (for tests) settles after
- * the first pass.
+ * the first pass. The start hands in the project list (lib/server/projects.ts), which itself
+ * imports this module to connect a project as it is registered.
  */
-export function connectEventStreamsInBackground(attempts = 6, delayMs = 5_000): Promise<void> {
+export function connectEventStreamsInBackground(listProjects: () => Promise<Project[]>, attempts = 6, delayMs = 5_000): Promise<void> {
   if (!isLoopbackService()) return Promise.resolve();
   const run = async (left: number) => {
-    const { listAllProjects } = await import("@/lib/server/projects");
     let missing = 0;
-    for (const project of await listAllProjects()) {
+    for (const project of await listProjects()) {
       if ((await getEventStream(project.id)).connected) continue;
       await autoConnectEventStream(project);
       if (!(await getEventStream(project.id)).connected) missing++;

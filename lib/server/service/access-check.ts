@@ -1,4 +1,5 @@
 import { summarizeErrorBody } from "./error-body";
+import { serviceHeaders } from "./headers";
 
 /**
  * Can the dashboard use the configured service? Asked with an operation OF THE INTERFACE
@@ -31,7 +32,7 @@ async function ask(target: AccessTarget, project: string | null): Promise<Answer
   const url = new URL("v1/templates?limit=1", base);
   try {
     const res = await fetch(url, {
-      headers: { Authorization: `Bearer ${target.key}`, Accept: "application/json", ...(project ? { "X-Service-Product": project } : {}) },
+      headers: serviceHeaders({ key: target.key, project }),
       redirect: "manual",
       signal: AbortSignal.timeout(target.timeoutMs ?? 5_000),
       cache: "no-store",

@@ -1,9 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { CreateApiKeyRequest } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { seg } from "./path";
-import { createdKeyReader } from "./readers";
+import { anyAnswer, createdKeyReader } from "./readers";
 
 export const apiKeys = {
   /** The answer carries the one-time `secret`: show it once, never store or log it. */
@@ -16,5 +15,5 @@ export const apiKeys = {
    * caller (lib/server/api-keys) takes as "not supported".
    */
   revoke: async (project: string | null, id: string) =>
-    callService({ method: "DELETE", path: `/v1/api-keys/${seg(id)}`, project, schema: z.unknown() }).then(() => undefined),
+    callService({ method: "DELETE", path: `/v1/api-keys/${seg(id)}`, project, schema: anyAnswer }).then(() => undefined),
 };

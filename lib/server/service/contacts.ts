@@ -1,6 +1,6 @@
 import "server-only";
 import type { CreateContactRequest } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { seg } from "./path";
 import { contactReader } from "./readers";
 

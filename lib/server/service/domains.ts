@@ -1,6 +1,6 @@
 import "server-only";
 import type { DomainStatus, PageQuery } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { listQuery } from "./page-size";
 import { seg } from "./path";
 import { domainReader, pageReader, receivingReader } from "./readers";

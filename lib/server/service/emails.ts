@@ -1,6 +1,6 @@
 import "server-only";
 import type { ReplyRequest, SendEmail } from "@/lib/schemas";
-import { callService, fetchServiceUrl } from "../service-client";
+import { callService, fetchServiceUrl } from "./client";
 import { seg } from "./path";
 import { attachmentsReader, batchAnswerReader, messageReader, sendAnswerReader } from "./readers";
 

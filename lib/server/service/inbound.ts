@@ -1,6 +1,6 @@
 import "server-only";
 import type { InboundSimulateRequest } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { simulatedReader } from "./readers";
 
 export const inbound = {

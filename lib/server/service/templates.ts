@@ -1,6 +1,6 @@
 import "server-only";
 import type { PageQuery, PreviewRequest } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { listQuery } from "./page-size";
 import { seg } from "./path";
 import { pageReader, previewReader, templateReader } from "./readers";

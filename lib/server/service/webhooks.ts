@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { CreateWebhookRequest, PageQuery } from "@/lib/schemas";
-import { callService } from "../service-client";
+import { callService } from "./client";
 import { listQuery } from "./page-size";
 import { seg } from "./path";
 import { pageReader, webhookReader } from "./readers";

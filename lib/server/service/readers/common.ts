@@ -12,6 +12,9 @@ import { isoDateTime } from "@/lib/schemas/common";
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** An answer of which only the status counts (a delete, a probe): any body, or none. */
+export const anyAnswer = z.unknown();
+
 /** An id is opaque: any non-empty string, or a number (some services use integers), as a string. */
 export const idReader = z.union([z.string().trim().min(1), z.number().finite()]).transform(String);
 

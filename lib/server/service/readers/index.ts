@@ -9,9 +9,9 @@
  * browser code parses our own API with them. They stay strict. The readers accept what any
  * service following the interface may send (ids as numbers, address objects, events of any
  * shape, missing optional fields, any preview layout) and produce those same types.
- * Error answers are read in ../error-body.ts, success codes in ../../service-client.ts.
+ * Error answers are read in ../error-body.ts, success codes in ../client.ts.
  */
-export { idReader, listOf, pageReader } from "./common";
+export { anyAnswer, idReader, listOf, pageReader } from "./common";
 export { addressText, attachmentsReader, batchAnswerReader, eventsReader, messageReader, readStatus, sendAnswerReader, simulatedReader, type ReadEvent } from "./messages";
 export { dnsRecordReader, domainReader, receivingReader } from "./domains";
 export { previewReader, templateReader } from "./templates";

@@ -1,10 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { callService, fetchServiceUrl, parseRetryAfter } from "./service-client";
-import { resetServiceHealth, serviceHealth } from "./service/health";
-import { service } from "./service";
-import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
+import { callService, fetchServiceUrl, parseRetryAfter } from "./client";
+import { serviceHeaders } from "./headers";
+import { resetServiceHealth, serviceHealth } from "./health";
+import { service } from ".";
+import { json, setTestEnv, startHttpServer, type TestServer } from "../test-helpers";
 
 /** The next answers of the server, in order; each is a function writing the response. */
 type Answer = Parameters<Parameters<typeof startHttpServer>[0]>;
@@ -296,6 +297,8 @@ describe("serviceHealth", () => {
     expect(typeof first.latencyMs).toBe("number");
     await serviceHealth();
     expect(server.requests).toHaveLength(1);
+    // The probe carries the key as every other request does (./headers.ts).
+    expect(server.requests[0].headers).toMatchObject({ authorization: "Bearer sk_test_secret", accept: "application/json" });
 
     resetServiceHealth();
     setTestEnv({ SERVICE_URL: "http://127.0.0.1:1" });
@@ -305,6 +308,19 @@ describe("serviceHealth", () => {
       setTestEnv({ SERVICE_URL: server.url, SERVICE_API_KEY: "sk_test_secret", SERVICE_TIMEOUT_MS: "3000" });
       resetServiceHealth();
     }
+  });
+});
+
+describe("serviceHeaders", () => {
+  it("puts the key, the project, the Idempotency-Key and the body's type on a request, and nothing unasked", () => {
+    expect(serviceHeaders({ key: "k", project: "acme", idempotencyKey: "i1", jsonBody: true })).toEqual({
+      Authorization: "Bearer k",
+      Accept: "application/json",
+      "X-Service-Product": "acme",
+      "Idempotency-Key": "i1",
+      "Content-Type": "application/json",
+    });
+    expect(serviceHeaders({ key: "k", project: null, acceptJson: false })).toEqual({ Authorization: "Bearer k" });
   });
 });
 

@@ -1,9 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import { AppError, defaultCode } from "@/lib/errors";
-import { env } from "./env";
-import { summarizeErrorBody } from "./service/error-body";
-import { serviceBase, serviceUrl } from "./service/url";
+import { env } from "../env";
+import { summarizeErrorBody } from "./error-body";
+import { serviceHeaders } from "./headers";
+import { serviceBase, serviceUrl } from "./url";
 
 /**
  * The ONE client toward the email service. Nothing else calls `fetch` toward it.
@@ -12,8 +13,9 @@ import { serviceBase, serviceUrl } from "./service/url";
  * - one deadline (`timeoutMs`) covers all attempts, so a screen never waits longer than that;
  * - 429 (honouring Retry-After) and 5xx/network failures are retried with capped exponential
  *   backoff and full jitter; a POST only when it carries an Idempotency-Key, so nothing is sent twice;
- * - success answers are read with the tolerant readers of ./service/readers (any 2xx, any
- *   layout the interface allows); error answers of any layout become AppError (./service/error-body.ts).
+ * - headers, the key's among them, come from ./headers.ts alone;
+ * - success answers are read with the tolerant readers of ./readers (any 2xx, any layout the
+ *   interface allows); error answers of any layout become AppError (./error-body.ts).
  */
 export type ServiceQuery = Record<string, string | number | undefined>;
 
@@ -79,7 +81,7 @@ function rateLimited(waitMs: number | null): AppError {
 /**
  * An error answer of the service as the one error type. The interface leaves error bodies,
  * codes and the statuses of validation failures open, so any layout is read
- * (./service/error-body.ts) and 422 counts as a validation failure like 400. A 4xx message
+ * (./error-body.ts) and 422 counts as a validation failure like 400. A 4xx message
  * reaches the user, named by its field when the service named one; a 5xx body never does,
  * and neither does a text body that is a page or a stack trace.
  */
@@ -122,14 +124,13 @@ function isTimeout(e: unknown): boolean {
 export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
   const e = env();
   const url = serviceUrl(opts.path, opts.query);
-  const headers: Record<string, string> = {
-    Authorization: `Bearer ${e.SERVICE_API_KEY}`,
-    Accept: "application/json",
-  };
-  if (opts.project) headers["X-Service-Product"] = opts.project;
-  if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
   const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const headers = serviceHeaders({
+    key: e.SERVICE_API_KEY,
+    project: opts.project,
+    idempotencyKey: opts.idempotencyKey,
+    jsonBody: body !== undefined,
+  });
 
   const retryable = opts.method !== "POST" || Boolean(opts.idempotencyKey);
   const deadline = Date.now() + (opts.timeoutMs ?? e.SERVICE_TIMEOUT_MS);
@@ -215,7 +216,7 @@ export async function fetchServiceUrl(url: string, opts: { timeoutMs?: number } 
   let res: Response;
   try {
     res = await fetch(target, {
-      headers: { Authorization: `Bearer ${e.SERVICE_API_KEY}` },
+      headers: serviceHeaders({ key: e.SERVICE_API_KEY, acceptJson: false }),
       redirect: "manual",
       signal: AbortSignal.timeout(opts.timeoutMs ?? e.SERVICE_TIMEOUT_MS),
       cache: "no-store",
@@ -231,6 +232,3 @@ export async function fetchServiceUrl(url: string, opts: { timeoutMs?: number } 
   }
   return res;
 }
-
-export { serviceHealth, type ServiceHealth } from "./service/health";
-export { serviceUrl } from "./service/url";
