@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { ArrowLeftToLineIcon, ChevronRightIcon, ScrollTextIcon } from "lucide-react";
+import type { PlainAppError } from "@/lib/errors";
 import type { AuditPage } from "@/lib/schemas/audit";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
@@ -13,9 +14,6 @@ import { AuditFiltersBar, type UserOption, type ProjectOption } from "./audit-fi
 import { AuditTable } from "./audit-table";
 import type { AuditFilters } from "./audit-params";
 
-/** A serialisable AppError, handed from the server shell. */
-export type AuditLoadError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
-
 export function AuditScreen({
   page,
   error,
@@ -25,7 +23,7 @@ export function AuditScreen({
   projects,
 }: {
   page: AuditPage | null;
-  error: AuditLoadError | null;
+  error: PlainAppError | null;
   filters: AuditFilters;
   invalid: { param: string; message: string }[];
   users: UserOption[];

@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { ArrowLeftToLineIcon, ChevronRightIcon, InboxIcon, MailSearchIcon } from "lucide-react";
+import type { PlainAppError } from "@/lib/errors";
 import type { MessageListPage } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
@@ -14,8 +15,6 @@ import { cn } from "@/lib/utils";
 import { EventStreamNotice } from "./event-stream-notice";
 import { MessagesFilters } from "./messages-filters";
 import type { MessageFilters } from "./messages-params";
-
-export type LoadError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
 
 export function MessagesScreen({
   project,
@@ -29,7 +28,7 @@ export function MessagesScreen({
 }: {
   project: string;
   page: MessageListPage | null;
-  error: LoadError | null;
+  error: PlainAppError | null;
   filters: MessageFilters;
   invalid: { param: string; message: string }[];
   stream: { connected: boolean };

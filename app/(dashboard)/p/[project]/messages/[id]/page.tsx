@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAppError } from "@/lib/errors";
+import { isAppError, toPlain } from "@/lib/errors";
 import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
 import { getMessageDetail } from "@/lib/server/messages/detail";
@@ -21,6 +21,6 @@ export default async function MessagePage({ params }: { params: Promise<{ projec
   } catch (e) {
     if (isAppError(e) && (e.status === 404 || e.status === 400)) notFound();
     if (!isAppError(e)) throw e;
-    return <MessageLoadError project={project!.externalId} id={id} error={{ name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param }} />;
+    return <MessageLoadError project={project!.externalId} id={id} error={toPlain(e)} />;
   }
 }
