@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AppError, appErrorFromBody, appErrorFromResponse, isAppError } from "./errors";
+import { AppError, appErrorFromBody, appErrorFromResponse, isAppError, toPlain } from "./errors";
 
 describe("AppError", () => {
   it("round-trips through the API's error body", async () => {
@@ -22,5 +22,14 @@ describe("AppError", () => {
     expect(isAppError({ name: "AppError", status: 400, code: "x", message: "m" })).toBe(true);
     expect(isAppError(new Error("x"))).toBe(false);
     expect(isAppError(null)).toBe(false);
+  });
+
+  it("becomes plain data a server component can hand a client one, still an AppError by shape", () => {
+    const plain = toPlain(new AppError(503, "service_unavailable", "down", "cursor", "cid-3"));
+    expect(plain).toEqual({ name: "AppError", status: 503, code: "service_unavailable", message: "down", param: "cursor", correlationId: "cid-3" });
+    expect(Object.getPrototypeOf(plain)).toBe(Object.prototype);
+    expect(structuredClone(plain)).toEqual(plain);
+    expect(isAppError(plain)).toBe(true);
+    expect(toPlain(new AppError(404, "not_found", "gone"))).toEqual({ name: "AppError", status: 404, code: "not_found", message: "gone", param: null });
   });
 });

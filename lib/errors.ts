@@ -33,6 +33,16 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * An AppError as plain data, for a server component to hand a client one (a class instance
+ * cannot cross that boundary). `isAppError` still recognises it.
+ */
+export type PlainAppError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
+
+export function toPlain(e: AppError): PlainAppError {
+  return { name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param, ...(e.correlationId ? { correlationId: e.correlationId } : {}) };
+}
+
 /** Structural check too: an AppError from another bundle (instrumentation, proxy) still counts. */
 export function isAppError(e: unknown): e is AppError {
   if (e instanceof AppError) return true;

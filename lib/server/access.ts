@@ -172,8 +172,16 @@ export function userCanAccessProject(user: Pick<Actor, "allProjects" | "projectI
  * The checks of the one guard, for a user already loaded: signed in (401), permission from
  * the role map and the project-limit rule (403, `allows` in lib/permissions.ts), project known and granted (404 either way, so a project's existence
  * does not leak to someone without access). `preloaded` is the project already read with
- * the user (route handlers); otherwise it is looked up here.
+ * the user (route handlers, page shells); otherwise it is looked up here. Asked with a
+ * project, the answer always has one.
  */
+export async function authorize(user: Actor | null, permission: Permission, opts?: { project?: undefined }): Promise<{ user: Actor; project: null }>;
+export async function authorize(
+  user: Actor | null,
+  permission: Permission,
+  opts: { project: string },
+  preloaded?: Project | null,
+): Promise<{ user: Actor; project: Project }>;
 export async function authorize(
   user: Actor | null,
   permission: Permission,
@@ -188,4 +196,20 @@ export async function authorize(
     throw new AppError(404, "project_not_found", "Project not found, or you do not have access to it.");
   }
   return { user, project };
+}
+
+/** The user and (when asked) the project, as `loadActorAndProject` reads them in one query. */
+export type LoadActorAndProject = (projectExternalId?: string) => Promise<{ user: Actor | null; project: Project | null }>;
+
+/**
+ * The guard of `route()` and `guardPage()`: one query reads the user and, for a
+ * project-scoped request, its project; then `authorize`. With a project the answer always
+ * has one, without a project it has none.
+ */
+export async function checkAccess(load: LoadActorAndProject, permission: Permission): Promise<{ user: Actor; project: null }>;
+export async function checkAccess(load: LoadActorAndProject, permission: Permission, projectExternalId: string): Promise<{ user: Actor; project: Project }>;
+export async function checkAccess(load: LoadActorAndProject, permission: Permission, projectExternalId?: string): Promise<{ user: Actor; project: Project | null }> {
+  if (projectExternalId === undefined) return authorize((await load()).user, permission);
+  const loaded = await load(projectExternalId);
+  return authorize(loaded.user, permission, { project: projectExternalId }, loaded.project);
 }

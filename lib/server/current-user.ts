@@ -1,19 +1,25 @@
 import "server-only";
 import { cache } from "react";
-import type { Permission } from "@/lib/permissions";
-import { authorize, loadActor, type Actor } from "./access";
+import { loadActorAndProject, type Actor, type Project } from "./access";
 import { auth } from "./auth";
+import type { SessionClaims } from "./auth/config";
 
-/**
- * Server components and server functions: session cookie → session row and fresh user row,
- * once per request (React `cache`). Kept apart from access.ts so the checks there load without Auth.js.
- */
-export const currentUser = cache(async (): Promise<Actor | null> => {
+/** The session cookie's claims as Auth.js reads them, once per request. */
+const currentClaims = cache(async (): Promise<SessionClaims | null> => {
   const session = (await auth()) as { user?: { id?: string }; sid?: string | null } | null;
-  return loadActor(session?.user?.id && session.sid ? { sub: session.user.id, sid: session.sid } : null);
+  return session?.user?.id && session.sid ? { sub: session.user.id, sid: session.sid } : null;
 });
 
-/** For server components and server functions: 401 signed out, 403 permission, 404 project. */
-export async function guard(permission: Permission, opts: { project?: string } = {}) {
-  return authorize(await currentUser(), permission, opts);
-}
+/**
+ * Server components and server functions: session cookie → session row, fresh user row and
+ * (when asked) the page's project, in the guard's one query — once per request and project
+ * (React `cache`), so a project layout and its page share it. Kept apart from access.ts so
+ * the checks there load without Auth.js.
+ */
+export const currentUserAndProject = cache(
+  async (projectExternalId?: string): Promise<{ user: Actor | null; project: Project | null }> =>
+    loadActorAndProject(await currentClaims(), projectExternalId),
+);
+
+/** The signed-in user of this request, or null. */
+export const currentUser = cache(async (): Promise<Actor | null> => (await currentUserAndProject()).user);

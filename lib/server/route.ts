@@ -3,21 +3,32 @@ import { unstable_rethrow } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { AppError, isAppError } from "@/lib/errors";
+import { decodeParam } from "@/lib/http/decode-param";
 import { findJsonProblem, parseJson, type JsonProblem } from "@/lib/http/json-safety";
 import { BodyTooLargeError, formatBytes, readBodyText } from "@/lib/http/read-body";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { authorize, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
+import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
 import { isSameOriginWrite } from "./same-origin";
 
-export type RouteContext<P, U> = {
+type Params = Record<string, string>;
+
+/** What every handler gets. */
+type BaseContext<P, U> = {
   req: NextRequest;
   params: P;
   user: U;
-  project: Project | null;
   correlationId: string;
 };
+
+/**
+ * A route whose params have a project (`/api/p/[project]/...`) gets that project resolved,
+ * decoded and checked: never null. Any other route gets none.
+ */
+export type ProjectScope<P> = P extends { project: string } ? { project: Project } : {};
+
+export type RouteContext<P, U> = BaseContext<P, U> & ProjectScope<P>;
 type Result = Response | object | null;
 type NextContext<P> = { params: Promise<P> };
 type Handler<P> = (req: NextRequest, ctx: NextContext<P>) => Promise<Response>;
@@ -26,22 +37,23 @@ const NO_STORE = "no-store";
 
 /**
  * The wrapper of every route handler: same-origin check on writes, the guard (with the
- * project from `params.project` when the route has one), and one error shape. Plain
- * objects become JSON, null becomes 204; every response is `Cache-Control: no-store` and
- * carries `X-Correlation-Id`. `permission` null means no sign-in is needed (health).
+ * project from `params.project` when the route has one, decoded once), and one error shape.
+ * Plain objects become JSON, null becomes 204; every response is `Cache-Control: no-store`
+ * and carries `X-Correlation-Id`. `permission` null means no sign-in is needed (health), and
+ * then no project is read either.
  */
-export function route<P extends Record<string, string> = {}>(
+export function route<P extends Params = {}>(
   permission: Permission,
   fn: (ctx: RouteContext<P, Actor>) => Promise<Result>,
 ): Handler<P>;
-export function route<P extends Record<string, string> = {}>(
+export function route<P extends Params = {}>(
   permission: null,
-  fn: (ctx: RouteContext<P, null>) => Promise<Result>,
+  fn: (ctx: BaseContext<P, null>) => Promise<Result>,
 ): Handler<P>;
-export function route<P extends Record<string, string>>(
+export function route<P extends Params>(
   permission: Permission | null,
-  // The overloads above tie `user` to `permission`; here either kind of handler is accepted.
-  fn: (ctx: RouteContext<P, any>) => Promise<Result>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  // The overloads above tie `user` and `project` to `permission` and `P`; here either kind of handler is accepted.
+  fn: (ctx: any) => Promise<Result>, // eslint-disable-line @typescript-eslint/no-explicit-any
 ): Handler<P> {
   return async (req, ctx) => {
     const correlationId = crypto.randomUUID();
@@ -53,15 +65,15 @@ export function route<P extends Record<string, string>>(
       // A NUL in an id or the project would reach the database, which refuses it with a 500.
       const paramProblem = findJsonProblem(params);
       if (paramProblem) throw validationError(paramProblem);
-      let user: Actor | null = null;
-      let project: Project | null = null;
+      let guarded: { user: Actor | null; project?: Project } = { user: null };
       if (permission) {
-        const projectId = typeof params.project === "string" ? params.project : undefined;
         // One query reads the user, their grants and the route's project.
-        const loaded = await loadActorAndProject(await sessionClaimsFromRequest(req), projectId);
-        ({ user, project } = await authorize(loaded.user, permission, projectId === undefined ? {} : { project: projectId }, loaded.project));
+        const claims = await sessionClaimsFromRequest(req);
+        const load = (projectId?: string) => loadActorAndProject(claims, projectId);
+        guarded =
+          typeof params.project === "string" ? await checkAccess(load, permission, decodeParam(params.project)) : { user: (await checkAccess(load, permission)).user };
       }
-      return toResponse(await fn({ req, params, user, project, correlationId }), correlationId);
+      return toResponse(await fn({ req, params, correlationId, ...guarded }), correlationId);
     } catch (e) {
       // Next's own control flow (redirect(), notFound()) is not an error to report.
       unstable_rethrow(e);

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { ScrollTextIcon } from "lucide-react";
+import type { PlainAppError } from "@/lib/errors";
 import type { AuditPage } from "@/lib/schemas/audit";
 import { PageHeader } from "@/components/common/page-header";
 import { CursorPager } from "@/components/common/cursor-pager";
@@ -14,9 +15,6 @@ import { AuditFiltersBar, type UserOption, type ProjectOption } from "./audit-fi
 import { AuditTable } from "./audit-table";
 import type { AuditFilters } from "./audit-params";
 
-/** A serialisable AppError, handed from the server shell. */
-export type AuditLoadError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
-
 export function AuditScreen({
   page,
   error,
@@ -26,7 +24,7 @@ export function AuditScreen({
   projects,
 }: {
   page: AuditPage | null;
-  error: AuditLoadError | null;
+  error: PlainAppError | null;
   filters: AuditFilters;
   invalid: { param: string; message: string }[];
   users: UserOption[];

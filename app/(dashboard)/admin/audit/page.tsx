@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
-import { isAppError } from "@/lib/errors";
+import { isAppError, toPlain, type PlainAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
 import { listAudit } from "@/lib/server/audit";
 import { listUsers } from "@/lib/server/users";
 import { listAllProjects } from "@/lib/server/projects";
-import { AuditScreen, type AuditLoadError } from "./audit-screen";
+import { AuditScreen } from "./audit-screen";
 import { parseAuditParams } from "./audit-params";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -15,12 +15,12 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { filters, query, invalid } = parseAuditParams(await searchParams);
   const [users, projects] = await Promise.all([listUsers(), listAllProjects()]);
   let page: Awaited<ReturnType<typeof listAudit>> | null = null;
-  let error: AuditLoadError | null = null;
+  let error: PlainAppError | null = null;
   try {
     page = await listAudit(query);
   } catch (e) {
     if (!isAppError(e)) throw e;
-    error = { name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param, correlationId: e.correlationId };
+    error = toPlain(e);
   }
   return (
     <AuditScreen

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
 import { activeAlerts } from "@/lib/server/alerts/view";
-import { decodeParam, screenPermission } from "@/components/shell/nav";
+import { screenPermission } from "@/components/shell/nav";
 import { AlertBanner } from "@/components/insight/alert-banner";
 
 /**
@@ -12,14 +12,13 @@ import { AlertBanner } from "@/components/insight/alert-banner";
  * alert banner therefore keeps itself current).
  */
 export default async function ProjectLayout({ children, params }: { children: React.ReactNode; params: Promise<{ project: string }> }) {
-  const { project } = await params;
   const path = (await headers()).get(PATHNAME_HEADER) ?? "";
-  const { project: current } = await guardPage(screenPermission(path) ?? "overview:read", decodeParam(project));
+  const { project: current } = await guardPage(screenPermission(path) ?? "overview:read", params);
   // Alerts raised now (lib/server/alerts): a banner on every screen of the project.
-  const alerts = await activeAlerts(current!).catch(() => undefined);
+  const alerts = await activeAlerts(current).catch(() => undefined);
   return (
     <>
-      <AlertBanner project={current!.externalId} initial={alerts} />
+      <AlertBanner project={current.externalId} initial={alerts} />
       {children}
     </>
   );

@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { getAlerts } from "@/lib/server/alerts/view";
-import { decodeParam } from "@/components/shell/nav";
 import { AlertsScreen } from "./alerts-screen";
 
 export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project: externalId } = await params;
-  const { project, user } = await guardPage("overview:read", decodeParam(externalId));
-  const initial = await getAlerts(project!, user).catch(() => undefined);
-  return <AlertsScreen project={project!.externalId} initial={initial} />;
+  const { project, user } = await guardPage("overview:read", params);
+  const initial = await getAlerts(project, user).catch(() => undefined);
+  return <AlertsScreen project={project.externalId} initial={initial} />;
 }

@@ -1,13 +1,11 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { listApiKeys } from "@/lib/server/api-keys";
-import { decodeParam } from "@/components/shell/nav";
 import { ApiKeysScreen } from "./api-keys-screen";
 
 export const metadata: Metadata = { title: "API keys" };
 
 export default async function ApiKeysPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project: raw } = await params;
-  const { project } = await guardPage("api_keys:write", decodeParam(raw));
-  return <ApiKeysScreen project={project!.externalId} projectName={project!.name} initial={await listApiKeys(project!)} />;
+  const { project } = await guardPage("api_keys:write", params);
+  return <ApiKeysScreen project={project.externalId} projectName={project.name} initial={await listApiKeys(project)} />;
 }

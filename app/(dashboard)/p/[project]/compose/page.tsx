@@ -1,22 +1,21 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
-import { decodeParam } from "@/components/shell/nav";
 import { composeOptions, composePrefill } from "@/lib/server/compose/data";
 import { ComposeScreen } from "./compose-screen";
 
 export const metadata: Metadata = { title: "Compose" };
 
 export default async function ComposePage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<{ from?: string }> }) {
-  const [{ project: externalId }, { from }] = await Promise.all([params, searchParams]);
-  const { user, project } = await guardPage("messages:send", decodeParam(externalId));
+  const { user, project } = await guardPage("messages:send", params);
+  const { from } = await searchParams;
   const [options, prefill] = await Promise.all([
-    composeOptions(project!),
-    typeof from === "string" && from ? composePrefill(project!, from) : Promise.resolve(null),
+    composeOptions(project),
+    typeof from === "string" && from ? composePrefill(project, from) : Promise.resolve(null),
   ]);
   return (
     <ComposeScreen
-      project={project!.externalId}
+      project={project.externalId}
       options={options}
       prefill={prefill}
       prefillMissing={Boolean(from) && !prefill}

@@ -2,15 +2,14 @@ import type { Metadata } from "next";
 import { DELIVERABILITY_RANGES, type DeliverabilityRange } from "@/lib/insight/deliverability";
 import { guardPage } from "@/lib/server/guard";
 import { getDeliverability } from "@/lib/server/insight/deliverability";
-import { decodeParam } from "@/components/shell/nav";
 import { DeliverabilityScreen } from "./deliverability-screen";
 
 export const metadata: Metadata = { title: "Deliverability" };
 
 export default async function DeliverabilityPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [{ project: externalId }, sp] = await Promise.all([params, searchParams]);
-  const { project } = await guardPage("overview:read", decodeParam(externalId));
+  const { project } = await guardPage("overview:read", params);
+  const sp = await searchParams;
   const range = (DELIVERABILITY_RANGES as readonly string[]).includes(String(sp.range)) ? (sp.range as DeliverabilityRange) : "7d";
-  const initial = await getDeliverability(project!, range).catch(() => undefined);
-  return <DeliverabilityScreen project={project!.externalId} initial={initial} />;
+  const initial = await getDeliverability(project, range).catch(() => undefined);
+  return <DeliverabilityScreen project={project.externalId} initial={initial} />;
 }

@@ -2,17 +2,16 @@ import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { listDomains } from "@/lib/server/domains";
 import { domainStatus } from "@/lib/schemas";
-import { decodeParam } from "@/components/shell/nav";
 import { DomainsScreen } from "./domains-screen";
 
 export const metadata: Metadata = { title: "Domains" };
 
 export default async function DomainsPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [{ project: raw }, sp] = await Promise.all([params, searchParams]);
-  const { project } = await guardPage("domains:read", decodeParam(raw));
+  const { project } = await guardPage("domains:read", params);
+  const sp = await searchParams;
   const status = domainStatus.safeParse(sp.status).data ?? null;
   const cursor = typeof sp.cursor === "string" ? sp.cursor : null;
   // A failed first load is shown by the screen (error with retry), not as an error page.
-  const initial = await listDomains(project!, { status: status ?? undefined, cursor: cursor ?? undefined }).catch(() => undefined);
-  return <DomainsScreen project={project!.externalId} initial={initial} />;
+  const initial = await listDomains(project, { status: status ?? undefined, cursor: cursor ?? undefined }).catch(() => undefined);
+  return <DomainsScreen project={project.externalId} initial={initial} />;
 }

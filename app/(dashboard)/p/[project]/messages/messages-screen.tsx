@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { InboxIcon, MailSearchIcon } from "lucide-react";
+import type { PlainAppError } from "@/lib/errors";
 import type { MessageListPage } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
 import { CursorPager } from "@/components/common/cursor-pager";
@@ -16,8 +17,6 @@ import { EventStreamNotice } from "./event-stream-notice";
 import { MessagesFilters } from "./messages-filters";
 import type { MessageFilters } from "./messages-params";
 
-export type LoadError = { name: "AppError"; status: number; code: string; message: string; param: string | null; correlationId?: string };
-
 export function MessagesScreen({
   project,
   page,
@@ -30,7 +29,7 @@ export function MessagesScreen({
 }: {
   project: string;
   page: MessageListPage | null;
-  error: LoadError | null;
+  error: PlainAppError | null;
   filters: MessageFilters;
   invalid: { param: string; message: string }[];
   stream: { connected: boolean };

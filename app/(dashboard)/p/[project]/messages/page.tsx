@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { isAppError } from "@/lib/errors";
+import { isAppError, toPlain, type PlainAppError } from "@/lib/errors";
 import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
 import { getEventStream } from "@/lib/server/event-stream/connect";
 import { listMessages } from "@/lib/server/messages/list";
-import { decodeParam } from "@/components/shell/nav";
 import { messageHref } from "@/components/messages/hrefs";
-import { MessagesScreen, type LoadError } from "./messages-screen";
+import { MessagesScreen } from "./messages-screen";
 import { parseMessageParams } from "./messages-params";
 
 export const metadata: Metadata = { title: "Messages" };
@@ -20,23 +19,22 @@ export default async function MessagesPage({
   params: Promise<{ project: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { project: raw } = await params;
-  const { user, project } = await guardPage("messages:read", decodeParam(raw));
+  const { user, project } = await guardPage("messages:read", params);
   const { filters, query, invalid } = parseMessageParams(await searchParams);
   let page: Awaited<ReturnType<typeof listMessages>> | null = null;
-  let error: LoadError | null = null;
+  let error: PlainAppError | null = null;
   try {
-    page = await listMessages(project!, query);
+    page = await listMessages(project, query);
   } catch (e) {
     if (!isAppError(e)) throw e;
-    error = { name: "AppError", status: e.status, code: e.code, message: e.message, param: e.param, correlationId: e.correlationId };
+    error = toPlain(e);
   }
   // A pasted id of a message the index never saw: the service knew it, so open it.
-  if (page?.openId) redirect(messageHref(project!.externalId, page.openId));
-  const stream = await getEventStream(project!.id);
+  if (page?.openId) redirect(messageHref(project.externalId, page.openId));
+  const stream = await getEventStream(project.id);
   return (
     <MessagesScreen
-      project={project!.externalId}
+      project={project.externalId}
       page={page && { data: page.data, nextCursor: page.nextCursor }}
       error={error}
       filters={filters}

@@ -1,7 +1,6 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
-import { decodeParam } from "@/components/shell/nav";
 import { listScheduled } from "@/lib/server/compose/scheduled";
 import { ScheduledScreen } from "./scheduled-screen";
 
@@ -11,7 +10,6 @@ export const metadata: Metadata = { title: "Scheduled" };
 export const dynamic = "force-dynamic";
 
 export default async function ScheduledPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project: externalId } = await params;
-  const { user, project } = await guardPage("messages:read", decodeParam(externalId));
-  return <ScheduledScreen project={project!.externalId} items={await listScheduled(project!)} canCompose={can(user.role, "messages:send")} />;
+  const { user, project } = await guardPage("messages:read", params);
+  return <ScheduledScreen project={project.externalId} items={await listScheduled(project)} canCompose={can(user.role, "messages:send")} />;
 }

@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
-import { decodeParam } from "@/components/shell/nav";
 import { listTemplates } from "@/lib/server/templates/templates";
 import { TemplatesScreen } from "./templates-screen";
 
 export const metadata: Metadata = { title: "Templates" };
 
 export default async function TemplatesPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<{ cursor?: string }> }) {
-  const [{ project: externalId }, { cursor }] = await Promise.all([params, searchParams]);
-  const { project } = await guardPage("templates:read", decodeParam(externalId));
-  const first = await listTemplates(project!, typeof cursor === "string" && cursor ? { cursor, limit: 20 } : { limit: 20 }).catch((e: unknown) => e);
-  return <TemplatesScreen project={project!.externalId} initial={first instanceof Error ? null : (first as Awaited<ReturnType<typeof listTemplates>>)} />;
+  const { project } = await guardPage("templates:read", params);
+  const { cursor } = await searchParams;
+  const first = await listTemplates(project, typeof cursor === "string" && cursor ? { cursor, limit: 20 } : { limit: 20 }).catch((e: unknown) => e);
+  return <TemplatesScreen project={project.externalId} initial={first instanceof Error ? null : (first as Awaited<ReturnType<typeof listTemplates>>)} />;
 }

@@ -3,15 +3,14 @@ import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { listWebhooks } from "@/lib/server/webhooks";
-import { decodeParam } from "@/components/shell/nav";
 import { WebhooksScreen } from "./webhooks-screen";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [{ project: raw }, sp] = await Promise.all([params, searchParams]);
-  const { user, project } = await guardPage("webhooks:read", decodeParam(raw));
+  const { user, project } = await guardPage("webhooks:read", params);
+  const sp = await searchParams;
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
-  const [initial, stream] = await Promise.all([listWebhooks(project!, { cursor }).catch(() => undefined), getStreamStatus(project!).catch(() => undefined)]);
-  return <WebhooksScreen project={project!.externalId} initial={initial} stream={stream} canConnect={can(user.role, "webhooks:write")} />;
+  const [initial, stream] = await Promise.all([listWebhooks(project, { cursor }).catch(() => undefined), getStreamStatus(project).catch(() => undefined)]);
+  return <WebhooksScreen project={project.externalId} initial={initial} stream={stream} canConnect={can(user.role, "webhooks:write")} />;
 }

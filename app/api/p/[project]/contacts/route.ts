@@ -6,9 +6,9 @@ import { createContact, searchContacts } from "@/lib/server/contacts/contacts";
 /** The dashboard's index of contacts (the interface cannot list them). */
 export const GET = route<{ project: string }>("contacts:read", async ({ req, project }) => {
   const { q, page } = parseQuery(req, contactSearchQuery);
-  return searchContacts(project!, q, page);
+  return searchContacts(project, q, page);
 });
 
 export const POST = route<{ project: string }>("contacts:write", async ({ req, project, user }) =>
-  Response.json(await createContact(project!, user, await parseBody(req, z.unknown())), { status: 201 }),
+  Response.json(await createContact(project, user, await parseBody(req, z.unknown())), { status: 201 }),
 );

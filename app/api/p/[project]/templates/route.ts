@@ -2,4 +2,4 @@ import { parseQuery, route } from "@/lib/server/route";
 import { pageQuery } from "@/lib/schemas";
 import { listTemplates } from "@/lib/server/templates/templates";
 
-export const GET = route<{ project: string }>("templates:read", async ({ req, project }) => listTemplates(project!, parseQuery(req, pageQuery)));
+export const GET = route<{ project: string }>("templates:read", async ({ req, project }) => listTemplates(project, parseQuery(req, pageQuery)));

@@ -3,18 +3,18 @@ import { notFound } from "next/navigation";
 import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
-import { decodeParam } from "@/components/shell/nav";
+import { decodeParam } from "@/lib/http/decode-param";
 import { lookupContact } from "@/lib/server/contacts/contacts";
 import { ContactScreen } from "./contact-screen";
 
 export const metadata: Metadata = { title: "Contact" };
 
 export default async function ContactPage({ params }: { params: Promise<{ project: string; id: string }> }) {
-  const { project: externalId, id } = await params;
-  const { user, project } = await guardPage("contacts:read", decodeParam(externalId));
-  const contact = await lookupContact(project!, { id: decodeParam(id) }).catch((e) => {
+  const { user, project } = await guardPage("contacts:read", params);
+  const { id } = await params;
+  const contact = await lookupContact(project, { id: decodeParam(id) }).catch((e) => {
     if (isAppError(e) && (e.status === 404 || e.status === 400)) notFound();
     throw e;
   });
-  return <ContactScreen project={project!.externalId} initial={contact} canWrite={can(user.role, "contacts:write")} />;
+  return <ContactScreen project={project.externalId} initial={contact} canWrite={can(user.role, "contacts:write")} />;
 }

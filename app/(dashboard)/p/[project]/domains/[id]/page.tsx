@@ -3,21 +3,21 @@ import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
 import { getDomainDetail, type DomainDetail } from "@/lib/server/domains";
-import { decodeParam } from "@/components/shell/nav";
+import { decodeParam } from "@/lib/http/decode-param";
 import { DomainScreen } from "./domain-screen";
 
 export const metadata: Metadata = { title: "Domain" };
 
 export default async function DomainPage({ params }: { params: Promise<{ project: string; id: string }> }) {
-  const { project: raw, id: rawId } = await params;
-  const { project } = await guardPage("domains:read", decodeParam(raw));
+  const { project } = await guardPage("domains:read", params);
+  const { id: rawId } = await params;
   const id = decodeParam(rawId);
   let initial: DomainDetail | undefined;
   try {
-    initial = await getDomainDetail(project!, id);
+    initial = await getDomainDetail(project, id);
   } catch (e) {
     if (isAppError(e) && e.status === 404) notFound();
     // Service trouble: the screen loads it again and shows the error with a retry.
   }
-  return <DomainScreen project={project!.externalId} id={id} initial={initial} />;
+  return <DomainScreen project={project.externalId} id={id} initial={initial} />;
 }

@@ -1,21 +1,19 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
-import { decodeParam } from "@/components/shell/nav";
 import { PageHeader } from "@/components/common/page-header";
 import { SimulateForm } from "./simulate-form";
 
 export const metadata: Metadata = { title: "Simulate inbound mail" };
 
 export default async function SimulateInboundPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project: raw } = await params;
-  const { project } = await guardPage("inbound:simulate", decodeParam(raw));
+  const { project } = await guardPage("inbound:simulate", params);
   return (
     <div className="max-w-2xl space-y-5">
       <PageHeader
         title="Simulate inbound mail"
         description="Have the service receive a message as if someone had written to one of this project's addresses, then rehearse the reply. Nothing leaves the service."
       />
-      <SimulateForm project={project!.externalId} />
+      <SimulateForm project={project.externalId} />
     </div>
   );
 }

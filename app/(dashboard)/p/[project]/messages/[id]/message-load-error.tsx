@@ -1,10 +1,11 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import type { PlainAppError } from "@/lib/errors";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
 
-export function MessageLoadError({ id, error }: { project: string; id: string; error: { name: "AppError"; status: number; code: string; message: string; param: string | null } }) {
+export function MessageLoadError({ id, error }: { project: string; id: string; error: PlainAppError }) {
   const router = useRouter();
   return (
     <div className="space-y-5">

@@ -7,5 +7,5 @@ import { route } from "@/lib/server/route";
  * with every project.
  */
 export const DELETE = route<{ project: string; id: string }>("api_keys:write", async ({ params, user, project }) =>
-  revokeApiKey(user, project!, params.id),
+  revokeApiKey(user, project, params.id),
 );

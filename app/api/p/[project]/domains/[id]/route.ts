@@ -2,4 +2,4 @@ import { getDomainDetail } from "@/lib/server/domains";
 import { route } from "@/lib/server/route";
 
 /** The interface has no "get domain": the server function finds it in the paged list. */
-export const GET = route<{ project: string; id: string }>("domains:read", async ({ params, project }) => getDomainDetail(project!, params.id));
+export const GET = route<{ project: string; id: string }>("domains:read", async ({ params, project }) => getDomainDetail(project, params.id));

@@ -4,5 +4,5 @@ import { simulateInbound } from "@/lib/server/messages/simulate";
 
 /** Rehearse inbound mail: support and admins only (`inbound:simulate`). */
 export const POST = route<{ project: string }>("inbound:simulate", async ({ req, project, user }) =>
-  simulateInbound(project!, user, await parseBody(req, inboundSimulateRequest)),
+  simulateInbound(project, user, await parseBody(req, inboundSimulateRequest)),
 );

@@ -10,5 +10,5 @@ import { readMessage } from "@/lib/server/messages/read";
 export const GET = route<{ project: string; id: string }>("messages:read", async ({ req, params, project }) => {
   const { id } = idParam.parse({ id: params.id });
   const fresh = /no-cache|no-store/i.test(req.headers.get("cache-control") ?? "");
-  return readMessage(project!, id, { fresh });
+  return readMessage(project, id, { fresh });
 });

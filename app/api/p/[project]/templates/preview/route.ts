@@ -3,4 +3,4 @@ import { previewRequest } from "@/lib/schemas";
 import { previewTemplate } from "@/lib/server/templates/templates";
 
 /** Rendering has no side effect: everyone who may view templates may preview drafts. */
-export const POST = route<{ project: string }>("templates:read", async ({ req, project }) => previewTemplate(project!, await parseBody(req, previewRequest)));
+export const POST = route<{ project: string }>("templates:read", async ({ req, project }) => previewTemplate(project, await parseBody(req, previewRequest)));

@@ -3,6 +3,6 @@ import { jobResultsCsv } from "@/lib/server/batches/jobs";
 
 /** The per-row outcomes as CSV, spreadsheet formulas neutralised (lib/batch/export.ts). */
 export const GET = route<{ project: string; id: string }>("batches:send", async ({ params, project }) => {
-  const { csv, fileName } = await jobResultsCsv(project!, params.id);
+  const { csv, fileName } = await jobResultsCsv(project, params.id);
   return new Response(csv, { headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${fileName}"` } });
 });

@@ -1,4 +1,4 @@
 import { route } from "@/lib/server/route";
 import { getJob } from "@/lib/server/batches/jobs";
 
-export const GET = route<{ project: string; id: string }>("contacts:write", async ({ params, project }) => getJob(project!, params.id, "contacts"));
+export const GET = route<{ project: string; id: string }>("contacts:write", async ({ params, project }) => getJob(project, params.id, "contacts"));

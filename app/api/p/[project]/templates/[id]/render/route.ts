@@ -3,5 +3,5 @@ import { renderRequest } from "@/lib/schemas/templates-form";
 import { renderTemplate } from "@/lib/server/templates/templates";
 
 export const POST = route<{ project: string; id: string }>("templates:read", async ({ req, params, project }) =>
-  renderTemplate(project!, params.id, (await parseBody(req, renderRequest)).data),
+  renderTemplate(project, params.id, (await parseBody(req, renderRequest)).data),
 );

@@ -3,5 +3,5 @@ import { jobRowsQuery } from "@/lib/schemas/compose";
 import { jobRows } from "@/lib/server/batches/jobs";
 
 export const GET = route<{ project: string; id: string }>("contacts:write", async ({ req, params, project }) =>
-  jobRows(project!, params.id, parseQuery(req, jobRowsQuery), "contacts"),
+  jobRows(project, params.id, parseQuery(req, jobRowsQuery), "contacts"),
 );
