@@ -1,18 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api } from "@/lib/api-client";
-import type { Contact, CreateContactRequest } from "@/lib/schemas/contacts";
-
-export type IndexedContactView = {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  subscribed: boolean;
-  unsubscribedAt: string | null;
-  source: string;
-  createdAt: string;
-  seenAt: string;
-};
+import { contact, type CreateContactRequest } from "@/lib/schemas/contacts";
+import { contactSearchPage } from "@/lib/schemas/contacts-form";
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/contacts`;
 
@@ -25,7 +14,7 @@ export const contactKeys = {
 export function contactSearchQuery(project: string, q: string, page: number) {
   return queryOptions({
     queryKey: contactKeys.search(project, q, page),
-    queryFn: ({ signal }) => api.get<{ data: IndexedContactView[]; total: number }>(base(project), { signal, query: { q, page } }),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { q, page }, schema: contactSearchPage }),
     placeholderData: (prev) => prev,
   });
 }
@@ -33,12 +22,12 @@ export function contactSearchQuery(project: string, q: string, page: number) {
 export function contactQuery(project: string, id: string) {
   return queryOptions({
     queryKey: contactKeys.one(project, id),
-    queryFn: ({ signal }) => api.get<Contact>(`${base(project)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: contact }),
   });
 }
 
 export const contactMutations = {
-  create: (project: string, body: CreateContactRequest) => api.post<Contact>(base(project), body),
-  lookup: (project: string, by: { id?: string; email?: string }) => api.get<Contact>(`${base(project)}/lookup`, { query: by }),
-  resubscribe: (project: string, id: string, reason: string) => api.post<Contact>(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }),
+  create: (project: string, body: CreateContactRequest) => api.post(base(project), body, { schema: contact }),
+  lookup: (project: string, by: { id?: string; email?: string }) => api.get(`${base(project)}/lookup`, { query: by, schema: contact }),
+  resubscribe: (project: string, id: string, reason: string) => api.post(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }, { schema: contact }),
 };

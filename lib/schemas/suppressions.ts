@@ -20,3 +20,7 @@ export const suppression = z.object({
   messageId: z.string().nullable().optional(),
 });
 export type Suppression = z.infer<typeof suppression>;
+
+/** A suppression as our API lists it: with the message behind it, when the service or the message index knows it. */
+export const suppressionRow = suppression.extend({ linkedMessageId: z.string().nullable() });
+export type SuppressionRow = z.infer<typeof suppressionRow>;

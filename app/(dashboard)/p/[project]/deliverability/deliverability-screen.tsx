@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FlagIcon, MailIcon } from "lucide-react";
-import type { DeliverabilityData } from "@/lib/insight/deliverability";
+import type { DeliverabilityData } from "@/lib/schemas/deliverability";
 import { PROVIDERS } from "@/lib/insight/providers";
 import { deliverabilityQuery } from "@/lib/queries/insight";
 import { PageHeader } from "@/components/common/page-header";
