@@ -21,6 +21,9 @@ export const topLink = z.object({ link: z.string(), uniqueClicks: z.number(), me
 export type TopLink = z.infer<typeof topLink>;
 export const scheduledItem = z.object({ id: z.string(), to: z.array(z.string()), subject: z.string().nullable(), status: z.string(), scheduledAt: z.string() });
 export type ScheduledItem = z.infer<typeof scheduledItem>;
+/** A scheduled send on the scheduled screen: the overview's item, and where the dashboard learned of it. */
+export const scheduledView = scheduledItem.extend({ source: z.string() });
+export type ScheduledView = z.infer<typeof scheduledView>;
 
 const perRange = <T extends z.ZodType>(value: T) => z.object({ "24h": value, "7d": value, "30d": value });
 

@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { suggestMapping, type SuggestedMapping } from "@/lib/batch/mapping";
 import type { BatchContent } from "@/lib/schemas/compose";
-import type { ComposeOptions } from "@/lib/server/compose/data";
+import type { ComposeOptions } from "@/lib/schemas/compose";
 import { batchMutations } from "@/lib/queries/batches";
 import type { CheckResult } from "@/lib/schemas/batch";
 import { FileSource, type LoadedFile } from "@/components/batches/file-source";
