@@ -25,7 +25,7 @@ describe("apiFetch", () => {
   it("sends JSON and returns the parsed body", async () => {
     const fetchMock = respond(200, { user: { id: "u1", email: "a@b.co", name: null, role: "admin", active: true, allProjects: true, projectIds: [], createdAt: "2026-01-01T00:00:00.000Z", lastSignInAt: null, activeSessions: 0 }, password: "secret" });
     vi.stubGlobal("fetch", fetchMock);
-    const result = await api.post("/api/admin/users", { email: "a@b.co" }, { schema: createUserResponse });
+    const result = await api.post("/api/admin/users", { email: "a@b.co" }, { schema: async () => createUserResponse });
     expect(result.user.id).toBe("u1");
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("/api/admin/users");
@@ -73,9 +73,9 @@ describe("apiFetch", () => {
     await expect(api.delete("/api/projects/p1", { schema: noContent })).resolves.toBeUndefined();
     vi.stubGlobal("fetch", respond(200, { state: "up", latencyMs: 12, extra: true }));
     const schema = z.object({ state: z.enum(["up", "slow", "down"]), latencyMs: z.number() });
-    await expect(api.get("/api/health", { schema })).resolves.toEqual({ state: "up", latencyMs: 12 });
+    await expect(api.get("/api/health", { schema: async () => schema })).resolves.toEqual({ state: "up", latencyMs: 12 });
     vi.stubGlobal("fetch", respond(200, { state: "sideways" }));
-    const error = await api.get("/api/health", { schema }).catch((e: unknown) => e);
+    const error = await api.get("/api/health", { schema: async () => schema }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ status: 200, code: "invalid_response" });
     expect((error as AppError).message).toContain("state:");
@@ -85,6 +85,6 @@ describe("apiFetch", () => {
     vi.stubGlobal("fetch", respond(200, { surprise: true }));
     await expect(api.delete("/api/projects/p1", { schema: noContent })).rejects.toMatchObject({ code: "invalid_response" });
     vi.stubGlobal("fetch", respond(204, undefined));
-    await expect(api.get("/api/health", { schema: z.object({ state: z.string() }) })).rejects.toMatchObject({ code: "invalid_response" });
+    await expect(api.get("/api/health", { schema: async () => z.object({ state: z.string() }) })).rejects.toMatchObject({ code: "invalid_response" });
   });
 });

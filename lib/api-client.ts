@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { AppError, appErrorFromResponse } from "@/lib/errors";
 
 /**
@@ -16,14 +16,23 @@ export type ApiRequest<S extends z.ZodType = z.ZodType> = {
   signal?: AbortSignal;
   /**
    * The answer's shape, from the resource's file in lib/schemas (the same schema types the
-   * route's output); an answer that does not match throws an AppError `invalid_response`.
-   * Routes that answer 204 take `noContent`.
+   * route's output), loaded with `lazySchema`; an answer that does not match throws an
+   * AppError `invalid_response`. Routes that answer 204 take `noContent`.
    */
-  schema: S;
+  schema: () => Promise<S>;
 };
 
+/**
+ * A schema of lib/schemas, loaded while the first call that needs it waits for its answer:
+ * zod stays out of every screen's first load (components/common/first-load.test.ts).
+ */
+export const lazySchema =
+  <M, K extends keyof M>(load: () => Promise<M>, key: K) =>
+  (): Promise<M[K]> =>
+    load().then((module) => module[key]);
+
 /** The schema of an answer without a body (204). */
-export const noContent = z.undefined();
+export const noContent = lazySchema(() => import("@/lib/schemas/common"), "noContent");
 
 export const NETWORK_ERROR_MESSAGE = "Could not reach the dashboard server. Check your connection and try again.";
 
@@ -40,7 +49,10 @@ export function buildUrl(path: string, query?: ApiRequest["query"]): string {
 }
 
 export async function apiFetch<S extends z.ZodType>(path: string, request: ApiRequest<S>): Promise<z.output<S>> {
-  const { method = "GET", body, query, headers, signal, schema } = request;
+  const { method = "GET", body, query, headers, signal } = request;
+  // Loaded alongside the request, not after it.
+  const schema = request.schema();
+  schema.catch(() => undefined);
   let res: Response;
   try {
     res = await fetch(buildUrl(path, query), {
@@ -81,7 +93,7 @@ export async function apiFetch<S extends z.ZodType>(path: string, request: ApiRe
       throw new AppError(res.status, "invalid_response", UNREADABLE);
     }
   }
-  const parsed = schema.safeParse(json);
+  const parsed = (await schema).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? `${issue.path.map(String).join(".")}: ` : "";

@@ -1,7 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import { checkResult, jobCreated, jobRetried, jobRowsPage, jobView, type JobKind } from "@/lib/schemas/batch";
+import { api, lazySchema } from "@/lib/api-client";
+import type { JobKind } from "@/lib/schemas/batch";
 import type { BatchCheckRequest, BatchJobRequest, ContactImportRequest } from "@/lib/schemas/compose";
+
+const batchSchemas = () => import("@/lib/schemas/batch");
 
 const p = (project: string) => `/api/p/${encodeURIComponent(project)}`;
 
@@ -18,7 +20,7 @@ export const jobBase = (project: string, kind: JobKind) => `${p(project)}/${kind
 export function jobQuery(project: string, id: string, kind: JobKind = "send") {
   return queryOptions({
     queryKey: batchKeys.job(project, id),
-    queryFn: ({ signal }) => api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}`, { signal, schema: jobView }),
+    queryFn: ({ signal }) => api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(batchSchemas, "jobView") }),
     refetchInterval: (q) => (q.state.data?.status === "done" ? false : 1000),
   });
 }
@@ -27,17 +29,17 @@ export function jobRowsQuery(project: string, id: string, status: string | null,
   return queryOptions({
     queryKey: batchKeys.rows(project, id, status, after),
     queryFn: ({ signal }) =>
-      api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`, { signal, query: { status, after, limit: 100 }, schema: jobRowsPage }),
+      api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`, { signal, query: { status, after, limit: 100 }, schema: lazySchema(batchSchemas, "jobRowsPage") }),
     refetchInterval: running ? 2000 : false,
     placeholderData: (prev) => prev,
   });
 }
 
 export const batchMutations = {
-  check: (project: string, body: BatchCheckRequest) => api.post(`${p(project)}/batches/check`, body, { schema: checkResult }),
-  start: (project: string, body: BatchJobRequest) => api.post(`${p(project)}/batches`, body, { schema: jobCreated }),
-  retry: (project: string, id: string, kind: JobKind = "send") => api.post(`${jobBase(project, kind)}/${encodeURIComponent(id)}/retry`, {}, { schema: jobRetried }),
-  importContacts: (project: string, body: ContactImportRequest) => api.post(`${p(project)}/contacts/import`, body, { schema: jobCreated }),
+  check: (project: string, body: BatchCheckRequest) => api.post(`${p(project)}/batches/check`, body, { schema: lazySchema(batchSchemas, "checkResult") }),
+  start: (project: string, body: BatchJobRequest) => api.post(`${p(project)}/batches`, body, { schema: lazySchema(batchSchemas, "jobCreated") }),
+  retry: (project: string, id: string, kind: JobKind = "send") => api.post(`${jobBase(project, kind)}/${encodeURIComponent(id)}/retry`, {}, { schema: lazySchema(batchSchemas, "jobRetried") }),
+  importContacts: (project: string, body: ContactImportRequest) => api.post(`${p(project)}/contacts/import`, body, { schema: lazySchema(batchSchemas, "jobCreated") }),
 };
 
 export const resultsHref = (project: string, id: string, kind: JobKind = "send") => `${jobBase(project, kind)}/${encodeURIComponent(id)}/results`;

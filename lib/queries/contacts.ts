@@ -1,7 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import { contact, type CreateContactRequest } from "@/lib/schemas/contacts";
-import { contactSearchPage } from "@/lib/schemas/contacts-form";
+import { api, lazySchema } from "@/lib/api-client";
+import type { CreateContactRequest } from "@/lib/schemas/contacts";
+
+const contactsSchemas = () => import("@/lib/schemas/contacts");
+const contactsFormSchemas = () => import("@/lib/schemas/contacts-form");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/contacts`;
 
@@ -14,7 +16,7 @@ export const contactKeys = {
 export function contactSearchQuery(project: string, q: string, page: number) {
   return queryOptions({
     queryKey: contactKeys.search(project, q, page),
-    queryFn: ({ signal }) => api.get(base(project), { signal, query: { q, page }, schema: contactSearchPage }),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { q, page }, schema: lazySchema(contactsFormSchemas, "contactSearchPage") }),
     placeholderData: (prev) => prev,
   });
 }
@@ -22,12 +24,12 @@ export function contactSearchQuery(project: string, q: string, page: number) {
 export function contactQuery(project: string, id: string) {
   return queryOptions({
     queryKey: contactKeys.one(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: contact }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(contactsSchemas, "contact") }),
   });
 }
 
 export const contactMutations = {
-  create: (project: string, body: CreateContactRequest) => api.post(base(project), body, { schema: contact }),
-  lookup: (project: string, by: { id?: string; email?: string }) => api.get(`${base(project)}/lookup`, { query: by, schema: contact }),
-  resubscribe: (project: string, id: string, reason: string) => api.post(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }, { schema: contact }),
+  create: (project: string, body: CreateContactRequest) => api.post(base(project), body, { schema: lazySchema(contactsSchemas, "contact") }),
+  lookup: (project: string, by: { id?: string; email?: string }) => api.get(`${base(project)}/lookup`, { query: by, schema: lazySchema(contactsSchemas, "contact") }),
+  resubscribe: (project: string, id: string, reason: string) => api.post(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }, { schema: lazySchema(contactsSchemas, "contact") }),
 };

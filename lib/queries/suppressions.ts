@@ -1,8 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import { page, suppression, suppressionRow, type AddSuppressionRequest } from "@/lib/schemas";
+import { api, lazySchema } from "@/lib/api-client";
+import type { AddSuppressionRequest } from "@/lib/schemas/suppressions";
 
-const suppressionPage = page(suppressionRow);
+const suppressionsSchemas = () => import("@/lib/schemas/suppressions");
 
 export const suppressionsBase = (project: string) => `/api/p/${encodeURIComponent(project)}/suppressions`;
 
@@ -14,10 +14,10 @@ export const suppressionKeys = {
 export function suppressionsQuery(project: string, cursor: string | null) {
   return queryOptions({
     queryKey: suppressionKeys.list(project, cursor),
-    queryFn: ({ signal }) => api.get(suppressionsBase(project), { signal, query: { cursor }, schema: suppressionPage }),
+    queryFn: ({ signal }) => api.get(suppressionsBase(project), { signal, query: { cursor }, schema: lazySchema(suppressionsSchemas, "suppressionRowPage") }),
   });
 }
 
 export const suppressionMutations = {
-  add: (project: string, body: AddSuppressionRequest) => api.post(suppressionsBase(project), body, { schema: suppression }),
+  add: (project: string, body: AddSuppressionRequest) => api.post(suppressionsBase(project), body, { schema: lazySchema(suppressionsSchemas, "suppression") }),
 };

@@ -1,16 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import {
-  createUserResponse,
-  endSessionsResponse,
-  reconfirmResponse,
-  resetPasswordResponse,
-  userList,
-  userView,
-  type CreateUserRequest,
-  type UpdateUserRequest,
-  type UserProjectsRequest,
-} from "@/lib/schemas/users";
+import { api, lazySchema } from "@/lib/api-client";
+import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest } from "@/lib/schemas/users";
+
+const usersSchemas = () => import("@/lib/schemas/users");
 
 export const userKeys = {
   all: ["users"] as const,
@@ -20,18 +12,18 @@ export const userKeys = {
 export function usersQuery() {
   return queryOptions({
     queryKey: userKeys.list(),
-    queryFn: async ({ signal }) => (await api.get("/api/admin/users", { signal, schema: userList })).data,
+    queryFn: async ({ signal }) => (await api.get("/api/admin/users", { signal, schema: lazySchema(usersSchemas, "userList") })).data,
   });
 }
 
 const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 
 export const userMutations = {
-  create: (body: CreateUserRequest) => api.post("/api/admin/users", body, { schema: createUserResponse }),
-  update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body, { schema: userView }),
-  setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body, { schema: userView }),
-  resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: resetPasswordResponse }),
+  create: (body: CreateUserRequest) => api.post("/api/admin/users", body, { schema: lazySchema(usersSchemas, "createUserResponse") }),
+  update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body, { schema: lazySchema(usersSchemas, "userView") }),
+  setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body, { schema: lazySchema(usersSchemas, "userView") }),
+  resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: lazySchema(usersSchemas, "resetPasswordResponse") }),
   /** The signed-in user confirms their own password before a write that needs it. */
-  reconfirm: (password: string) => api.post("/api/auth/reconfirm", { password }, { schema: reconfirmResponse }),
-  endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: endSessionsResponse }),
+  reconfirm: (password: string) => api.post("/api/auth/reconfirm", { password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
+  endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };
