@@ -6,7 +6,7 @@ import { currentUser } from "@/lib/server/guard";
 import { listProjectsForUser } from "@/lib/server/projects";
 import { StatusPage } from "@/components/common/status-page";
 import { LAST_PROJECT_COOKIE, pickProject } from "@/components/shell/last-project";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { SignOutButton } from "@/components/shell/sign-out-button";
 
 /**

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { api, apiFetch, buildUrl, NETWORK_ERROR_MESSAGE } from "@/lib/api-client";
+import { api, apiFetch, buildUrl, NETWORK_ERROR_MESSAGE, noContent } from "@/lib/api-client";
 import { AppError } from "@/lib/errors";
+import { createUserResponse } from "@/lib/schemas/users";
 
 function respond(status: number, body: unknown, headers: Record<string, string> = {}) {
   const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
@@ -22,9 +23,9 @@ describe("buildUrl", () => {
 
 describe("apiFetch", () => {
   it("sends JSON and returns the parsed body", async () => {
-    const fetchMock = respond(200, { user: { id: "u1" }, password: "secret" });
+    const fetchMock = respond(200, { user: { id: "u1", email: "a@b.co", name: null, role: "admin", active: true, allProjects: true, projectIds: [], createdAt: "2026-01-01T00:00:00.000Z", lastSignInAt: null, activeSessions: 0 }, password: "secret" });
     vi.stubGlobal("fetch", fetchMock);
-    const result = await api.post<{ user: { id: string } }>("/api/admin/users", { email: "a@b.co" });
+    const result = await api.post("/api/admin/users", { email: "a@b.co" }, { schema: async () => createUserResponse });
     expect(result.user.id).toBe("u1");
     const [url, init] = fetchMock.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe("/api/admin/users");
@@ -39,14 +40,14 @@ describe("apiFetch", () => {
       "fetch",
       respond(422, { error: { message: "externalId is not a project of the service", code: "unknown_project", param: "externalId", correlationId: "c-123" } }),
     );
-    const error = await apiFetch("/api/projects", { method: "POST", body: {} }).catch((e: unknown) => e);
+    const error = await apiFetch("/api/projects", { method: "POST", body: {}, schema: noContent }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect(error).toMatchObject({ status: 422, code: "unknown_project", param: "externalId", correlationId: "c-123", message: "externalId is not a project of the service" });
   });
 
   it("falls back to a plain message when the body is not JSON", async () => {
     vi.stubGlobal("fetch", respond(503, "<html>Bad gateway</html>", { "x-correlation-id": "corr-9" }));
-    const error = (await api.get("/api/health").catch((e: unknown) => e)) as AppError;
+    const error = (await api.get("/api/health", { schema: noContent }).catch((e: unknown) => e)) as AppError;
     expect(error.status).toBe(503);
     expect(error.code).toBe("service_unavailable");
     expect(error.message).not.toContain("<html>");
@@ -55,7 +56,7 @@ describe("apiFetch", () => {
 
   it("turns a network failure into a network_error AppError", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => { throw new TypeError("Failed to fetch"); }));
-    const error = (await api.get("/api/x").catch((e: unknown) => e)) as AppError;
+    const error = (await api.get("/api/x", { schema: noContent }).catch((e: unknown) => e)) as AppError;
     expect(error).toBeInstanceOf(AppError);
     expect(error.code).toBe("network_error");
     expect(error.message).toBe(NETWORK_ERROR_MESSAGE);
@@ -63,17 +64,27 @@ describe("apiFetch", () => {
 
   it("lets an abort through unchanged so queries can cancel", async () => {
     vi.stubGlobal("fetch", vi.fn(async () => { throw new DOMException("aborted", "AbortError"); }));
-    const error = await api.get("/api/x").catch((e: unknown) => e);
+    const error = await api.get("/api/x", { schema: noContent }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DOMException);
   });
 
-  it("returns undefined for 204 and validates with a schema when given", async () => {
+  it("returns undefined for 204 and parses every answer with its schema", async () => {
     vi.stubGlobal("fetch", respond(204, undefined));
-    await expect(api.delete("/api/projects/p1")).resolves.toBeUndefined();
+    await expect(api.delete("/api/projects/p1", { schema: noContent })).resolves.toBeUndefined();
     vi.stubGlobal("fetch", respond(200, { state: "up", latencyMs: 12, extra: true }));
     const schema = z.object({ state: z.enum(["up", "slow", "down"]), latencyMs: z.number() });
-    await expect(api.get("/api/health", { schema })).resolves.toEqual({ state: "up", latencyMs: 12 });
+    await expect(api.get("/api/health", { schema: async () => schema })).resolves.toEqual({ state: "up", latencyMs: 12 });
     vi.stubGlobal("fetch", respond(200, { state: "sideways" }));
-    await expect(api.get("/api/health", { schema })).rejects.toThrow();
+    const error = await api.get("/api/health", { schema: async () => schema }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ status: 200, code: "invalid_response" });
+    expect((error as AppError).message).toContain("state:");
+  });
+
+  it("refuses a body where none was expected, and no body where one was", async () => {
+    vi.stubGlobal("fetch", respond(200, { surprise: true }));
+    await expect(api.delete("/api/projects/p1", { schema: noContent })).rejects.toMatchObject({ code: "invalid_response" });
+    vi.stubGlobal("fetch", respond(204, undefined));
+    await expect(api.get("/api/health", { schema: async () => z.object({ state: z.string() }) })).rejects.toMatchObject({ code: "invalid_response" });
   });
 });

@@ -6,7 +6,7 @@ import { AppError, appErrorFromResponse } from "@/lib/errors";
  * (message, code, param, correlationId) so every screen shows errors the same way, and a
  * form can put `param` errors at the field they name.
  */
-export type ApiRequest = {
+export type ApiRequest<S extends z.ZodType = z.ZodType> = {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Sent as JSON. */
   body?: unknown;
@@ -14,9 +14,25 @@ export type ApiRequest = {
   query?: Record<string, string | number | boolean | null | undefined>;
   headers?: Record<string, string>;
   signal?: AbortSignal;
-  /** Parses the response; without it the JSON is returned as is. */
-  schema?: z.ZodType;
+  /**
+   * The answer's shape, from the resource's file in lib/schemas (the same schema types the
+   * route's output), loaded with `lazySchema`; an answer that does not match throws an
+   * AppError `invalid_response`. Routes that answer 204 take `noContent`.
+   */
+  schema: () => Promise<S>;
 };
+
+/**
+ * A schema of lib/schemas, loaded while the first call that needs it waits for its answer:
+ * zod stays out of every screen's first load (components/common/first-load.test.ts).
+ */
+export const lazySchema =
+  <M, K extends keyof M>(load: () => Promise<M>, key: K) =>
+  (): Promise<M[K]> =>
+    load().then((module) => module[key]);
+
+/** The schema of an answer without a body (204). */
+export const noContent = lazySchema(() => import("@/lib/schemas/common"), "noContent");
 
 export const NETWORK_ERROR_MESSAGE = "Could not reach the dashboard server. Check your connection and try again.";
 
@@ -32,8 +48,11 @@ export function buildUrl(path: string, query?: ApiRequest["query"]): string {
   return path + (path.includes("?") ? "&" : "?") + qs;
 }
 
-export async function apiFetch<T = unknown>(path: string, request: ApiRequest = {}): Promise<T> {
-  const { method = "GET", body, query, headers, signal, schema } = request;
+export async function apiFetch<S extends z.ZodType>(path: string, request: ApiRequest<S>): Promise<z.output<S>> {
+  const { method = "GET", body, query, headers, signal } = request;
+  // Loaded alongside the request, not after it.
+  const schema = request.schema();
+  schema.catch(() => undefined);
   let res: Response;
   try {
     res = await fetch(buildUrl(path, query), {
@@ -65,22 +84,32 @@ export async function apiFetch<T = unknown>(path: string, request: ApiRequest = 
     throw error;
   }
 
-  if (res.status === 204) return undefined as T;
-  const text = await res.text();
-  if (!text) return undefined as T;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new AppError(res.status, "invalid_response", "The dashboard server sent a response that could not be read. Try again.");
+  const text = res.status === 204 ? "" : await res.text();
+  let json: unknown = undefined;
+  if (text) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new AppError(res.status, "invalid_response", UNREADABLE);
+    }
   }
-  return (schema ? schema.parse(json) : json) as T;
+  const parsed = (await schema).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.map(String).join(".")}: ` : "";
+    throw new AppError(res.status, "invalid_response", `${UNREADABLE} (${where}${issue?.message ?? "unexpected shape"})`);
+  }
+  return parsed.data;
 }
 
+const UNREADABLE = "The dashboard server sent a response that could not be read. Try again.";
+
+type Options<S extends z.ZodType> = Omit<ApiRequest<S>, "method" | "body">;
+
 export const api = {
-  get: <T = unknown>(path: string, request?: Omit<ApiRequest, "method" | "body">) => apiFetch<T>(path, { ...request, method: "GET" }),
-  post: <T = unknown>(path: string, body?: unknown, request?: Omit<ApiRequest, "method" | "body">) => apiFetch<T>(path, { ...request, method: "POST", body }),
-  put: <T = unknown>(path: string, body?: unknown, request?: Omit<ApiRequest, "method" | "body">) => apiFetch<T>(path, { ...request, method: "PUT", body }),
-  patch: <T = unknown>(path: string, body?: unknown, request?: Omit<ApiRequest, "method" | "body">) => apiFetch<T>(path, { ...request, method: "PATCH", body }),
-  delete: <T = unknown>(path: string, request?: Omit<ApiRequest, "method" | "body">) => apiFetch<T>(path, { ...request, method: "DELETE" }),
+  get: <S extends z.ZodType>(path: string, request: Options<S>) => apiFetch(path, { ...request, method: "GET" }),
+  post: <S extends z.ZodType>(path: string, body: unknown, request: Options<S>) => apiFetch(path, { ...request, method: "POST", body }),
+  put: <S extends z.ZodType>(path: string, body: unknown, request: Options<S>) => apiFetch(path, { ...request, method: "PUT", body }),
+  patch: <S extends z.ZodType>(path: string, body: unknown, request: Options<S>) => apiFetch(path, { ...request, method: "PATCH", body }),
+  delete: <S extends z.ZodType>(path: string, request: Options<S>) => apiFetch(path, { ...request, method: "DELETE" }),
 };

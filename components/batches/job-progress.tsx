@@ -1,6 +1,6 @@
 "use client";
 
-import type { JobView } from "@/lib/queries/batches";
+import type { JobView } from "@/lib/schemas/batch";
 
 /** Progress of a job: the bar counts rows settled among those that were to be sent. */
 export function JobProgress({ job, noun = "messages" }: { job: JobView; noun?: string }) {

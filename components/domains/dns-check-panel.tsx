@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { RefreshCwIcon } from "lucide-react";
 import { domainCheckQuery } from "@/lib/queries/domains";
-import type { RecordCheck } from "@/lib/domains/dns-check";
+import type { RecordCheck } from "@/lib/schemas/domains-view";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/common/error-state";

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useMutation } from "@tanstack/react-query";
 import { LockKeyholeIcon } from "lucide-react";
-import { api } from "@/lib/api-client";
+import { userMutations } from "@/lib/queries/users";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -16,7 +16,7 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
   const [password, setPassword] = React.useState("");
   const id = React.useId();
   const mutation = useMutation({
-    mutationFn: (pw: string) => api.post("/api/auth/reconfirm", { password: pw }),
+    mutationFn: (pw: string) => userMutations.reconfirm(pw),
     gcTime: 0,
     onSuccess: () => {
       setPassword("");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { isActive, looksLikeMessageId, projectFromPath, projectHref, screenPermission, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
+import { ADMIN_SCREENS, isActive, looksLikeMessageId, PROJECT_SCREENS, projectFromPath, projectHref, screenPermission, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
 import { screenRoutes } from "@/e2e/support/routes";
+import * as nav from "@/lib/nav";
 
 describe("switchProjectPath", () => {
   it("keeps the screen and drops the record under it", () => {
@@ -85,5 +86,14 @@ describe("screenPermission", () => {
     expect(screenPermission("/p/acme")).toBe("overview:read");
     expect(screenPermission("/admin")).toBeNull();
     expect(screenPermission("/p/acme/nothing-here")).toBeNull();
+  });
+});
+
+
+describe("screens and their icons", () => {
+  it("gives every screen of lib/nav.ts an icon of its own", () => {
+    const screens = [...PROJECT_SCREENS, ...ADMIN_SCREENS];
+    expect(screens.map((s) => s.key)).toEqual([...nav.PROJECT_SCREENS, ...nav.ADMIN_SCREENS].map((s) => s.key));
+    expect(new Set(screens.map((s) => s.icon)).size).toBe(screens.length);
   });
 });

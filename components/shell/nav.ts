@@ -17,110 +17,43 @@ import {
   WebhookIcon,
   type LucideIcon,
 } from "lucide-react";
-import { allows, type AccessSubject, type Permission } from "@/lib/permissions";
+import * as nav from "@/lib/nav";
+import type { AccessSubject } from "@/lib/permissions";
 
 /**
- * Every screen of the dashboard in one list: the sidebar, the command palette and the project
- * switcher all read it, so a new screen appears everywhere once added here. `segment` is the
- * folder under /p/[project]/ (empty for the overview); `permission` is what a role needs to
- * see the link at all.
+ * The screens of lib/nav.ts with their icons, for the sidebar, the command palette and the
+ * project switcher; everything else about the screens (permissions, paths) is lib/nav.ts's.
  */
-export type ProjectScreen = {
-  key: string;
-  label: string;
-  segment: string;
-  icon: LucideIcon;
-  permission: Permission;
-  keywords?: string[];
-};
-
-export type AdminScreen = { key: string; label: string; href: string; icon: LucideIcon; permission: Permission; keywords?: string[] };
-
-export const PROJECT_SCREENS: ProjectScreen[] = [
-  { key: "overview", label: "Overview", segment: "", icon: LayoutDashboardIcon, permission: "overview:read", keywords: ["home", "health", "stats"] },
-  { key: "deliverability", label: "Deliverability", segment: "deliverability", icon: GaugeIcon, permission: "overview:read", keywords: ["providers", "gmail", "outlook", "yahoo", "bounces", "inbox"] },
-  { key: "alerts", label: "Alerts", segment: "alerts", icon: BellIcon, permission: "overview:read", keywords: ["thresholds", "notifications", "bounce rate", "complaint rate"] },
-  { key: "messages", label: "Messages", segment: "messages", icon: MailIcon, permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
-  { key: "compose", label: "Compose", segment: "compose", icon: PenSquareIcon, permission: "messages:send", keywords: ["send", "new", "write"] },
-  { key: "batches", label: "Batches", segment: "batches", icon: LayersIcon, permission: "batches:send", keywords: ["csv", "bulk", "file", "campaign"] },
-  { key: "scheduled", label: "Scheduled", segment: "scheduled", icon: CalendarClockIcon, permission: "messages:read", keywords: ["later", "queue"] },
-  { key: "templates", label: "Templates", segment: "templates", icon: FileTextIcon, permission: "templates:read", keywords: ["preview", "variables"] },
-  { key: "contacts", label: "Contacts", segment: "contacts", icon: ContactIcon, permission: "contacts:read", keywords: ["audience", "people", "import"] },
-  { key: "suppressions", label: "Suppressions", segment: "suppressions", icon: BanIcon, permission: "suppressions:read", keywords: ["blocked", "bounces", "unsubscribe"] },
-  { key: "domains", label: "Domains", segment: "domains", icon: GlobeIcon, permission: "domains:read", keywords: ["dns", "dkim", "spf", "verify"] },
-  { key: "api-keys", label: "API keys", segment: "api-keys", icon: KeyRoundIcon, permission: "api_keys:write", keywords: ["tokens", "secrets"] },
-  { key: "webhooks", label: "Webhooks", segment: "webhooks", icon: WebhookIcon, permission: "webhooks:read", keywords: ["events", "endpoints"] },
-];
-
-export const ADMIN_SCREENS: AdminScreen[] = [
-  { key: "users", label: "Users", href: "/admin/users", icon: UsersIcon, permission: "users:manage", keywords: ["people", "roles", "accounts"] },
-  { key: "projects", label: "Projects", href: "/admin/projects", icon: FolderKanbanIcon, permission: "projects:manage", keywords: ["register", "products"] },
-  { key: "audit", label: "Audit log", href: "/admin/audit", icon: ScrollTextIcon, permission: "audit:read", keywords: ["history", "who", "changes"] },
-];
-
-export function projectHref(project: string, segment = ""): string {
-  const base = `/p/${encodeURIComponent(project)}`;
-  return segment ? `${base}/${segment}` : base;
-}
-
-export function visibleProjectScreens(user: AccessSubject): ProjectScreen[] {
-  return PROJECT_SCREENS.filter((s) => allows(user, s.permission));
-}
-
-/** Admin screens need every project too (lib/permissions.ts ACCOUNT_PERMISSIONS). */
-export function visibleAdminScreens(user: AccessSubject): AdminScreen[] {
-  return ADMIN_SCREENS.filter((s) => allows(user, s.permission));
-}
-
-/** Screens under /p/[project]/ that have no sidebar link of their own, with what they need. */
-const UNLISTED_PROJECT_SEGMENTS: Record<string, Permission> = {
-  inbound: "inbound:simulate",
-  recipients: "messages:read",
-};
-
-/**
- * What the screen at `pathname` requires: the permission of its first segment under the
- * project (every screen below a sidebar entry requires what the entry does), or of the admin
- * screen it belongs to. Null for paths that are no screen. The layouts check it so a refused
- * page answers HTTP 403 before anything streams; each page still guards itself.
- */
-export function screenPermission(pathname: string): Permission | null {
-  const path = pathname.split(/[?#]/)[0];
-  const inProject = /^\/p\/[^/]+(?:\/([^/]+))?/.exec(path);
-  if (inProject) {
-    const segment = inProject[1] ?? "";
-    return PROJECT_SCREENS.find((s) => s.segment === segment)?.permission ?? UNLISTED_PROJECT_SEGMENTS[segment] ?? null;
-  }
-  return ADMIN_SCREENS.find((s) => isActive(path, s.href))?.permission ?? null;
-}
-
-/** The project in a /p/[project]/... path, decoded; null elsewhere. */
-export function projectFromPath(pathname: string): string | null {
-  const match = /^\/p\/([^/]+)/.exec(pathname);
-  if (!match) return null;
-  try {
-    return decodeURIComponent(match[1]);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Where to go when switching to `project` from `pathname`: the same screen in the other
- * project. Only the screen is kept, not the record under it (a message id in one project
- * means nothing in another), and not the filters.
- */
-export function switchProjectPath(pathname: string, project: string): string {
-  const rest = /^\/p\/[^/]+\/?([^/?#]*)/.exec(pathname);
-  const segment = rest?.[1] ?? "";
-  const known = PROJECT_SCREENS.some((s) => s.segment === segment);
-  return projectHref(project, known ? segment : "");
-}
-
-/** Which screen a path belongs to, for marking the current link. */
-export function isActive(pathname: string, href: string, exact = false): boolean {
-  if (exact) return pathname === href || pathname === `${href}/`;
-  return pathname === href || pathname.startsWith(`${href}/`);
-}
-
+export * from "@/lib/nav";
 export { looksLikeMessageId } from "@/lib/messages/message-id";
+
+const ICONS: Record<string, LucideIcon> = {
+  overview: LayoutDashboardIcon,
+  deliverability: GaugeIcon,
+  alerts: BellIcon,
+  messages: MailIcon,
+  compose: PenSquareIcon,
+  batches: LayersIcon,
+  scheduled: CalendarClockIcon,
+  templates: FileTextIcon,
+  contacts: ContactIcon,
+  suppressions: BanIcon,
+  domains: GlobeIcon,
+  "api-keys": KeyRoundIcon,
+  webhooks: WebhookIcon,
+  users: UsersIcon,
+  projects: FolderKanbanIcon,
+  audit: ScrollTextIcon,
+};
+
+export type ProjectScreen = nav.ProjectScreen & { icon: LucideIcon };
+export type AdminScreen = nav.AdminScreen & { icon: LucideIcon };
+
+const withIcon = <S extends { key: string }>(screen: S): S & { icon: LucideIcon } => ({ ...screen, icon: ICONS[screen.key] ?? LayoutDashboardIcon });
+
+export const PROJECT_SCREENS: ProjectScreen[] = nav.PROJECT_SCREENS.map(withIcon);
+export const ADMIN_SCREENS: AdminScreen[] = nav.ADMIN_SCREENS.map(withIcon);
+
+export const visibleProjectScreens = (user: AccessSubject): ProjectScreen[] => nav.visibleProjectScreens(user).map(withIcon);
+/** Admin screens need every project too (lib/permissions.ts ACCOUNT_PERMISSIONS). */
+export const visibleAdminScreens = (user: AccessSubject): AdminScreen[] => nav.visibleAdminScreens(user).map(withIcon);

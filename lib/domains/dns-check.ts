@@ -1,6 +1,7 @@
 import "server-only";
 import { Resolver } from "node:dns/promises";
 import type { DnsRecord } from "@/lib/schemas/domains";
+import type { CheckStatus, RecordCheck } from "@/lib/schemas/domains-view";
 import { compareRecord, type Comparison, type Published } from "./dns-compare";
 import { fullHost, relativeHost } from "./records";
 
@@ -10,15 +11,8 @@ import { fullHost, relativeHost } from "./records";
  * the dashboard's server with real lookups; the resolver is configurable so tests (and
  * admins behind split-horizon DNS) can point it at a server of their choice.
  */
-export type CheckStatus = "ok" | "missing" | "mismatch" | "error";
-export type RecordCheck = {
-  record: DnsRecord;
-  /** The full name that was looked up. */
-  name: string;
-  status: CheckStatus;
-  found: string[];
-  problems: string[];
-};
+export type { CheckStatus, RecordCheck };
+
 export type CheckOptions = {
   /** "ip", "ip:port" or "[ipv6]:port" (one or several); the system resolver when absent. */
   resolver?: string | string[];

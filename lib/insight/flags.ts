@@ -1,5 +1,6 @@
 import { PROVIDERS, type ProviderKey } from "./providers";
 import { formatRate, levelsOf, timesWords, type Metric, type Thresholds } from "./thresholds";
+import type { ProviderFlag } from "@/lib/schemas/deliverability";
 
 /**
  * A mailbox provider whose bounce or complaint rate stands out: above the warning level, at
@@ -9,7 +10,6 @@ import { formatRate, levelsOf, timesWords, type Metric, type Thresholds } from "
 export const STAND_OUT = 2;
 
 export type ProviderCounts = { provider: ProviderKey; sent: number; delivered: number; bounced: number; complained: number };
-export type ProviderFlag = { provider: ProviderKey; metric: Metric; rate: number; othersRate: number; ratio: number | null; text: string };
 
 const of: Record<Metric, { count: (c: ProviderCounts) => number; volume: (c: ProviderCounts) => number }> = {
   bounce: { count: (c) => c.bounced, volume: (c) => c.sent },

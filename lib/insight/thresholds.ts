@@ -7,10 +7,13 @@
  * Yahoo's sender requirements put the spam-complaint limit at 0.3 % and ask senders to stay
  * under 0.1 %; common ESP limits put hard bounces at 4 %.
  */
+import type { ThresholdsView } from "@/lib/schemas/insight";
+
 export const METRICS = ["bounce", "complaint"] as const;
 export type Metric = (typeof METRICS)[number];
 
-export type Thresholds = { bounceWarning: number; bounceLimit: number; complaintWarning: number; complaintLimit: number };
+/** The shape lives with the API shapes (lib/schemas/insight.ts): the screens receive it. */
+export type Thresholds = ThresholdsView;
 export const DEFAULT_THRESHOLDS: Thresholds = { bounceWarning: 0.02, bounceLimit: 0.04, complaintWarning: 0.0008, complaintLimit: 0.001 };
 
 export const LEVELS = ["ok", "warning", "limit"] as const;

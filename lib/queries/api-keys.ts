@@ -1,6 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { ApiKeyList, ApiKeyListItem, CreateApiKeyForm, CreatedApiKey } from "@/lib/schemas/api-keys-form";
+import { api, lazySchema } from "@/lib/api-client";
+import type { CreateApiKeyForm } from "@/lib/schemas/api-keys-form";
+
+const apiKeysFormSchemas = () => import("@/lib/schemas/api-keys-form");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/api-keys`;
 
@@ -10,11 +12,11 @@ export const apiKeyKeys = { all: (project: string) => ["api-keys", project] as c
 export function apiKeysQuery(project: string) {
   return queryOptions({
     queryKey: apiKeyKeys.all(project),
-    queryFn: async ({ signal }) => api.get<ApiKeyList>(base(project), { signal }),
+    queryFn: async ({ signal }) => api.get(base(project), { signal, schema: lazySchema(apiKeysFormSchemas, "apiKeyList") }),
   });
 }
 
 export const apiKeyMutations = {
-  create: (project: string, body: CreateApiKeyForm) => api.post<CreatedApiKey>(base(project), body),
-  revoke: (project: string, id: string) => api.delete<ApiKeyListItem>(`${base(project)}/${encodeURIComponent(id)}`),
+  create: (project: string, body: CreateApiKeyForm) => api.post(base(project), body, { schema: lazySchema(apiKeysFormSchemas, "createdApiKey") }),
+  revoke: (project: string, id: string) => api.delete(`${base(project)}/${encodeURIComponent(id)}`, { schema: lazySchema(apiKeysFormSchemas, "apiKeyListItem") }),
 };

@@ -1,25 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { BatchRowOutcome, BatchRowStatus } from "@/lib/schemas/batch";
+import { api, lazySchema } from "@/lib/api-client";
+import type { JobKind } from "@/lib/schemas/batch";
 import type { BatchCheckRequest, BatchJobRequest, ContactImportRequest } from "@/lib/schemas/compose";
 
-export type JobView = {
-  id: string;
-  kind: "send" | "contacts";
-  status: "running" | "done";
-  fileName: string | null;
-  totalRows: number;
-  retryRound: number;
-  counts: Record<BatchRowStatus, number>;
-  createdByEmail: string;
-  createdAt: string;
-  finishedAt: string | null;
-  content: Record<string, unknown>;
-};
-export type CheckResult = {
-  summary: { total: number; toSend: number; invalid: number; suppressed: number; duplicate: number };
-  problems: { row: number; email: string; name: string | null; status: BatchRowStatus; error: { message: string; code: string; field: string } | null }[];
-};
+const batchSchemas = () => import("@/lib/schemas/batch");
 
 const p = (project: string) => `/api/p/${encodeURIComponent(project)}`;
 
@@ -31,31 +15,31 @@ export const batchKeys = {
 
 /** Polled every second while the job runs; polling also resumes a job a restart left behind. */
 /** Send jobs live under /batches, contact imports under /contacts/import (each with its own permission). */
-export const jobBase = (project: string, kind: JobView["kind"]) => `${p(project)}/${kind === "send" ? "batches" : "contacts/import"}`;
+export const jobBase = (project: string, kind: JobKind) => `${p(project)}/${kind === "send" ? "batches" : "contacts/import"}`;
 
-export function jobQuery(project: string, id: string, kind: JobView["kind"] = "send") {
+export function jobQuery(project: string, id: string, kind: JobKind = "send") {
   return queryOptions({
     queryKey: batchKeys.job(project, id),
-    queryFn: ({ signal }) => api.get<JobView>(`${jobBase(project, kind)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(batchSchemas, "jobView") }),
     refetchInterval: (q) => (q.state.data?.status === "done" ? false : 1000),
   });
 }
 
-export function jobRowsQuery(project: string, id: string, status: string | null, after: number | null, running: boolean, kind: JobView["kind"] = "send") {
+export function jobRowsQuery(project: string, id: string, status: string | null, after: number | null, running: boolean, kind: JobKind = "send") {
   return queryOptions({
     queryKey: batchKeys.rows(project, id, status, after),
     queryFn: ({ signal }) =>
-      api.get<{ data: BatchRowOutcome[]; nextAfter: number | null }>(`${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`, { signal, query: { status, after, limit: 100 } }),
+      api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`, { signal, query: { status, after, limit: 100 }, schema: lazySchema(batchSchemas, "jobRowsPage") }),
     refetchInterval: running ? 2000 : false,
     placeholderData: (prev) => prev,
   });
 }
 
 export const batchMutations = {
-  check: (project: string, body: BatchCheckRequest) => api.post<CheckResult>(`${p(project)}/batches/check`, body),
-  start: (project: string, body: BatchJobRequest) => api.post<{ id: string }>(`${p(project)}/batches`, body),
-  retry: (project: string, id: string, kind: JobView["kind"] = "send") => api.post<{ retried: number }>(`${jobBase(project, kind)}/${encodeURIComponent(id)}/retry`, {}),
-  importContacts: (project: string, body: ContactImportRequest) => api.post<{ id: string }>(`${p(project)}/contacts/import`, body),
+  check: (project: string, body: BatchCheckRequest) => api.post(`${p(project)}/batches/check`, body, { schema: lazySchema(batchSchemas, "checkResult") }),
+  start: (project: string, body: BatchJobRequest) => api.post(`${p(project)}/batches`, body, { schema: lazySchema(batchSchemas, "jobCreated") }),
+  retry: (project: string, id: string, kind: JobKind = "send") => api.post(`${jobBase(project, kind)}/${encodeURIComponent(id)}/retry`, {}, { schema: lazySchema(batchSchemas, "jobRetried") }),
+  importContacts: (project: string, body: ContactImportRequest) => api.post(`${p(project)}/contacts/import`, body, { schema: lazySchema(batchSchemas, "jobCreated") }),
 };
 
-export const resultsHref = (project: string, id: string, kind: JobView["kind"] = "send") => `${jobBase(project, kind)}/${encodeURIComponent(id)}/results`;
+export const resultsHref = (project: string, id: string, kind: JobKind = "send") => `${jobBase(project, kind)}/${encodeURIComponent(id)}/results`;

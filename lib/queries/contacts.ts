@@ -1,18 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { Contact, CreateContactRequest } from "@/lib/schemas/contacts";
+import { api, lazySchema } from "@/lib/api-client";
+import type { CreateContactRequest } from "@/lib/schemas/contacts";
 
-export type IndexedContactView = {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  subscribed: boolean;
-  unsubscribedAt: string | null;
-  source: string;
-  createdAt: string;
-  seenAt: string;
-};
+const contactsSchemas = () => import("@/lib/schemas/contacts");
+const contactsFormSchemas = () => import("@/lib/schemas/contacts-form");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/contacts`;
 
@@ -25,7 +16,7 @@ export const contactKeys = {
 export function contactSearchQuery(project: string, q: string, page: number) {
   return queryOptions({
     queryKey: contactKeys.search(project, q, page),
-    queryFn: ({ signal }) => api.get<{ data: IndexedContactView[]; total: number }>(base(project), { signal, query: { q, page } }),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { q, page }, schema: lazySchema(contactsFormSchemas, "contactSearchPage") }),
     placeholderData: (prev) => prev,
   });
 }
@@ -33,12 +24,12 @@ export function contactSearchQuery(project: string, q: string, page: number) {
 export function contactQuery(project: string, id: string) {
   return queryOptions({
     queryKey: contactKeys.one(project, id),
-    queryFn: ({ signal }) => api.get<Contact>(`${base(project)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(contactsSchemas, "contact") }),
   });
 }
 
 export const contactMutations = {
-  create: (project: string, body: CreateContactRequest) => api.post<Contact>(base(project), body),
-  lookup: (project: string, by: { id?: string; email?: string }) => api.get<Contact>(`${base(project)}/lookup`, { query: by }),
-  resubscribe: (project: string, id: string, reason: string) => api.post<Contact>(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }),
+  create: (project: string, body: CreateContactRequest) => api.post(base(project), body, { schema: lazySchema(contactsSchemas, "contact") }),
+  lookup: (project: string, by: { id?: string; email?: string }) => api.get(`${base(project)}/lookup`, { query: by, schema: lazySchema(contactsSchemas, "contact") }),
+  resubscribe: (project: string, id: string, reason: string) => api.post(`${base(project)}/${encodeURIComponent(id)}/resubscribe`, { reason }, { schema: lazySchema(contactsSchemas, "contact") }),
 };

@@ -1,10 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { Domain, DomainStatus, Page, ReceivingState } from "@/lib/schemas";
-import type { RecordCheck } from "@/lib/domains/dns-check";
+import { api, lazySchema } from "@/lib/api-client";
+import type { DomainStatus } from "@/lib/schemas/domains";
 
-export type DomainDetail = { domain: Domain; receiving: ReceivingState | null; receivingError: string | null };
-export type DomainCheck = { checkedAt: string; resolver: string; records: RecordCheck[] };
+const domainsSchemas = () => import("@/lib/schemas/domains");
+const domainsViewSchemas = () => import("@/lib/schemas/domains-view");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/domains`;
 
@@ -18,24 +17,24 @@ export const domainKeys = {
 export function domainsQuery(project: string, status: DomainStatus | null, cursor: string | null) {
   return queryOptions({
     queryKey: domainKeys.list(project, status, cursor),
-    queryFn: ({ signal }) => api.get<Page<Domain>>(base(project), { signal, query: { status, cursor } }),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { status, cursor }, schema: lazySchema(domainsViewSchemas, "domainList") }),
   });
 }
 
 export function domainQuery(project: string, id: string) {
   return queryOptions({
     queryKey: domainKeys.detail(project, id),
-    queryFn: ({ signal }) => api.get<DomainDetail>(`${base(project)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(domainsViewSchemas, "domainDetail") }),
   });
 }
 
 export function domainCheckQuery(project: string, id: string) {
   return queryOptions({
     queryKey: domainKeys.check(project, id),
-    queryFn: ({ signal }) => api.get<DomainCheck>(`${base(project)}/${encodeURIComponent(id)}/check`, { signal }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}/check`, { signal, schema: lazySchema(domainsViewSchemas, "domainCheck") }),
   });
 }
 
 export const domainMutations = {
-  add: (project: string, domain: string) => api.post<Domain>(base(project), { domain }),
+  add: (project: string, name: string) => api.post(base(project), { domain: name }, { schema: lazySchema(domainsSchemas, "domain") }),
 };

@@ -1,6 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api, lazySchema } from "@/lib/api-client";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
+
+const eventStreamSchemas = () => import("@/lib/schemas/event-stream");
 
 export const streamStatusKeys = { detail: (project: string) => ["event-stream-status", project] as const };
 
@@ -8,7 +10,7 @@ export const streamStatusKeys = { detail: (project: string) => ["event-stream-st
 export function streamStatusQuery(project: string, initialData?: StreamStatus) {
   return queryOptions({
     queryKey: streamStatusKeys.detail(project),
-    queryFn: ({ signal }) => api.get<StreamStatus>(`/api/p/${encodeURIComponent(project)}/event-stream/status`, { signal }),
+    queryFn: ({ signal }) => api.get(`/api/p/${encodeURIComponent(project)}/event-stream/status`, { signal, schema: lazySchema(eventStreamSchemas, "streamStatus") }),
     initialData,
     refetchInterval: 10_000,
   });

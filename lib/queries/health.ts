@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { ServiceHealthView } from "@/lib/schemas/health";
+import { api, lazySchema } from "@/lib/api-client";
+
+const healthSchemas = () => import("@/lib/schemas/health");
 
 export const healthKeys = { all: ["health"] as const };
 
@@ -8,7 +9,7 @@ export const healthKeys = { all: ["health"] as const };
 export function healthQuery() {
   return queryOptions({
     queryKey: healthKeys.all,
-    queryFn: async ({ signal }) => (await api.get<{ service: ServiceHealthView }>("/api/health", { signal })).service,
+    queryFn: ({ signal }) => api.get("/api/health", { signal, schema: lazySchema(healthSchemas, "healthResponse") }),
     refetchInterval: (query) => (query.state.data?.state === "up" ? 30_000 : 10_000),
     refetchIntervalInBackground: false,
     retry: false,

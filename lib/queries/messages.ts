@@ -1,8 +1,9 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
+import { api, lazySchema } from "@/lib/api-client";
 import type { InboundSimulateRequest } from "@/lib/schemas/emails";
-import type { eventStreamState, MessageDetail, ReplyForm, SimulateResult } from "@/lib/schemas/messages-index";
-import type { z } from "zod";
+import type { MessageDetail, ReplyForm } from "@/lib/schemas/messages-index";
+
+const messagesIndexSchemas = () => import("@/lib/schemas/messages-index");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}`;
 const messagePath = (project: string, id: string) => `${base(project)}/messages/${encodeURIComponent(id)}`;
@@ -32,7 +33,7 @@ export function detailRefreshMs(detail: Pick<MessageDetail, "settled" | "lastCha
 export function messageDetailQuery(project: string, id: string, initialData?: MessageDetail) {
   return queryOptions({
     queryKey: messageKeys.detail(project, id),
-    queryFn: async ({ signal }) => api.get<MessageDetail>(`${messagePath(project, id)}/detail`, { signal }),
+    queryFn: ({ signal }) => api.get(`${messagePath(project, id)}/detail`, { signal, schema: lazySchema(messagesIndexSchemas, "messageDetail") }),
     initialData,
     // The server handed over the first answer; polling starts only for messages still moving.
     staleTime: 0,
@@ -42,8 +43,8 @@ export function messageDetailQuery(project: string, id: string, initialData?: Me
 
 export const messageMutations = {
   reply: (project: string, id: string, body: ReplyForm) =>
-    api.post<{ id: string; status: string }>(`${messagePath(project, id)}/reply`, body),
+    api.post(`${messagePath(project, id)}/reply`, body, { schema: lazySchema(messagesIndexSchemas, "replyResult") }),
   simulate: (project: string, body: InboundSimulateRequest) =>
-    api.post<SimulateResult>(`${base(project)}/inbound/simulate`, body),
-  connectStream: (project: string) => api.post<z.infer<typeof eventStreamState>>(`${base(project)}/event-stream`, {}),
+    api.post(`${base(project)}/inbound/simulate`, body, { schema: lazySchema(messagesIndexSchemas, "simulateResult") }),
+  connectStream: (project: string) => api.post(`${base(project)}/event-stream`, {}, { schema: lazySchema(messagesIndexSchemas, "eventStreamState") }),
 };

@@ -1,6 +1,8 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { LinkCheckResult, PresendDraft, PresendResult } from "@/lib/schemas/presend";
+import { api, lazySchema } from "@/lib/api-client";
+import type { PresendDraft } from "@/lib/schemas/presend";
+
+const presendSchemas = () => import("@/lib/schemas/presend");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/checks`;
 
@@ -13,7 +15,7 @@ export const presendKeys = {
 export function presendQuery(project: string, draft: PresendDraft | null) {
   return queryOptions({
     queryKey: presendKeys.checks(project, draft),
-    queryFn: ({ signal }) => api.post<PresendResult>(base(project), { draft }, { signal }),
+    queryFn: ({ signal }) => api.post(base(project), { draft }, { signal, schema: lazySchema(presendSchemas, "presendResult") }),
     enabled: draft !== null,
     staleTime: 60_000,
     // While an edited draft is re-checked, the previous findings stay on screen.
@@ -22,5 +24,5 @@ export function presendQuery(project: string, draft: PresendDraft | null) {
 }
 
 export const presendMutations = {
-  checkLinks: (project: string, urls: string[]) => api.post<LinkCheckResult>(`${base(project)}/links`, { urls }),
+  checkLinks: (project: string, urls: string[]) => api.post(`${base(project)}/links`, { urls }, { schema: lazySchema(presendSchemas, "linkCheckResult") }),
 };

@@ -1,6 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { CreateProjectRequest, ProjectView, UpdateProjectRequest } from "@/lib/schemas/projects";
+import { api, lazySchema, noContent } from "@/lib/api-client";
+import type { CreateProjectRequest, UpdateProjectRequest } from "@/lib/schemas/projects";
+
+const projectsSchemas = () => import("@/lib/schemas/projects");
 
 export const projectKeys = {
   all: ["projects"] as const,
@@ -10,15 +12,14 @@ export const projectKeys = {
 export function projectsQuery() {
   return queryOptions({
     queryKey: projectKeys.list(),
-    queryFn: async ({ signal }) => (await api.get<{ data: ProjectView[] }>("/api/projects", { signal })).data,
+    queryFn: async ({ signal }) => (await api.get("/api/projects", { signal, schema: lazySchema(projectsSchemas, "projectList") })).data,
   });
 }
 
 const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 
 export const projectMutations = {
-  // The list is refetched after a write, so write responses are not parsed.
-  register: (body: CreateProjectRequest) => api.post("/api/projects", body),
-  rename: (id: string, body: UpdateProjectRequest) => api.patch(projectPath(id), body),
-  remove: (id: string) => api.delete(projectPath(id)),
+  register: (body: CreateProjectRequest) => api.post("/api/projects", body, { schema: lazySchema(projectsSchemas, "project") }),
+  rename: (id: string, body: UpdateProjectRequest) => api.patch(projectPath(id), body, { schema: lazySchema(projectsSchemas, "project") }),
+  remove: (id: string) => api.delete(projectPath(id), { schema: noContent }),
 };

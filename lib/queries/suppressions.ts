@@ -1,8 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { AddSuppressionRequest, Page, Suppression } from "@/lib/schemas";
+import { api, lazySchema } from "@/lib/api-client";
+import type { AddSuppressionRequest } from "@/lib/schemas/suppressions";
 
-export type SuppressionRow = Suppression & { linkedMessageId: string | null };
+const suppressionsSchemas = () => import("@/lib/schemas/suppressions");
 
 export const suppressionsBase = (project: string) => `/api/p/${encodeURIComponent(project)}/suppressions`;
 
@@ -14,10 +14,10 @@ export const suppressionKeys = {
 export function suppressionsQuery(project: string, cursor: string | null) {
   return queryOptions({
     queryKey: suppressionKeys.list(project, cursor),
-    queryFn: ({ signal }) => api.get<Page<SuppressionRow>>(suppressionsBase(project), { signal, query: { cursor } }),
+    queryFn: ({ signal }) => api.get(suppressionsBase(project), { signal, query: { cursor }, schema: lazySchema(suppressionsSchemas, "suppressionRowPage") }),
   });
 }
 
 export const suppressionMutations = {
-  add: (project: string, body: AddSuppressionRequest) => api.post<Suppression>(suppressionsBase(project), body),
+  add: (project: string, body: AddSuppressionRequest) => api.post(suppressionsBase(project), body, { schema: lazySchema(suppressionsSchemas, "suppression") }),
 };

@@ -1,7 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { PreviewRequest, PreviewResponse, Template } from "@/lib/schemas";
-import type { SampleRequest, TemplateSample } from "@/lib/schemas/templates-form";
+import { api, lazySchema, noContent } from "@/lib/api-client";
+import type { PreviewRequest } from "@/lib/schemas/templates";
+import type { SampleRequest } from "@/lib/schemas/templates-form";
+
+const templatesSchemas = () => import("@/lib/schemas/templates");
+const templatesFormSchemas = () => import("@/lib/schemas/templates-form");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/templates`;
 
@@ -17,21 +20,21 @@ export const templateKeys = {
 export function templatesQuery(project: string, cursor: string | null) {
   return queryOptions({
     queryKey: templateKeys.list(project, cursor),
-    queryFn: ({ signal }) => api.get<{ data: Template[]; nextCursor: string | null }>(base(project), { signal, query: { cursor, limit: 20 } }),
+    queryFn: ({ signal }) => api.get(base(project), { signal, query: { cursor, limit: 20 }, schema: lazySchema(templatesFormSchemas, "templateList") }),
   });
 }
 
 export function templateQuery(project: string, id: string) {
   return queryOptions({
     queryKey: templateKeys.one(project, id),
-    queryFn: ({ signal }) => api.get<Template>(`${base(project)}/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(templatesSchemas, "template") }),
   });
 }
 
 export function previewQuery(project: string, body: PreviewRequest) {
   return queryOptions({
     queryKey: templateKeys.preview(project, body),
-    queryFn: ({ signal }) => api.post<PreviewResponse>(`${base(project)}/preview`, body, { signal }),
+    queryFn: ({ signal }) => api.post(`${base(project)}/preview`, body, { signal, schema: lazySchema(templatesSchemas, "previewResponse") }),
     placeholderData: (prev) => prev,
   });
 }
@@ -39,20 +42,20 @@ export function previewQuery(project: string, body: PreviewRequest) {
 export function renderQuery(project: string, id: string, data: Record<string, unknown>) {
   return queryOptions({
     queryKey: templateKeys.render(project, id, data),
-    queryFn: ({ signal }) => api.post<PreviewResponse>(`${base(project)}/${encodeURIComponent(id)}/render`, { data }, { signal }),
+    queryFn: ({ signal }) => api.post(`${base(project)}/${encodeURIComponent(id)}/render`, { data }, { signal, schema: lazySchema(templatesSchemas, "previewResponse") }),
   });
 }
 
 export function samplesQuery(project: string, id: string) {
   return queryOptions({
     queryKey: templateKeys.samples(project, id),
-    queryFn: async ({ signal }) => (await api.get<{ data: TemplateSample[] }>(`${base(project)}/${encodeURIComponent(id)}/samples`, { signal })).data,
+    queryFn: async ({ signal }) => (await api.get(`${base(project)}/${encodeURIComponent(id)}/samples`, { signal, schema: lazySchema(templatesFormSchemas, "sampleList") })).data,
   });
 }
 
 export const templateMutations = {
-  saveSample: (project: string, id: string, body: SampleRequest) => api.post(`${base(project)}/${encodeURIComponent(id)}/samples`, body),
-  deleteSample: (project: string, id: string, sampleId: string) => api.delete(`${base(project)}/${encodeURIComponent(id)}/samples/${encodeURIComponent(sampleId)}`),
+  saveSample: (project: string, id: string, body: SampleRequest) => api.post(`${base(project)}/${encodeURIComponent(id)}/samples`, body, { schema: lazySchema(templatesFormSchemas, "templateSample") }),
+  deleteSample: (project: string, id: string, sampleId: string) => api.delete(`${base(project)}/${encodeURIComponent(id)}/samples/${encodeURIComponent(sampleId)}`, { schema: noContent }),
   testSend: (project: string, id: string, body: PreviewRequest, idempotencyKey: string) =>
-    api.post<{ id: string; status: string }>(`${base(project)}/${encodeURIComponent(id)}/test`, body, { headers: { "Idempotency-Key": idempotencyKey } }),
+    api.post(`${base(project)}/${encodeURIComponent(id)}/test`, body, { headers: { "Idempotency-Key": idempotencyKey }, schema: lazySchema(templatesFormSchemas, "testSendResponse") }),
 };

@@ -1,6 +1,8 @@
 import { queryOptions } from "@tanstack/react-query";
-import { api } from "@/lib/api-client";
-import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest, UserView } from "@/lib/schemas/users";
+import { api, lazySchema } from "@/lib/api-client";
+import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest } from "@/lib/schemas/users";
+
+const usersSchemas = () => import("@/lib/schemas/users");
 
 export const userKeys = {
   all: ["users"] as const,
@@ -10,18 +12,18 @@ export const userKeys = {
 export function usersQuery() {
   return queryOptions({
     queryKey: userKeys.list(),
-    queryFn: async ({ signal }) => (await api.get<{ data: UserView[] }>("/api/admin/users", { signal })).data,
+    queryFn: async ({ signal }) => (await api.get("/api/admin/users", { signal, schema: lazySchema(usersSchemas, "userList") })).data,
   });
 }
 
 const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 
 export const userMutations = {
-  create: (body: CreateUserRequest) => api.post<{ user: UserView; password: string | null }>("/api/admin/users", body),
-  // Write responses are not needed (the list is refetched), so they are not parsed: a
-  // successful write must never look failed because of an unexpected response shape.
-  update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body),
-  setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body),
-  resetPassword: (id: string) => api.post<{ password: string }>(`${userPath(id)}/password`, {}),
-  endSessions: (id: string) => api.delete<{ ended: number }>(`${userPath(id)}/sessions`),
+  create: (body: CreateUserRequest) => api.post("/api/admin/users", body, { schema: lazySchema(usersSchemas, "createUserResponse") }),
+  update: (id: string, body: UpdateUserRequest) => api.patch(userPath(id), body, { schema: lazySchema(usersSchemas, "userView") }),
+  setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body, { schema: lazySchema(usersSchemas, "userView") }),
+  resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: lazySchema(usersSchemas, "resetPasswordResponse") }),
+  /** The signed-in user confirms their own password before a write that needs it. */
+  reconfirm: (password: string) => api.post("/api/auth/reconfirm", { password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
+  endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };

@@ -40,57 +40,78 @@ export const alertWindowFigures = z.object({
 });
 export type AlertWindow = z.infer<typeof alertWindowFigures>;
 
-export type ActiveAlert = {
-  metric: "bounce" | "complaint";
-  level: "warning" | "limit";
-  since: string;
+const alertMetric = z.enum(["bounce", "complaint"]);
+
+export const activeAlert = z.object({
+  metric: alertMetric,
+  level: z.enum(["warning", "limit"]),
+  since: z.string(),
   /** The window that decided the level. */
-  window: AlertWindow;
-  threshold: number;
-};
+  window: alertWindowFigures,
+  threshold: z.number(),
+});
+export type ActiveAlert = z.infer<typeof activeAlert>;
 
-export type AlertDeliveryView = { channel: "email" | "webhook"; target: string; status: string; attempts: number; lastError: string | null; sentAt: string | null };
+export const alertDeliveryView = z.object({
+  channel: z.enum(["email", "webhook"]),
+  target: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  lastError: z.string().nullable(),
+  sentAt: z.string().nullable(),
+});
+export type AlertDeliveryView = z.infer<typeof alertDeliveryView>;
 
-export type AlertHistoryItem = {
-  id: string;
-  metric: "bounce" | "complaint";
-  kind: "raised" | "lowered" | "recovered";
-  level: string;
-  previousLevel: string;
-  window: string;
-  rate: number | null;
-  threshold: number | null;
-  windows: AlertWindow[];
-  note: string | null;
-  at: string;
-  deliveries: AlertDeliveryView[];
-};
+export const alertHistoryItem = z.object({
+  id: z.string(),
+  metric: alertMetric,
+  kind: z.enum(["raised", "lowered", "recovered"]),
+  level: z.string(),
+  previousLevel: z.string(),
+  window: z.string(),
+  rate: z.number().nullable(),
+  threshold: z.number().nullable(),
+  windows: z.array(alertWindowFigures),
+  note: z.string().nullable(),
+  at: z.string(),
+  deliveries: z.array(alertDeliveryView),
+});
+export type AlertHistoryItem = z.infer<typeof alertHistoryItem>;
 
-export type AlertSettingsView = {
+export const alertSettingsView = z.object({
   /** In percent, as the form edits them. */
-  bounceWarning: number;
-  bounceLimit: number;
-  complaintWarning: number;
-  complaintLimit: number;
-  webhookUrl: string;
-  hasWebhookSecret: boolean;
+  bounceWarning: z.number(),
+  bounceLimit: z.number(),
+  complaintWarning: z.number(),
+  complaintLimit: z.number(),
+  webhookUrl: z.string(),
+  hasWebhookSecret: z.boolean(),
   /** ALERT_MIN_VOLUME: a window with fewer messages (sent, or delivered for complaints) is not judged. */
-  minVolume: number;
+  minVolume: z.number(),
   /** Where alert emails come from, in words (ALERT_FROM, or the project's first verified domain). */
-  from: string;
-  updatedAt: string | null;
-  updatedBy: string | null;
-};
+  from: z.string(),
+  updatedAt: z.string().nullable(),
+  updatedBy: z.string().nullable(),
+});
+export type AlertSettingsView = z.infer<typeof alertSettingsView>;
 
-export type AlertsView = {
-  active: ActiveAlert[];
-  states: { metric: "bounce" | "complaint"; level: string; since: string; windows: AlertWindow[]; evaluatedAt: string }[];
-  history: AlertHistoryItem[];
-  settings: AlertSettingsView;
-  checkEverySeconds: number;
-};
+export const alertsView = z.object({
+  active: z.array(activeAlert),
+  states: z.array(z.object({ metric: alertMetric, level: z.string(), since: z.string(), windows: z.array(alertWindowFigures), evaluatedAt: z.string() })),
+  history: z.array(alertHistoryItem),
+  settings: alertSettingsView,
+  checkEverySeconds: z.number(),
+});
+export type AlertsView = z.infer<typeof alertsView>;
 
 /** The banner's answer: only what every screen of the project needs. */
-export type ActiveAlertsView = { active: ActiveAlert[] };
+export const activeAlertsView = z.object({ active: z.array(activeAlert) });
+export type ActiveAlertsView = z.infer<typeof activeAlertsView>;
 
-export type RevealedWebhookSecret = { webhookSecret: string };
+/** The one-time answer of rotating (or first setting) the alert webhook's signing secret. */
+export const revealedWebhookSecret = z.object({ webhookSecret: z.string() });
+export type RevealedWebhookSecret = z.infer<typeof revealedWebhookSecret>;
+
+/** Saving the settings answers the settings, and the new secret when one was made. */
+export const savedAlertSettings = alertSettingsView.extend({ webhookSecret: z.string().optional() });
+export type SavedAlertSettings = z.infer<typeof savedAlertSettings>;

@@ -51,3 +51,54 @@ export const batchRowOutcome = z.object({
     .optional(),
 });
 export type BatchRowOutcome = z.infer<typeof batchRowOutcome>;
+
+/**
+ * Our API's answers about jobs: a send from a file (/batches) or a contact import
+ * (/contacts/import), the same shapes for both.
+ */
+export const JOB_KINDS = ["send", "contacts"] as const;
+export type JobKind = (typeof JOB_KINDS)[number];
+
+export const jobCounts = z.record(batchRowStatus, z.number());
+export type JobCounts = z.infer<typeof jobCounts>;
+
+export const jobView = z.object({
+  id: z.string(),
+  kind: z.enum(JOB_KINDS),
+  status: z.enum(["running", "done"]),
+  fileName: z.string().nullable(),
+  totalRows: z.number(),
+  retryRound: z.number(),
+  counts: jobCounts,
+  createdByEmail: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  content: z.record(z.string(), z.unknown()),
+});
+export type JobView = z.infer<typeof jobView>;
+export const jobList = z.object({ data: z.array(jobView) });
+
+/** One page of a job's rows, by row number. */
+export const jobRowsPage = z.object({ data: z.array(batchRowOutcome), nextAfter: z.number().nullable() });
+export type JobRowsPage = z.infer<typeof jobRowsPage>;
+
+export const jobCreated = z.object({ id: z.string() });
+export const jobRetried = z.object({ retried: z.number() });
+
+export const checkSummary = z.object({ total: z.number(), toSend: z.number(), invalid: z.number(), suppressed: z.number(), duplicate: z.number() });
+export type CheckSummary = z.infer<typeof checkSummary>;
+
+/** The screen's check of a file: the totals, and the rows that will not be sent (the first 1,000). */
+export const checkResult = z.object({
+  summary: checkSummary,
+  problems: z.array(
+    z.object({
+      row: z.number(),
+      email: z.string(),
+      name: z.string().nullable(),
+      status: batchRowStatus,
+      error: z.object({ message: z.string(), code: z.string(), field: z.string() }).nullable(),
+    }),
+  ),
+});
+export type CheckResult = z.infer<typeof checkResult>;

@@ -64,3 +64,6 @@ export const idParam = z.object({ id: z.string().min(1).max(200) });
 
 /** Free-form JSON object (metadata, merge data). */
 export const jsonObject = z.record(z.string(), z.unknown());
+
+/** An answer without a body (204), for lib/api-client.ts. */
+export const noContent = z.undefined();

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LOCAL_DATETIME, localToUtcIso } from "@/lib/messages/local-time";
-import { address, tag } from "./common";
+import { address, tag, type Address } from "./common";
 import { batchRowStatus, csvMapping } from "./batch";
 import { attachmentInput, customHeaders, refineSend, sendEmailBase, sendEmailRequest, type SendEmail } from "./emails";
 
@@ -141,3 +141,31 @@ export const jobRowsQuery = z.object({
   after: z.coerce.number({ error: "must be a row number" }).int().min(0).optional(),
   limit: z.coerce.number({ error: "must be a whole number from 1 to 500" }).int().min(1).max(500).default(100),
 }).transform(({ status, ...rest }) => ({ ...rest, statuses: status }));
+
+/**
+ * What the compose screen (and the batch wizard) is handed by its page shell: the verified
+ * domains and templates to choose from, and a message to start from ("send again", "edit").
+ */
+export type ComposeOptions = {
+  domains: string[];
+  templates: { id: string; name: string; slug: string | null; variables?: string[] }[];
+  /** Set when a list could not be read: the form still works, with free typing. */
+  warnings: string[];
+};
+
+export type ComposePrefill = {
+  sourceId: string;
+  from?: Address;
+  to: Address[];
+  cc: Address[];
+  bcc: Address[];
+  replyTo: Address[];
+  subject?: string;
+  html?: string;
+  text?: string;
+  templateId?: string;
+  /** The template's merge data, when the dashboard sent the message and so knows it. */
+  data: Record<string, string>;
+  tags: { name: string; value: string }[];
+  headers: { name: string; value: string }[];
+};

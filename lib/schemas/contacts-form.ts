@@ -47,3 +47,19 @@ export const contactSearchQuery = z.object({
   q: z.string().max(200).default(""),
   page: z.coerce.number({ error: "must be a page number" }).int().min(1).max(10_000).default(1),
 });
+
+/** A contact as the dashboard's index knows it (GET /api/p/[project]/contacts): what it created, imported or looked up. */
+export const indexedContactView = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  subscribed: z.boolean(),
+  unsubscribedAt: z.string().nullable(),
+  source: z.string(),
+  createdAt: z.string(),
+  seenAt: z.string(),
+});
+export type IndexedContactView = z.infer<typeof indexedContactView>;
+export const contactSearchPage = z.object({ data: z.array(indexedContactView), total: z.number() });
+export type ContactSearchPage = z.infer<typeof contactSearchPage>;

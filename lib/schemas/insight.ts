@@ -12,3 +12,7 @@ export const recipientEngagement = z.object({
   lastClickAt: z.string().nullable(),
 });
 export type RecipientEngagement = z.infer<typeof recipientEngagement>;
+
+/** A project's alert thresholds as rates (0.02 is 2 %): the screens colour rates against them (lib/insight/thresholds.ts). */
+export const thresholdsView = z.object({ bounceWarning: z.number(), bounceLimit: z.number(), complaintWarning: z.number(), complaintLimit: z.number() });
+export type ThresholdsView = z.infer<typeof thresholdsView>;

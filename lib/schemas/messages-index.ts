@@ -139,3 +139,4 @@ export const eventStreamState = z.object({
   lastEventAt: z.string().nullable(),
   createdAt: z.string().nullable(),
 });
+export type EventStreamState = z.infer<typeof eventStreamState>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress } from "./common";
+import { emailAddress, page } from "./common";
 
 export const SUPPRESSION_REASONS = ["bounce", "complaint", "unsubscribe", "manual"] as const;
 export const suppressionReason = z.enum(SUPPRESSION_REASONS, {
@@ -20,3 +20,8 @@ export const suppression = z.object({
   messageId: z.string().nullable().optional(),
 });
 export type Suppression = z.infer<typeof suppression>;
+
+/** A suppression as our API lists it: with the message behind it, when the service or the message index knows it. */
+export const suppressionRow = suppression.extend({ linkedMessageId: z.string().nullable() });
+export type SuppressionRow = z.infer<typeof suppressionRow>;
+export const suppressionRowPage = page(suppressionRow);

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { jsonObject } from "./common";
-import { previewRequest } from "./templates";
+import { jsonObject, page } from "./common";
+import { previewRequest, template } from "./templates";
 import { sendEmailResponse } from "./emails";
 
 /** A named set of merge data saved for a template ("long name", "no optional fields"). */
@@ -23,3 +23,6 @@ export const renderRequest = z.object({ data: jsonObject.default({}) });
  */
 export const testSendRequest = previewRequest;
 export const testSendResponse = sendEmailResponse;
+
+/** The templates list of our API (GET /api/p/[project]/templates). */
+export const templateList = page(template);

@@ -78,3 +78,7 @@ export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;
 /** Answer of ending a user's sessions: how many were live. */
 export const endSessionsResponse = z.object({ ended: z.number().int() });
 export type EndSessionsResponse = z.infer<typeof endSessionsResponse>;
+
+/** Answer of confirming the password again (POST /api/auth/reconfirm). */
+export const reconfirmResponse = z.object({ confirmedAt: z.string() });
+export type ReconfirmResponse = z.infer<typeof reconfirmResponse>;

@@ -3,12 +3,9 @@
 import { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { loginRequest } from "@/lib/schemas/users";
-import { currentUser } from "@/lib/server/current-user";
-import { recordAudit } from "@/lib/server/audit";
-import { signIn, signOut } from "@/lib/server/auth";
+import { signIn } from "@/lib/server/auth";
 import { safeCallbackUrl } from "@/lib/server/auth/callback-url";
 import { INVALID_CREDENTIALS, throttledMessage } from "@/lib/server/auth/credentials";
-import { revokeSession, revokeUserSessions } from "@/lib/server/auth/sessions";
 import { env } from "@/lib/server/env";
 
 export type LoginState = { error?: string };
@@ -45,26 +42,4 @@ function messageFor(e: AuthError): string {
   const code = (e as AuthError & { code?: string }).code ?? "";
   const throttled = /^throttled_(\d+)$/.exec(code);
   return throttled ? throttledMessage(Number(throttled[1])) : INVALID_CREDENTIALS;
-}
-
-/** Ends this session on the server (not just the cookie), then clears the cookie. */
-export async function logout(): Promise<void> {
-  const user = await currentUser();
-  if (user) {
-    await revokeSession(user.sessionId, "sign_out");
-    await recordAudit({ actor: user, action: "auth.sign_out", target: user.email, outcome: "success" });
-  }
-  await signOut({ redirect: false });
-  redirect("/login");
-}
-
-/** "Sign out everywhere": every session of this user ends, this one included. */
-export async function logoutEverywhere(): Promise<void> {
-  const user = await currentUser();
-  if (user) {
-    const ended = await revokeUserSessions(user.id, "sign_out_everywhere");
-    await recordAudit({ actor: user, action: "auth.sign_out_everywhere", target: user.email, outcome: "success", detail: { sessions: ended } });
-  }
-  await signOut({ redirect: false });
-  redirect("/login");
 }

@@ -1,6 +1,6 @@
 import { headers } from "next/headers";
 import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
-import { screenPermission } from "@/components/shell/nav";
+import { screenPermission } from "@/lib/nav";
 
 /**
  * An admin screen the role may not use is refused here with HTTP 403, before its loading.tsx

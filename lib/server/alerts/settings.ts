@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/insight/thresholds";
-import { alertSettingsForm, type AlertSettingsView, type RevealedWebhookSecret } from "@/lib/schemas/alerts";
+import { alertSettingsForm, type AlertSettingsView, type RevealedWebhookSecret, type SavedAlertSettings } from "@/lib/schemas/alerts";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db, type Db } from "@/lib/server/db";
@@ -89,7 +89,7 @@ function urlForAudit(url: string): string {
  * Saves the thresholds and the webhook URL (audited). A URL set where there was none gets a
  * new signing secret, answered here once; changing the URL keeps the secret.
  */
-export async function updateAlertSettings(actor: Actor, project: Project, input: unknown): Promise<AlertSettingsView & Partial<RevealedWebhookSecret>> {
+export async function updateAlertSettings(actor: Actor, project: Project, input: unknown): Promise<SavedAlertSettings> {
   const form = alertSettingsForm.parse(input);
   const current = await row(project.id);
   const url = form.webhookUrl || null;

@@ -4,7 +4,7 @@ import { createRowMapper } from "@/lib/batch/map-rows";
 import type { CsvRow } from "@/lib/batch/csv";
 import { mapInSlices, streamCsvRows, TooManyRowsError } from "@/lib/batch/slices";
 import { MAX_FILE_ROWS } from "@/lib/schemas/limits";
-import { csvMapping, type BatchRowStatus } from "@/lib/schemas/batch";
+import { csvMapping, type BatchRowStatus, type CheckSummary } from "@/lib/schemas/batch";
 import { batchContent, type BatchContent } from "@/lib/schemas/compose";
 import { sendEmailBase, sendEmailRequest, type SendEmail } from "@/lib/schemas/emails";
 import { suppressedAddresses } from "./suppressed";
@@ -21,7 +21,7 @@ export type CheckedRow = {
 /** The parts of a send that come from a row: the recipient and, for a template, its merge data. */
 const rowPart = sendEmailBase.pick({ to: true, data: true });
 
-export type CheckSummary = { total: number; toSend: number; invalid: number; suppressed: number; duplicate: number };
+export type { CheckSummary };
 
 /** One row's send: the shared content, the row as the recipient, its merge data for a template. */
 export function rowSend(content: BatchContent, row: { email: string; name: string | null; data: Record<string, string> }): SendEmail {

@@ -3,7 +3,7 @@ import { and, asc, desc, eq, gt, inArray, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { chunk, retryChunkIdempotencyKey } from "@/lib/batch/chunks";
 import { resultsToCsv } from "@/lib/batch/export";
-import type { BatchRowOutcome, BatchRowStatus } from "@/lib/schemas/batch";
+import type { BatchRowOutcome, BatchRowStatus, CheckResult, JobCounts, JobKind, JobRowsPage, JobView } from "@/lib/schemas/batch";
 import { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
@@ -14,26 +14,12 @@ import { oneFileAtATime } from "./file-lock";
 import { resumeIfStalled, runJob } from "./runner";
 import { storeCheckedJob } from "./store";
 
-export type JobCounts = Record<BatchRowStatus, number>;
-export type JobView = {
-  id: string;
-  kind: "send" | "contacts";
-  status: "running" | "done";
-  fileName: string | null;
-  totalRows: number;
-  retryRound: number;
-  counts: JobCounts;
-  createdByEmail: string;
-  createdAt: string;
-  finishedAt: string | null;
-  content: Record<string, unknown>;
-};
 
 /** Rows listed as problems by the screen's check; 10,000 fine rows need no listing. */
 const MAX_PROBLEMS = 1_000;
 
 /** The screen's check: every row, as the job would take it, and the totals. Nothing is stored or sent. */
-export async function checkBatch(project: Project, actor: Pick<Actor, "id">, body: unknown) {
+export async function checkBatch(project: Project, actor: Pick<Actor, "id">, body: unknown): Promise<CheckResult> {
   const input = batchCheckRequest.parse(body);
   const content = checkContent(input.content);
   const problems: CheckedRow[] = [];
@@ -82,8 +68,6 @@ export async function createContactImport(project: Project, actor: Actor, body: 
   void runJob(id);
   return { id };
 }
-
-export type JobKind = "send" | "contacts";
 
 async function loadJob(project: Project, id: string, kind: JobKind): Promise<BatchJobRow> {
   const d = await db();
@@ -139,7 +123,7 @@ const outcome = (r: typeof batchRows.$inferSelect): BatchRowOutcome => ({
 });
 
 /** Rows of a job in file order from `after` (a row number), optionally of some statuses only. */
-export async function jobRows(project: Project, id: string, opts: { statuses?: BatchRowStatus[]; after?: number; limit?: number }, kind: JobKind = "send") {
+export async function jobRows(project: Project, id: string, opts: { statuses?: BatchRowStatus[]; after?: number; limit?: number }, kind: JobKind = "send"): Promise<JobRowsPage> {
   const job = await loadJob(project, id, kind);
   const d = await db();
   const limit = Math.min(opts.limit ?? 100, 500);

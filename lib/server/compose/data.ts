@@ -2,34 +2,11 @@ import "server-only";
 import { isAppError } from "@/lib/errors";
 import { RESERVED_HEADERS } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
+import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
 import type { Project } from "@/lib/server/access";
 import { readMessage } from "@/lib/server/messages/read";
 import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";
-
-export type ComposeOptions = {
-  domains: string[];
-  templates: { id: string; name: string; slug: string | null; variables?: string[] }[];
-  /** Set when a list could not be read: the form still works, with free typing. */
-  warnings: string[];
-};
-
-export type ComposePrefill = {
-  sourceId: string;
-  from?: Address;
-  to: Address[];
-  cc: Address[];
-  bcc: Address[];
-  replyTo: Address[];
-  subject?: string;
-  html?: string;
-  text?: string;
-  templateId?: string;
-  /** The template's merge data, when the dashboard sent the message and so knows it. */
-  data: Record<string, string>;
-  tags: { name: string; value: string }[];
-  headers: { name: string; value: string }[];
-};
 
 const NAMED = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
 /** `Ada <ada@example.com>` or a bare address, as the service returns them. */

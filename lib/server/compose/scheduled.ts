@@ -3,8 +3,7 @@ import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
 import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
-
-export type ScheduledView = { id: string; to: string[]; subject: string | null; scheduledAt: string; status: string; source: string };
+import type { ScheduledView } from "@/lib/schemas/overview";
 
 /**
  * Scheduled sends the dashboard knows of (it records what it sends; the interface cannot

@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { createContactRequest, type Contact } from "@/lib/schemas/contacts";
-import { contactLookupQuery, resubscribeRequest } from "@/lib/schemas/contacts-form";
+import { contactLookupQuery, resubscribeRequest, type ContactSearchPage } from "@/lib/schemas/contacts-form";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { service } from "@/lib/server/service";
@@ -47,4 +47,4 @@ export async function resubscribeContact(project: Project, actor: Actor, id: str
   );
 }
 
-export const searchContacts = (project: Project, q: string, page: number) => searchContactsIndex(project.id, q, 50, (page - 1) * 50);
+export const searchContacts = (project: Project, q: string, page: number): Promise<ContactSearchPage> => searchContactsIndex(project.id, q, 50, (page - 1) * 50);

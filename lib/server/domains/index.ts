@@ -1,14 +1,16 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { checkRecords, type RecordCheck } from "@/lib/domains/dns-check";
+import { checkRecords } from "@/lib/domains/dns-check";
 import { domainInput } from "@/lib/domains/hostname";
-import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page, type ReceivingState } from "@/lib/schemas";
+import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page } from "@/lib/schemas";
+import type { DomainCheck, DomainDetail } from "@/lib/schemas/domains-view";
 import { withAudit } from "../audit";
 import { env } from "../env";
 import type { Actor, Project } from "../guard";
 import { service } from "../service/index";
 
-export type DomainDetail = { domain: Domain; receiving: ReceivingState | null; receivingError: string | null };
+/** The page shell hands the first answer to the screen. */
+export type { DomainCheck, DomainDetail };
 
 export async function listDomains(project: Project, query: { cursor?: string; limit?: number; status?: DomainStatus }): Promise<Page<Domain>> {
   return service.domains.list(project.externalId, query);
@@ -52,8 +54,6 @@ export async function getDomainDetail(project: Project, id: string): Promise<Dom
     return { domain, receiving: null, receivingError: e instanceof AppError ? e.message : "The receiving state could not be read." };
   }
 }
-
-export type DomainCheck = { checkedAt: string; resolver: string; records: RecordCheck[] };
 
 /** The live DNS comparison, run from the dashboard's server with its resolver (DNS_RESOLVER). */
 export async function checkDomain(project: Project, id: string): Promise<DomainCheck> {

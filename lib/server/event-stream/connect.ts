@@ -12,7 +12,8 @@ import { flushStreamHealth } from "./health";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
 
-export type EventStreamState = { connected: boolean; url: string | null; lastEventAt: string | null; createdAt: string | null };
+/** The shape lives with our API's message shapes: the screens receive it. */
+export type EventStreamState = import("@/lib/schemas/messages-index").EventStreamState;
 
 /** Where the service delivers this project's events: the ingest route under PUBLIC_URL. */
 export function ingestUrl(project: Pick<Project, "externalId">): string {

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeliverabilityData, DeliverabilityRange, ProviderRow } from "@/lib/insight/deliverability";
+import type { DeliverabilityData, DeliverabilityRange, ProviderRow } from "@/lib/schemas/deliverability";
 import { flagProviders } from "@/lib/insight/flags";
 import { PROVIDER_KEYS, type ProviderKey } from "@/lib/insight/providers";
 import { levelOf, levelsOf, type Thresholds } from "@/lib/insight/thresholds";

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { db, type Db } from "@/lib/server/db";
-import type { TopLink } from "@/lib/server/overview/types";
+import type { TopLink } from "@/lib/schemas/overview";
 import { ts } from "./windows";
 
 /**

@@ -20,9 +20,10 @@ import {
   type OverviewData,
   type OverviewRange,
   type SeriesPoint,
-} from "./types";
+} from "@/lib/schemas/overview";
 
-export * from "./types";
+/** The route and the page shell validate the range against these. */
+export { OVERVIEW_RANGES, type OverviewRange } from "@/lib/schemas/overview";
 
 const HOUR = 3_600_000;
 export const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d": 7 * 24 * HOUR, "30d": 30 * 24 * HOUR };

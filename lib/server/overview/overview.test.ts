@@ -7,7 +7,8 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import type { Project } from "@/lib/server/guard";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
-import { getOverview, overviewCounts, overviewSeries, rates, upcomingScheduled } from "./index";
+import { rates } from "@/lib/insight/rates";
+import { getOverview, overviewCounts, overviewSeries, upcomingScheduled } from "./index";
 
 let dispose: () => Promise<void>;
 let project: Project;

@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import type { ReconfirmResponse } from "@/lib/schemas/users";
 import { withAudit } from "../audit";
 import { verifyPassword } from "../auth/password";
 import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "../auth/throttle";
@@ -43,7 +44,7 @@ export async function requireRecentAuth(user: Actor, now = Date.now()): Promise<
  * Checks the password of the signed-in user, throttled and counted exactly like sign-in
  * (same keys, so guessing here uses up the same budget), and records the confirmation.
  */
-export async function reconfirmPassword(user: Actor, password: string, address: string): Promise<{ confirmedAt: string }> {
+export async function reconfirmPassword(user: Actor, password: string, address: string): Promise<ReconfirmResponse> {
   const keys = throttleKeys(user.email, address);
   const attempt = await takeAttempt(keys);
   if (!attempt.allowed) {

@@ -1,15 +1,12 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { toCsv } from "@/lib/batch/export";
-import { addSuppressionRequest, MAX_PAGE_SIZE, type Page, type Suppression } from "@/lib/schemas";
+import { addSuppressionRequest, MAX_PAGE_SIZE, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
 import { withAudit } from "../audit";
 import { db } from "../db";
 import { indexedMessages, indexedRecipients } from "../db/schema/messages";
 import type { Actor, Project } from "../guard";
 import { service } from "../service/index";
-
-/** A suppression with the message behind it, when the service or the message index knows it. */
-export type SuppressionRow = Suppression & { linkedMessageId: string | null };
 
 const STATUS_FOR_REASON: Record<string, string> = { bounce: "bounced", complaint: "complained" };
 

@@ -11,7 +11,7 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { CopyableText } from "@/components/common/copy-button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { RegisterProjectDialog } from "./register-project-dialog";
 import { ProjectActions } from "./project-actions";
 

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
 import { activeAlerts } from "@/lib/server/alerts/view";
-import { screenPermission } from "@/components/shell/nav";
+import { screenPermission } from "@/lib/nav";
 import { AlertBanner } from "@/components/insight/alert-banner";
 
 /**

@@ -2,7 +2,7 @@
 
 import { BarChart } from "@/components/charts/bar-chart";
 import type { ChartDatum } from "@/components/charts/chart-content";
-import type { OverviewRange, SeriesPoint } from "@/lib/server/overview/types";
+import type { OverviewRange, SeriesPoint } from "@/lib/schemas/overview";
 
 const SERIES = [
   { key: "delivered", label: "Delivered", color: "#059669" },

@@ -1,5 +1,5 @@
 import { ExternalLinkIcon, MousePointerClickIcon } from "lucide-react";
-import type { TopLink } from "@/lib/server/overview/types";
+import type { TopLink } from "@/lib/schemas/overview";
 import { EmptyState } from "@/components/common/empty-state";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 

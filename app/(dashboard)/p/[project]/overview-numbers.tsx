@@ -1,6 +1,7 @@
 import { cn } from "@/lib/utils";
 import { formatRate, formatThreshold, levelOf, levelsOf, type Level, type Metric, type Thresholds } from "@/lib/insight/thresholds";
-import { rates, type EngagementCounts, type OverviewCounts } from "@/lib/server/overview/types";
+import { rates } from "@/lib/insight/rates";
+import type { EngagementCounts, OverviewCounts } from "@/lib/schemas/overview";
 import { LevelBadge } from "@/components/insight/level-badge";
 
 const METRICS = [

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/server/overview/types";
+import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/schemas/overview";
 import { overviewQuery } from "@/lib/queries/overview";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
@@ -12,7 +12,7 @@ import { CopyableText } from "@/components/common/copy-button";
 import { PeriodPicker } from "@/components/insight/period-picker";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { OverviewLinks } from "./overview-links";
 import { OverviewNumbers } from "./overview-numbers";
 import { OverviewChart } from "./overview-chart";

@@ -4,10 +4,9 @@ import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { toast } from "@/components/ui/toast";
-import { api } from "@/lib/api-client";
 import { DEFAULT_THRESHOLDS } from "@/lib/insight/thresholds";
-import type { AlertSettingsForm as FormValues, AlertSettingsInput, AlertSettingsView, RevealedWebhookSecret } from "@/lib/schemas/alerts";
-import { insightKeys } from "@/lib/queries/insight";
+import type { AlertSettingsForm as FormValues, AlertSettingsInput, AlertSettingsView } from "@/lib/schemas/alerts";
+import { alertMutations, insightKeys } from "@/lib/queries/insight";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
@@ -33,7 +32,6 @@ const resolver = lazyResolver<FormValues, unknown, AlertSettingsInput>(async () 
   return zodResolver(alertSettingsForm);
 });
 
-const base = (project: string) => `/api/p/${encodeURIComponent(project)}/alerts`;
 
 /**
  * The editor of the project's thresholds and alert webhook (audited), loaded when an admin
@@ -61,7 +59,7 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
   const refresh = () => queryClient.invalidateQueries({ queryKey: insightKeys.alerts(project) });
 
   const { mutation, formError } = useFormMutation(form, FIELDS, {
-    mutationFn: (v: AlertSettingsInput) => guarded(() => api.put<AlertSettingsView & Partial<RevealedWebhookSecret>>(`${base(project)}/settings`, v)),
+    mutationFn: (v: AlertSettingsInput) => guarded(() => alertMutations.saveSettings(project, v)),
     gcTime: 0,
     onSuccess: (saved) => {
       form.reset({ bounceWarning: saved.bounceWarning, bounceLimit: saved.bounceLimit, complaintWarning: saved.complaintWarning, complaintLimit: saved.complaintLimit, webhookUrl: saved.webhookUrl });
@@ -70,7 +68,7 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
     },
   });
   const rotate = useMutation({
-    mutationFn: () => guarded(() => api.post<RevealedWebhookSecret>(`${base(project)}/webhook-secret`)),
+    mutationFn: () => guarded(() => alertMutations.rotateWebhookSecret(project)),
     gcTime: 0,
   });
   const secret = mutation.data?.webhookSecret ?? rotate.data?.webhookSecret ?? null;

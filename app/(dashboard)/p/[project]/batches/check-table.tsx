@@ -1,4 +1,4 @@
-import type { CheckResult } from "@/lib/queries/batches";
+import type { CheckResult } from "@/lib/schemas/batch";
 import { StatusBadge } from "@/components/common/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { JobView } from "@/lib/server/batches/jobs";
+import type { JobView } from "@/lib/schemas/batch";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";

@@ -10,7 +10,7 @@ import type { composeForm, ComposeForm } from "@/lib/schemas/compose";
 import { recipientCount } from "@/lib/messages/recipient-count";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import type { SendEmail } from "@/lib/schemas/emails";
-import type { ComposeOptions, ComposePrefill } from "@/lib/server/compose/data";
+import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
 import { PageHeader } from "@/components/common/page-header";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
 import { templateQuery } from "@/lib/queries/templates";
-import type { ComposeOptions } from "@/lib/server/compose/data";
+import type { ComposeOptions } from "@/lib/schemas/compose";
 import { Input } from "@/components/ui/input";
 
 /** A stored template chosen by name, and a field per merge variable it uses. */

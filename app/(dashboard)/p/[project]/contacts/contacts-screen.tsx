@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { ContactIcon, UploadIcon } from "lucide-react";
-import { contactSearchQuery, type IndexedContactView } from "@/lib/queries/contacts";
+import { contactSearchQuery } from "@/lib/queries/contacts";
+import type { IndexedContactView } from "@/lib/schemas/contacts-form";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { PageHeader } from "@/components/common/page-header";
 import { SearchInput } from "@/components/common/search-input";

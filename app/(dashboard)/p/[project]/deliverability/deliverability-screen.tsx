@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { FlagIcon, MailIcon } from "lucide-react";
-import type { DeliverabilityData } from "@/lib/insight/deliverability";
+import type { DeliverabilityData } from "@/lib/schemas/deliverability";
 import { PROVIDERS } from "@/lib/insight/providers";
 import { deliverabilityQuery } from "@/lib/queries/insight";
 import { PageHeader } from "@/components/common/page-header";
@@ -12,7 +12,7 @@ import { EmptyState } from "@/components/common/empty-state";
 import { Button } from "@/components/ui/button";
 import { PERIOD_LABELS, PeriodPicker, periodFrom } from "@/components/insight/period-picker";
 import { useUrlState } from "@/components/hooks/use-url-state";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { ProviderTable } from "./provider-table";
 import { ProviderChart } from "./provider-chart";
 

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { DELIVERABILITY_RANGES, type DeliverabilityRange } from "@/lib/insight/deliverability";
+import { DELIVERABILITY_RANGES, type DeliverabilityRange } from "@/lib/schemas/deliverability";
 import { guardPage } from "@/lib/server/guard";
 import { getDeliverability } from "@/lib/server/insight/deliverability";
 import { DeliverabilityScreen } from "./deliverability-screen";

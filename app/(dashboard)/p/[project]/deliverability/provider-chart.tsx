@@ -3,7 +3,7 @@
 import { BarChart } from "@/components/charts/bar-chart";
 import type { ChartDatum } from "@/components/charts/chart-content";
 import { ChartLegend } from "@/components/charts/chart-legend";
-import type { DeliverabilityData } from "@/lib/insight/deliverability";
+import type { DeliverabilityData } from "@/lib/schemas/deliverability";
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, LEVEL_WORDS, levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
 

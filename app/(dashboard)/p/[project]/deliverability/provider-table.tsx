@@ -1,4 +1,4 @@
-import type { DeliverabilityData, ProviderRow } from "@/lib/insight/deliverability";
+import type { DeliverabilityData, ProviderRow } from "@/lib/schemas/deliverability";
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { LevelBadge } from "@/components/insight/level-badge";

@@ -10,7 +10,7 @@ import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
 import { TextField } from "@/components/common/text-field";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { FormDialog } from "@/components/common/form-dialog";
 

@@ -17,7 +17,7 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { FilterSelect } from "@/components/common/filter-select";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { AddDomainDialog } from "./add-domain-dialog";
 
 /** The project's sending domains; status filter and cursor live in the URL. */

@@ -4,7 +4,7 @@ import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { CalendarClockIcon } from "lucide-react";
-import type { ScheduledView } from "@/lib/server/compose/scheduled";
+import type { ScheduledView } from "@/lib/schemas/overview";
 import { scheduleInWords } from "@/components/compose/schedule-words";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";

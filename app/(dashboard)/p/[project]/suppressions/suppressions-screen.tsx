@@ -4,7 +4,8 @@ import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { BanIcon, DownloadIcon } from "lucide-react";
 import type { Page } from "@/lib/schemas";
-import { suppressionsBase, suppressionsQuery, type SuppressionRow } from "@/lib/queries/suppressions";
+import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions";
+import type { SuppressionRow } from "@/lib/schemas";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
@@ -16,7 +17,7 @@ import { Button } from "@/components/ui/button";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 import { AddSuppressionDialog } from "@/components/suppressions/add-suppression-dialog";
 
 const REASONS: Record<string, string> = {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DELIVERABILITY_RANGES } from "@/lib/insight/deliverability";
+import { DELIVERABILITY_RANGES } from "@/lib/schemas/deliverability";
 import { getDeliverability } from "@/lib/server/insight/deliverability";
 import { parseQuery, route } from "@/lib/server/route";
 

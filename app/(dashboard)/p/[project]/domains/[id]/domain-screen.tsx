@@ -4,7 +4,8 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftIcon } from "lucide-react";
 import punycode from "punycode.js";
-import { domainQuery, type DomainDetail } from "@/lib/queries/domains";
+import { domainQuery } from "@/lib/queries/domains";
+import type { DomainDetail } from "@/lib/schemas/domains-view";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
@@ -13,7 +14,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { RecordsTable } from "@/components/domains/records-table";
 import { ZoneFileButton } from "@/components/domains/zone-file-button";
 import { DnsCheckPanel } from "@/components/domains/dns-check-panel";
-import { projectHref } from "@/components/shell/nav";
+import { projectHref } from "@/lib/nav";
 
 /** While pending, the service's verdict is asked again this often, so "verified" appears without a reload. */
 const PENDING_REFRESH_MS = 3_000;

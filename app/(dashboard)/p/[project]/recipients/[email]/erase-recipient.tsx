@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { EraserIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import { api } from "@/lib/api-client";
-import type { ErasureResult } from "@/lib/schemas/erasure";
+import { recipientMutations } from "@/lib/queries/recipients";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { useShell } from "@/components/shell/shell-context";
@@ -22,7 +21,7 @@ export function EraseRecipient({ project, email }: { project: string; email: str
   if (!can("recipients:erase")) return null;
 
   async function erase() {
-    const r = await api.post<ErasureResult>(`/api/p/${encodeURIComponent(project)}/recipients/${encodeURIComponent(email)}/erase`, { confirmEmail: email });
+    const r = await recipientMutations.erase(project, email);
     toast.success(`Erased ${email} from the dashboard`, {
       description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
     });

@@ -1,0 +1,53 @@
+import { z } from "zod";
+import { LEVELS, METRICS } from "../insight/thresholds";
+import { PROVIDER_KEYS } from "../insight/providers";
+import { thresholdsView } from "./insight";
+
+/** The deliverability screen's data (GET /api/p/[project]/deliverability). */
+export const DELIVERABILITY_RANGES = ["24h", "7d", "30d"] as const;
+export type DeliverabilityRange = (typeof DELIVERABILITY_RANGES)[number];
+
+const providerKey = z.enum(PROVIDER_KEYS);
+const level = z.enum(LEVELS);
+
+const providerFigures = z.object({
+  sent: z.number(),
+  delivered: z.number(),
+  bounced: z.number(),
+  complained: z.number(),
+  opened: z.number(),
+  /** bounced ÷ sent; complained ÷ delivered; opened ÷ delivered. Null when nothing to divide by. */
+  bounceRate: z.number().nullable(),
+  complaintRate: z.number().nullable(),
+  openRate: z.number().nullable(),
+  bounceLevel: level,
+  complaintLevel: level,
+});
+
+export const providerRow = providerFigures.extend({ provider: providerKey });
+export type ProviderRow = z.infer<typeof providerRow>;
+
+export const providerFlag = z.object({
+  provider: providerKey,
+  metric: z.enum(METRICS),
+  rate: z.number(),
+  othersRate: z.number(),
+  ratio: z.number().nullable(),
+  text: z.string(),
+});
+
+export const deliverabilityData = z.object({
+  range: z.enum(DELIVERABILITY_RANGES),
+  generatedAt: z.string(),
+  /** Every provider, in PROVIDER_KEYS order, with zeros where no mail went. */
+  providers: z.array(providerRow),
+  total: providerFigures,
+  flags: z.array(providerFlag),
+  thresholds: thresholdsView,
+  /** Below this volume a provider's rate is shown but neither flagged nor coloured. */
+  minVolume: z.number(),
+  /** Recipient domains of the period still waiting for their MX lookup (counted as Other until then). */
+  pendingDomains: z.number(),
+});
+export type DeliverabilityData = z.infer<typeof deliverabilityData>;
+export type ProviderFlag = z.infer<typeof providerFlag>;
