@@ -4,15 +4,20 @@ import { useQuery } from "@tanstack/react-query";
 import { CloudOffIcon, FolderXIcon, KeyRoundIcon, SnailIcon, WifiOffIcon } from "lucide-react";
 import { healthQuery } from "@/lib/queries/health";
 import { isAppError } from "@/lib/errors";
+import type { ServiceHealthView } from "@/lib/schemas/health";
+
+/** The server's answer the page was rendered with, and when it was taken. */
+export type InitialHealth = { value: ServiceHealthView; at: number };
 
 /**
  * The one banner that says the email service is slow, unreachable, refuses the dashboard's
  * key or does not know a configured project — with the reason the server found, in the words
  * `npm start` printed. Screens keep working under it (the dashboard's own data does not depend
- * on the service); it clears by itself once the service answers again.
+ * on the service); it clears by itself once the service answers again. It starts from the
+ * server's answer (`initial`), so a page's first load does not ask again.
  */
-export function ServiceBanner() {
-  const { data, error } = useQuery(healthQuery());
+export function ServiceBanner({ initial }: { initial?: InitialHealth | null }) {
+  const { data, error } = useQuery({ ...healthQuery(), ...(initial ? { initialData: initial.value, initialDataUpdatedAt: initial.at } : {}) });
 
   let content: { icon: typeof CloudOffIcon; text: string } | null = null;
   if (error && isAppError(error) && error.code === "network_error") {

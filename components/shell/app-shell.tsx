@@ -6,14 +6,26 @@ import { TopBar } from "@/components/shell/top-bar";
 import { CommandPalette } from "@/components/shell/command-palette";
 import { ShellProvider, type ShellProject, type ShellUser } from "@/components/shell/shell-context";
 import { DashboardProviders } from "@/components/shell/dashboard-providers";
-import { ServiceBanner } from "@/components/common/service-banner";
+import { ServiceBanner, type InitialHealth } from "@/components/common/service-banner";
 
 /**
  * The frame of every signed-in screen: sidebar, top bar, the service banner and the page.
  * Only the page area scrolls, so the navigation stays put. Its providers (queries, tooltips,
  * toasts) are the signed-in screens' own: the sign-in page does without them.
  */
-export function AppShell({ user, projects, lastProject, children }: { user: ShellUser; projects: ShellProject[]; lastProject: string | null; children: React.ReactNode }) {
+export function AppShell({
+  user,
+  projects,
+  lastProject,
+  health,
+  children,
+}: {
+  user: ShellUser;
+  projects: ShellProject[];
+  lastProject: string | null;
+  health: InitialHealth | null;
+  children: React.ReactNode;
+}) {
   return (
     <DashboardProviders>
       <ShellProvider value={{ user, projects, lastProject }}>
@@ -25,7 +37,7 @@ export function AppShell({ user, projects, lastProject, children }: { user: Shel
             <AppSidebar />
             <div className="flex min-w-0 flex-1 flex-col">
               <TopBar />
-              <ServiceBanner />
+              <ServiceBanner initial={health} />
               <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto focus:outline-none">
                 <div className="mx-auto w-full max-w-7xl px-6 py-6">{children}</div>
               </main>

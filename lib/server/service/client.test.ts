@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { callService, fetchServiceUrl, parseRetryAfter } from "./client";
 import { serviceHeaders } from "./headers";
-import { resetServiceHealth, serviceHealth } from "./health";
+import { resetServiceHealth, serviceHealth, serviceHealthForPage } from "./health";
 import { service } from ".";
 import { json, setTestEnv, startHttpServer, type TestServer } from "../test-helpers";
 
@@ -308,6 +308,36 @@ describe("serviceHealth", () => {
       setTestEnv({ SERVICE_URL: server.url, SERVICE_API_KEY: "sk_test_secret", SERVICE_TIMEOUT_MS: "3000" });
       resetServiceHealth();
     }
+  });
+});
+
+describe("serviceHealthForPage", () => {
+  it("hands a page the probe when it answers in time, and the last answer known when the service hangs", async () => {
+    resetServiceHealth();
+    expect(await serviceHealthForPage()).toMatchObject({ value: { state: "up" }, at: expect.any(Number) });
+    const known = await serviceHealthForPage();
+    expect(server.requests).toHaveLength(1); // the cached probe, not a second one
+
+    // The cache runs out and the service stops answering: the page does not wait for it.
+    resetServiceHealth();
+    let release!: () => void;
+    const hung = new Promise<void>((resolve) => (release = resolve));
+    script = [async (_q, res) => {
+      await hung;
+      json(res, 200, { ok: true });
+    }];
+    expect(await serviceHealthForPage(50)).toBeNull(); // nothing known since the reset
+    release();
+    await serviceHealth();
+    // …and once an answer is known, a hanging probe gives the page that answer.
+    script = [async (_q, res) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      json(res, 200, { ok: true });
+    }];
+    const last = await serviceHealthForPage();
+    expect(last?.value.state).toBe("up");
+    expect(known?.value.state).toBe("up");
+    resetServiceHealth();
   });
 });
 

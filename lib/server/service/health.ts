@@ -53,7 +53,38 @@ async function probe(): Promise<ServiceHealth> {
   return { state, latencyMs: check.latencyMs, problem: check.problem, reason: check.reason };
 }
 
+/** A probe's answer and when it was taken. */
+export type TakenHealth = { value: ServiceHealth; at: number };
+const LAST = Symbol.for("mail-dashboard.service-health-last");
+
+/**
+ * For the frame every signed-in page renders, so the banner starts from the server's answer
+ * and the browser does not ask (and load the answer's schema) the moment the page appears: the
+ * probe as `serviceHealth` gives it when that takes at most `waitMs` (cached, or a service
+ * answering normally), else the last answer known (null before any), never making a page
+ * wait on a service that hangs.
+ */
+export async function serviceHealthForPage(waitMs = 250): Promise<TakenHealth | null> {
+  const holder = globalThis as { [LAST]?: TakenHealth };
+  const fresh = serviceHealth().then((value) => {
+    const cached = (globalThis as Holder)[KEY];
+    const taken = { value, at: cached && "value" in cached ? cached.at : Date.now() };
+    holder[LAST] = taken;
+    return taken;
+  });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), waitMs)));
+  try {
+    return (await Promise.race([fresh, late])) ?? holder[LAST] ?? null;
+  } catch {
+    return holder[LAST] ?? null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Tests only: forget the cached probe. */
 export function resetServiceHealth(): void {
   delete (globalThis as Holder)[KEY];
+  delete (globalThis as { [LAST]?: TakenHealth })[LAST];
 }
