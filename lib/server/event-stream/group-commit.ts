@@ -1,5 +1,4 @@
 import "server-only";
-import { dbKind } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { recordEvents, type StreamEvent } from "./record-event";
 
@@ -21,33 +20,26 @@ import { recordEvents, type StreamEvent } from "./record-event";
  * and when a batch fails (a delivery whose content the database refuses, a deadlock with
  * another instance) each of its deliveries is recorded again in a transaction of its own, so
  * only the one that fails by itself is answered with an error, and the service retries it.
- *
- * On Postgres two transactions are in flight at once: while one waits on its statements'
- * round trips and the server's work, the next batch is gathered and written on another
- * connection. They are safe together for the same reasons two dashboards are: event keys are
- * taken by a unique index, message rows are locked in id order, and a deadlock between them
- * falls back to one transaction per delivery. PGlite has one connection, so one at a time.
  */
 const MAX_EVENTS = 500;
 const GATHER_MS = 2;
 
 type Waiting = { events: StreamEvent[]; resolve: (fresh: boolean[]) => void; reject: (e: unknown) => void };
-/** `atOnce`: how many transactions may be in flight, learnt from the database on the first drain. */
-type State = { queue: Waiting[]; running: number; atOnce: number };
+type State = { queue: Waiting[]; running: boolean };
 
 // On globalThis: one queue per process, whichever bundle the ingest route was compiled into.
 const KEY = Symbol.for("mail-dashboard.ingest-group-commit");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
-  return (holder[KEY] ??= { queue: [], running: 0, atOnce: 1 });
+  return (holder[KEY] ??= { queue: [], running: false });
 }
 
 /** Records one delivery's events with whatever else is waiting; true per event when it was new. */
 export function recordDelivery(events: StreamEvent[]): Promise<boolean[]> {
   const s = state();
   const done = new Promise<boolean[]>((resolve, reject) => s.queue.push({ events, resolve, reject }));
-  if (s.running < s.atOnce) {
-    s.running++;
+  if (!s.running) {
+    s.running = true;
     void drain(s);
   }
   return done;
@@ -58,7 +50,6 @@ const waitingEvents = (s: State) => s.queue.reduce((n, w) => n + w.events.length
 
 async function drain(s: State): Promise<void> {
   try {
-    s.atOnce = (await dbKind().catch(() => "pglite")) === "postgres" ? 2 : 1;
     for (;;) {
       if (waitingEvents(s) < MAX_EVENTS) await gather();
       if (!s.queue.length) break;
@@ -72,7 +63,7 @@ async function drain(s: State): Promise<void> {
       await commit(batch);
     }
   } finally {
-    s.running--;
+    s.running = false;
   }
 }
 

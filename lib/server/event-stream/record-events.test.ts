@@ -1,7 +1,6 @@
-import { asc, like, sql } from "drizzle-orm";
+import { asc, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { rowsOf } from "@/lib/db-rows";
 import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
@@ -139,40 +138,5 @@ describe("recording stream events in batches", () => {
     expect(results.filter((r) => r.status === "fulfilled").map((r) => (r as PromiseFulfilledResult<boolean[]>).value)).toEqual([[true], [true], [true], [true]]);
     const d = await db();
     expect(await d.select().from(indexedMessages).where(like(indexedMessages.id, "poison_%"))).toHaveLength(4);
-  });
-
-  // Two transactions in flight need two connections: Postgres only (PGlite has one).
-  it.runIf(process.env.TEST_DATABASE_URL)("on Postgres, a batch is written while an earlier one waits on a row lock", async () => {
-    await recordDelivery([{ projectId: p1, key: "overlap_0", event: event("overlap_locked", "sent", { occurredAt: at(1) }) }]);
-    const d = await db();
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let holding!: () => void;
-    const held = new Promise<void>((resolve) => (holding = resolve));
-    // Someone else holds the message's row (another dashboard's batch, say).
-    const other = d.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from indexed_messages where id = 'overlap_locked' for update`);
-      holding();
-      await released;
-    });
-    await held;
-    let firstDone = false;
-    const first = recordDelivery([{ projectId: p1, key: "overlap_1", event: event("overlap_locked", "delivery", { occurredAt: at(2) }) }]).then((r) => {
-      firstDone = true;
-      return r;
-    });
-    // Wait until its transaction is blocked on that row…
-    for (let waiting = 0; waiting === 0; ) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      waiting = rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`))[0]!.n;
-    }
-    // …then another delivery is recorded and answered while the first still waits.
-    expect(await recordDelivery([{ projectId: p1, key: "overlap_2", event: event("overlap_free", "sent", { occurredAt: at(3) }) }])).toEqual([true]);
-    expect(firstDone).toBe(false);
-    release();
-    await other;
-    expect(await first).toEqual([true]);
-    const [locked] = await d.select().from(indexedMessages).where(like(indexedMessages.id, "overlap_locked"));
-    expect(locked!.status).toBe("delivered");
   });
 });
