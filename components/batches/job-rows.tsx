@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import { jobRowsQuery } from "@/lib/queries/batches";
+import type { FirstRows } from "@/lib/schemas/batch";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
@@ -12,11 +13,13 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
-export function JobRows({ project, kind, jobId, running, linkMessages }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean }) {
+export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
   const { get, set } = useUrlState();
   const status = BATCH_ROW_STATUSES.includes(get("status") as never) ? get("status") : null;
   const after = Number(get("after")) || null;
-  const { data, error, refetch, isLoading } = useQuery(jobRowsQuery(project, jobId, status, after, running, kind));
+  // The page rendered the rows of the URL it was opened with: those seed that filter's query only.
+  const seeded = initial && initial.status === status && initial.after === after ? initial.page : undefined;
+  const { data, error, refetch, isLoading } = useQuery({ ...jobRowsQuery(project, jobId, status, after, running, kind), initialData: seeded });
   const next = data?.nextAfter;
   return (
     <div className="space-y-3">

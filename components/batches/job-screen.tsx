@@ -8,13 +8,14 @@ import { batchKeys, batchMutations, jobQuery, resultsHref } from "@/lib/queries/
 import type { JobView } from "@/lib/schemas/batch";
 import { JobProgress } from "@/components/batches/job-progress";
 import { JobRows } from "@/components/batches/job-rows";
+import type { FirstRows } from "@/lib/schemas/batch";
 import { PageHeader } from "@/components/common/page-header";
 import { RelativeTime } from "@/components/common/relative-time";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
 
 /** A job as it runs: progress polled every second (which also resumes it after a restart), rows, retry, download. */
-export function JobScreen({ project, initial }: { project: string; initial: JobView }) {
+export function JobScreen({ project, initial, initialRows }: { project: string; initial: JobView; initialRows?: FirstRows }) {
   const queryClient = useQueryClient();
   const { data: job = initial, error, refetch } = useQuery({ ...jobQuery(project, initial.id, initial.kind), initialData: initial });
   const retry = useMutation({
@@ -55,7 +56,7 @@ export function JobScreen({ project, initial }: { project: string; initial: JobV
       />
       {error && <ErrorState compact title="Progress could not be refreshed" error={error} onRetry={() => refetch()} />}
       <JobProgress job={job} noun={contacts ? "contacts" : "messages"} />
-      <JobRows project={project} kind={job.kind} jobId={job.id} running={job.status === "running"} linkMessages={!contacts} />
+      <JobRows project={project} kind={job.kind} jobId={job.id} running={job.status === "running"} linkMessages={!contacts} initial={initialRows} />
     </div>
   );
 }

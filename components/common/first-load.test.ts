@@ -37,7 +37,7 @@ describe("first-load imports", () => {
     for (const name of FORM_LIBRARIES) expect(packages, name).not.toContain(name);
   });
 
-  it.each(["components/batches/file-source.tsx", "app/(dashboard)/admin/audit/audit-filters.tsx", "app/(dashboard)/p/[project]/domains/domains-screen.tsx", "components/batches/job-rows.tsx"])(
+  it.each(["components/batches/file-source.tsx", "app/(dashboard)/admin/audit/audit-filters.tsx", "app/(dashboard)/p/[project]/domains/domains-screen.tsx", "components/batches/job-rows.tsx", "app/(dashboard)/p/[project]/overview-screen.tsx"])(
     "%s does not load zod",
     (file) => expect(staticPackages(file)).not.toContain("zod"),
   );

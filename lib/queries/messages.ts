@@ -35,8 +35,10 @@ export function messageDetailQuery(project: string, id: string, initialData?: Me
     queryKey: messageKeys.detail(project, id),
     queryFn: ({ signal }) => api.get(`${messagePath(project, id)}/detail`, { signal, schema: lazySchema(messagesIndexSchemas, "messageDetail") }),
     initialData,
-    // The server handed over the first answer; polling starts only for messages still moving.
-    staleTime: 0,
+    // The server handed over the first answer: it is not asked again as the screen mounts (which
+    // would also load the answer's schema right away), only when revisited after this, and by
+    // the polling of messages still moving.
+    staleTime: 2_000,
     refetchInterval: (query) => detailRefreshMs(query.state.data),
   });
 }

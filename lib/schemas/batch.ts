@@ -81,6 +81,8 @@ export const jobList = z.object({ data: z.array(jobView) });
 /** One page of a job's rows, by row number. */
 export const jobRowsPage = z.object({ data: z.array(batchRowOutcome), nextAfter: z.number().nullable() });
 export type JobRowsPage = z.infer<typeof jobRowsPage>;
+/** The rows a job screen opens on, read by its page shell for the URL it was opened with. */
+export type FirstRows = { status: string | null; after: number | null; page: JobRowsPage };
 
 export const jobCreated = z.object({ id: z.string() });
 export const jobRetried = z.object({ retried: z.number() });

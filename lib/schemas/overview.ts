@@ -3,12 +3,11 @@ import { auditEntry } from "./audit";
 import { domain } from "./domains";
 import { streamStatus } from "./event-stream";
 import { thresholdsView } from "./insight";
+import { OVERVIEW_RANGES } from "../insight/ranges";
+
+export { OVERVIEW_RANGES, RANGE_LABELS, type OverviewRange } from "../insight/ranges";
 
 /** The overview screen's data (GET /api/p/[project]/overview). */
-export const OVERVIEW_RANGES = ["24h", "7d", "30d"] as const;
-export type OverviewRange = (typeof OVERVIEW_RANGES)[number];
-export const RANGE_LABELS: Record<OverviewRange, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" };
-
 export const overviewCounts = z.object({ sent: z.number(), delivered: z.number(), bounced: z.number(), complained: z.number(), rejected: z.number() });
 export type OverviewCounts = z.infer<typeof overviewCounts>;
 /** Messages opened and clicked (each message once, however many open or click events it had). */

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewData, type OverviewRange } from "@/lib/schemas/overview";
+import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewRange } from "@/lib/insight/ranges";
+import type { OverviewData } from "@/lib/schemas/overview";
 import { overviewQuery } from "@/lib/queries/overview";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";

@@ -4,7 +4,8 @@ import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
-import { getTemplate, listSamples } from "@/lib/server/templates/templates";
+import { getTemplate, listSamples, previewTemplate } from "@/lib/server/templates/templates";
+import { previewBodyOf } from "./preview-body";
 import { TemplateScreen } from "./template-screen";
 
 export const metadata: Metadata = { title: "Template" };
@@ -20,11 +21,14 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
     }),
     listSamples(project, templateId),
   ]);
+  // The preview the screen opens on (no merge data yet), so it does not ask for it as it appears.
+  const initialPreview = await previewTemplate(project, previewBodyOf(template, {})).catch(() => undefined);
   return (
     <TemplateScreen
       project={project.externalId}
       template={template}
       initialSamples={samples}
+      initialPreview={initialPreview}
       canWrite={can(user.role, "templates:write")}
       canSend={can(user.role, "messages:send")}
       userEmail={user.email}

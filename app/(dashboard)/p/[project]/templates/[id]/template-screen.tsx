@@ -5,7 +5,8 @@ import Link from "next/link";
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { SendIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import type { Template } from "@/lib/schemas/templates";
+import type { PreviewResponse, Template } from "@/lib/schemas/templates";
+import { previewBodyOf } from "./preview-body";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { previewQuery, templateMutations } from "@/lib/queries/templates";
 import { PageHeader } from "@/components/common/page-header";
@@ -25,13 +26,31 @@ import { PresendChecks } from "@/components/presend/presend-checks";
  * a saved set) → the service's own rendering, desktop and mobile side by side. Draft mode
  * edits a copy for previewing only: the interface has no operation to save a template.
  */
-export function TemplateScreen({ project, template, initialSamples, canWrite, canSend, userEmail }: { project: string; template: Template; initialSamples: TemplateSample[]; canWrite: boolean; canSend: boolean; userEmail: string }) {
+export function TemplateScreen({
+  project,
+  template,
+  initialSamples,
+  initialPreview,
+  canWrite,
+  canSend,
+  userEmail,
+}: {
+  project: string;
+  template: Template;
+  initialSamples: TemplateSample[];
+  initialPreview?: PreviewResponse;
+  canWrite: boolean;
+  canSend: boolean;
+  userEmail: string;
+}) {
   const [data, setData] = React.useState<Record<string, unknown>>({});
   const [draft, setDraft] = React.useState(false);
   const [content, setContent] = React.useState({ subject: template.subject, html: template.html ?? "", text: template.text ?? "" });
   const source = draft ? content : { subject: template.subject, html: template.html ?? "", text: template.text ?? "" };
-  const body = useDebounced({ subject: source.subject, ...(source.html ? { html: source.html } : {}), ...(source.text ? { text: source.text } : {}), data }, 300);
-  const preview = useQuery(previewQuery(project, body));
+  const body = useDebounced(previewBodyOf(source, data), 300);
+  // The page rendered the template as it is, without merge data: that preview seeds that body's query only.
+  const opening = initialPreview && JSON.stringify(body) === JSON.stringify(previewBodyOf(template, {})) ? initialPreview : undefined;
+  const preview = useQuery({ ...previewQuery(project, body), initialData: opening });
   const variables = preview.data?.variables ?? template.variables ?? [];
   const test = useMutation({
     // One key per click: the button is disabled while the send is in flight, so a double click sends once.

@@ -5,11 +5,12 @@ import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
 import { getJob } from "@/lib/server/batches/jobs";
+import { firstRows } from "@/lib/server/batches/first-rows";
 import { JobScreen } from "@/components/batches/job-screen";
 
 export const metadata: Metadata = { title: "Contact import" };
 
-export default async function ContactImportJobPage({ params }: { params: Promise<{ project: string; job: string }> }) {
+export default async function ContactImportJobPage({ params, searchParams }: { params: Promise<{ project: string; job: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { user, project } = await guardPage("contacts:read", params);
   const { job: jobId } = await params;
   if (!can(user.role, "contacts:write")) notFound();
@@ -17,5 +18,6 @@ export default async function ContactImportJobPage({ params }: { params: Promise
     if (isAppError(e) && e.status === 404) notFound();
     throw e;
   });
-  return <JobScreen project={project.externalId} initial={job} />;
+  const rows = await firstRows(project, job.id, "contacts", await searchParams);
+  return <JobScreen project={project.externalId} initial={job} initialRows={rows} />;
 }

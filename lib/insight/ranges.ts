@@ -1,0 +1,7 @@
+/**
+ * The overview's time ranges, free of zod: the overview screen needs them at first render,
+ * and the schema of its answer (lib/schemas/overview.ts) loads only with the answer.
+ */
+export const OVERVIEW_RANGES = ["24h", "7d", "30d"] as const;
+export type OverviewRange = (typeof OVERVIEW_RANGES)[number];
+export const RANGE_LABELS: Record<OverviewRange, string> = { "24h": "Last 24 hours", "7d": "Last 7 days", "30d": "Last 30 days" };
