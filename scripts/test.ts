@@ -1,10 +1,11 @@
 /**
- * `npm test`: Vitest (unit and integration, PGlite), the database-touching suites again on
+ * `npm test`: the type check (tsc, with the type-level tests), Vitest (unit and integration, PGlite), the database-touching suites again on
  * Postgres when TEST_DATABASE_URL is set (as .ci/run does), then the Playwright suite.
  * Ends with one "N passed, N failed" line summing all of them; non-zero exit if any failed.
  */
 import { summaryLine, type Counts } from "./lib/counts";
 import { runE2E } from "./lib/e2e-run";
+import { runTypecheck } from "./lib/typecheck";
 import { runVitest, testDatabaseHelpers } from "./lib/vitest-run";
 import { stopChildrenOnSignal } from "./lib/child";
 
@@ -29,6 +30,7 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 // The first pass is the embedded-database pass whatever the shell says.
 const { TEST_DATABASE_URL: _unused, ...pgliteEnv } = process.env;
 
+await part("Type check", () => runTypecheck());
 await part("Vitest", () => runVitest("pglite", [], pgliteEnv));
 
 if (postgresUrl) {

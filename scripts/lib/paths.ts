@@ -16,6 +16,7 @@ export const BIN = {
   tsx: binOf("tsx", "tsx"),
   vitest: binOf("vitest", "vitest"),
   playwright: binOf("@playwright/test", "playwright"),
+  tsc: binOf("typescript", "tsc"),
 };
 
 /**
