@@ -27,10 +27,10 @@ describe("first-load imports", () => {
     "app/(dashboard)/admin/users/create-user-dialog.tsx",
     "app/(dashboard)/admin/projects/register-project-dialog.tsx",
     "app/(dashboard)/p/[project]/domains/add-domain-dialog.tsx",
-    "components/keys/create-key-dialog.tsx",
-    "components/webhooks/create-webhook-dialog.tsx",
-    "components/contacts/create-contact-dialog.tsx",
-    "components/suppressions/add-suppression-dialog.tsx",
+    "app/(dashboard)/p/[project]/api-keys/create-key-dialog.tsx",
+    "app/(dashboard)/p/[project]/webhooks/create-webhook-dialog.tsx",
+    "app/(dashboard)/p/[project]/contacts/create-contact-dialog.tsx",
+    "app/(dashboard)/p/[project]/suppressions/add-suppression-dialog.tsx",
   ])("%s shows its button without the dialog's form libraries", (file) => {
     const packages = staticPackages(file);
     expect(packages.has("react")).toBe(true);
@@ -87,7 +87,7 @@ describe("first-load imports", () => {
 
   it("tabs (message body, template variables) are drawn without radix", () => {
     expect(staticPackages("components/ui/tabs.tsx").has("react")).toBe(true);
-    for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("components/messages/message-body.tsx"), name).not.toContain(name);
+    for (const name of ["radix-ui", "@radix-ui/react-tabs"]) expect(staticPackages("app/(dashboard)/p/[project]/messages/[id]/message-body.tsx"), name).not.toContain(name);
   });
 
   it("the alerts screen loads the thresholds' editor (react-hook-form) when an admin asks to change them", () => {
@@ -101,13 +101,13 @@ describe("first-load imports", () => {
     const packages = staticPackages("app/(dashboard)/p/[project]/compose/compose-screen.tsx");
     expect(packages.has("react-hook-form")).toBe(true);
     for (const name of ["date-fns", "@date-fns/tz"]) expect(packages, name).not.toContain(name);
-    expect(staticPackages("components/compose/schedule-later.tsx")).toContain("date-fns");
+    expect(staticPackages("app/(dashboard)/p/[project]/compose/schedule-later.tsx")).toContain("date-fns");
   });
 
   it("the project frame's alert banner loads its words and icons only while there is an alert", () => {
-    expect(staticPackages("components/insight/alert-banner.tsx")).toContain("@tanstack/react-query");
-    expect(staticPackages("components/insight/alert-banner.tsx")).not.toContain("lucide-react");
-    expect(staticPackages("components/insight/alert-banner-list.tsx")).toContain("lucide-react");
+    expect(staticPackages("app/(dashboard)/p/[project]/alert-banner.tsx")).toContain("@tanstack/react-query");
+    expect(staticPackages("app/(dashboard)/p/[project]/alert-banner.tsx")).not.toContain("lucide-react");
+    expect(staticPackages("app/(dashboard)/p/[project]/alert-banner-list.tsx")).toContain("lucide-react");
   });
 
   it("the message screen loads the reply form's form library only where it draws the form", () => {
@@ -127,8 +127,8 @@ describe("first-load imports", () => {
   });
 
   it("the forms themselves do load them (the walk finds what is there)", () => {
-    expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("zod");
-    expect(staticPackages("components/suppressions/add-suppression-dialog-form.tsx")).toContain("@radix-ui/react-dialog");
+    expect(staticPackages("app/(dashboard)/p/[project]/suppressions/add-suppression-dialog-form.tsx")).toContain("zod");
+    expect(staticPackages("app/(dashboard)/p/[project]/suppressions/add-suppression-dialog-form.tsx")).toContain("@radix-ui/react-dialog");
     expect(staticPackages("components/common/confirm-dialog-content.tsx")).toContain("@radix-ui/react-alert-dialog");
     expect(staticPackages("app/(dashboard)/admin/users/user-actions-menu.tsx")).toContain("@radix-ui/react-dropdown-menu");
   });

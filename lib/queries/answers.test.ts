@@ -1,6 +1,6 @@
 import { QueryClient, type FetchQueryOptions } from "@tanstack/react-query";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDnsServer, type FakeDnsServer } from "@/lib/domains/fake-dns-server";
+import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { settleRunningJobs } from "@/lib/server/batches/runner";

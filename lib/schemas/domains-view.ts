@@ -19,7 +19,7 @@ export type DomainDetail = z.infer<typeof domainDetail>;
 export const CHECK_STATUSES = ["ok", "missing", "mismatch", "error"] as const;
 export type CheckStatus = (typeof CHECK_STATUSES)[number];
 
-/** One record the service asks for, against what DNS publishes now (lib/domains/dns-check.ts). */
+/** One record the service asks for, against what DNS publishes now (lib/server/domains/dns-check.ts). */
 export const recordCheck = z.object({
   record: dnsRecord,
   /** The full name that was looked up. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeDnsServer, type FakeDnsServer } from "@/lib/domains/fake-dns-server";
+import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 import { zoneFileSnippet } from "@/lib/domains/records";
-import { TWO_SPF } from "@/lib/domains/dns-compare";
+import { TWO_SPF } from "@/lib/server/domains/dns-compare";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { checkRecords } from "@/lib/domains/dns-check";
+import { checkRecords } from "@/lib/server/domains/dns-check";
 import { domainInput } from "@/lib/domains/hostname";
 import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page } from "@/lib/schemas";
 import type { DomainCheck, DomainDetail } from "@/lib/schemas/domains-view";

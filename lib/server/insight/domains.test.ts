@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db-rows";
-import { startFakeDnsServer, type FakeDnsServer } from "@/lib/domains/fake-dns-server";
+import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";

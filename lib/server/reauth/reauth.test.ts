@@ -9,7 +9,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import { GET as LIST_KEYS, POST as CREATE_KEY } from "@/app/api/p/[project]/api-keys/route";
 import { POST as CREATE_HOOK } from "@/app/api/p/[project]/webhooks/route";
 import { POST as RECONFIRM } from "@/app/api/auth/reconfirm/route";
-import { isRecent } from "./index";
+import { isRecent } from "@/lib/server/reauth";
 
 /** The re-confirmation rule, and that the key's secret leaves through the response only. */
 const SECRET = "sk_live_THE_ONE_TIME_SECRET_1234567890";

@@ -13,7 +13,7 @@ import { Form, FormControl, FormDescription, FormError, FormField, FormItem, For
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
-import { useReauth } from "@/components/keys/reauth";
+import { useReauth } from "@/components/reauth/reauth";
 import { SecretReveal } from "@/components/common/secret-reveal";
 import { THRESHOLD_FIELDS } from "./threshold-fields";
 

@@ -10,8 +10,8 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { CreateKeyDialog } from "@/components/keys/create-key-dialog";
-import { RevokeKeyButton } from "@/components/keys/revoke-key-button";
+import { CreateKeyDialog } from "@/app/(dashboard)/p/[project]/api-keys/create-key-dialog";
+import { RevokeKeyButton } from "@/app/(dashboard)/p/[project]/api-keys/revoke-key-button";
 
 const REVOKE_NOTE: Record<KeyRevokeSupport, string> = {
   unknown:

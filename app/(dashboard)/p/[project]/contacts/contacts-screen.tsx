@@ -15,8 +15,8 @@ import { StatusBadge } from "@/components/common/status-badge";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { CreateContactDialog } from "@/components/contacts/create-contact-dialog";
-import { LookupForm } from "@/components/contacts/lookup-form";
+import { CreateContactDialog } from "@/app/(dashboard)/p/[project]/contacts/create-contact-dialog";
+import { LookupForm } from "@/app/(dashboard)/p/[project]/contacts/lookup-form";
 
 /**
  * The interface cannot list contacts, so this table is the dashboard's own index: every

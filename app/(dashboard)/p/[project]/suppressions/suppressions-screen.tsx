@@ -18,7 +18,7 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
-import { AddSuppressionDialog } from "@/components/suppressions/add-suppression-dialog";
+import { AddSuppressionDialog } from "@/app/(dashboard)/p/[project]/suppressions/add-suppression-dialog";
 
 const REASONS: Record<string, string> = {
   bounce: "Hard bounce: the address does not exist or refuses mail",

@@ -19,8 +19,8 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
-import { CreateWebhookDialog } from "@/components/webhooks/create-webhook-dialog";
-import { StreamStatusCard } from "@/components/event-stream/stream-status-card";
+import { CreateWebhookDialog } from "@/app/(dashboard)/p/[project]/webhooks/create-webhook-dialog";
+import { StreamStatusCard } from "@/app/(dashboard)/p/[project]/webhooks/stream-status-card";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
 export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial?: Page<WebhookListItem>; stream?: StreamStatus; canConnect: boolean }) {

@@ -15,10 +15,10 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
-import { PreviewPanel } from "@/components/templates/preview-panel";
-import { VariablesPanel } from "@/components/templates/variables-panel";
-import { SamplesBar } from "@/components/templates/samples-bar";
-import { useDebounced } from "@/components/templates/use-debounced";
+import { PreviewPanel } from "@/app/(dashboard)/p/[project]/templates/[id]/preview-panel";
+import { VariablesPanel } from "@/app/(dashboard)/p/[project]/templates/[id]/variables-panel";
+import { SamplesBar } from "@/app/(dashboard)/p/[project]/templates/[id]/samples-bar";
+import { useDebounced } from "@/components/hooks/use-debounced";
 import { PresendChecks } from "@/components/presend/presend-checks";
 
 /**

@@ -11,7 +11,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Skeleton } from "@/components/ui/skeleton";
-import { StreamModeBadge, StreamModeExplanation } from "./stream-mode";
+import { StreamModeBadge, StreamModeExplanation } from "@/components/event-stream/stream-mode";
 
 function Figure({ label, children, name }: { label: string; children: React.ReactNode; name: string }) {
   return (

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { createWebhookForm, type CreatedWebhook, type WebhookListItem } from "@/lib/schemas/webhooks-form";
 import type { Page, Webhook } from "@/lib/schemas";
-import { withAudit } from "../audit";
-import { db } from "../db";
-import { eventStreams } from "../db/schema/messages";
-import { forgetStreamKeys } from "../event-stream/stream-cache";
-import type { Actor, Project } from "../guard";
-import { requireRecentAuth } from "../reauth";
-import { service } from "../service/index";
+import { withAudit } from "./audit";
+import { db } from "./db";
+import { eventStreams } from "./db/schema/messages";
+import { forgetStreamKeys } from "./event-stream/stream-cache";
+import type { Actor, Project } from "./guard";
+import { requireRecentAuth } from "./reauth";
+import { service } from "./service/index";
 
 /** The service id of the dashboard's own event-stream webhook on this project, if connected. */
 async function eventStreamId(project: Project): Promise<string | null> {

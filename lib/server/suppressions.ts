@@ -2,11 +2,11 @@ import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { toCsv } from "@/lib/batch/export";
 import { addSuppressionRequest, MAX_PAGE_SIZE, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
-import { withAudit } from "../audit";
-import { db } from "../db";
-import { indexedMessages, indexedRecipients } from "../db/schema/messages";
-import type { Actor, Project } from "../guard";
-import { service } from "../service/index";
+import { withAudit } from "./audit";
+import { db } from "./db";
+import { indexedMessages, indexedRecipients } from "./db/schema/messages";
+import type { Actor, Project } from "./guard";
+import { service } from "./service/index";
 
 const STATUS_FOR_REASON: Record<string, string> = { bounce: "bounced", complaint: "complained" };
 

@@ -3,13 +3,13 @@
 import * as React from "react";
 import { localToUtcIso } from "@/lib/messages/local-time";
 import { useNow } from "@/components/hooks/use-now";
-import { scheduleInWords, timeZones } from "./schedule-words";
+import { scheduleInWords, timeZones } from "@/components/compose/schedule-words";
 
 export type SchedulePatch = Partial<{ sendAt: "now" | "later"; scheduledLocal: string; timeZone: string }>;
 
 /**
  * The date, the zone and the chosen time in words: what "Schedule for later" shows. Loaded
- * when it is chosen (components/compose/schedule-picker.tsx), with the date library it needs.
+ * when it is chosen (app/(dashboard)/p/[project]/compose/schedule-picker.tsx), with the date library it needs.
  */
 export function ScheduleLater({ local, timeZone, onChange, error }: { local: string; timeZone: string; onChange: (patch: SchedulePatch) => void; error?: string }) {
   const now = useNow();

@@ -6,8 +6,8 @@ import type { Message } from "@/lib/schemas/emails";
 import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/hooks/use-url-state";
-import { EmailFrame } from "./email-frame";
-import { countRemoteImages } from "./email-srcdoc";
+import { EmailFrame } from "@/components/messages/email-frame";
+import { countRemoteImages } from "@/components/messages/email-srcdoc";
 
 const TABS = ["html", "text", "headers"] as const;
 type Tab = (typeof TABS)[number];

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dnsRecord, type DnsRecord } from "@/lib/schemas/domains";
 import { checkRecords, type RecordCheck } from "./dns-check";
 import { TWO_SPF } from "./dns-compare";
-import { startFakeDnsServer, type FakeDnsServer } from "./fake-dns-server";
+import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 
 /** A real DNS server on 127.0.0.1 (port chosen by the system), queried through node:dns. */
 let dns: FakeDnsServer;

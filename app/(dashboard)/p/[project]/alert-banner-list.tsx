@@ -11,7 +11,7 @@ const TONE = {
   warning: "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50",
 } as const;
 
-/** The alerts of components/insight/alert-banner.tsx, in words; loaded only while there is one. */
+/** The alerts of app/(dashboard)/p/[project]/alert-banner.tsx, in words; loaded only while there is one. */
 export function AlertBannerList({ project, active }: { project: string; active: ActiveAlertsView["active"] }) {
   const base = `/p/${encodeURIComponent(project)}`;
   return (

@@ -2,14 +2,14 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { ReconfirmResponse } from "@/lib/schemas/users";
-import { withAudit } from "../audit";
-import { verifyPassword } from "../auth/password";
-import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "../auth/throttle";
-import { db } from "../db";
-import { users } from "../db/schema/core";
-import { reauthConfirmations } from "../db/schema/reauth";
-import { env } from "../env";
-import type { Actor } from "../guard";
+import { withAudit } from "./audit";
+import { verifyPassword } from "./auth/password";
+import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "./auth/throttle";
+import { db } from "./db";
+import { users } from "./db/schema/core";
+import { reauthConfirmations } from "./db/schema/reauth";
+import { env } from "./env";
+import type { Actor } from "./guard";
 
 /**
  * Creating a key or a webhook hands out a secret that grants access to mail: an admin whose

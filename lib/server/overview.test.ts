@@ -8,7 +8,7 @@ import type { Project } from "@/lib/server/guard";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { rates } from "@/lib/insight/rates";
-import { getOverview, overviewCounts, overviewSeries, upcomingScheduled } from "./index";
+import { getOverview, overviewCounts, overviewSeries, upcomingScheduled } from "./overview";
 
 let dispose: () => Promise<void>;
 let project: Project;

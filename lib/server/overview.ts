@@ -3,16 +3,16 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Domain } from "@/lib/schemas";
 import type { AuditEntry } from "@/lib/schemas/audit";
-import { projectThresholds } from "../alerts/settings";
-import { listAudit } from "../audit";
-import { getStreamStatus } from "../event-stream/status";
-import { db } from "../db";
-import { indexedMessages } from "../db/schema/messages";
-import type { Project } from "../guard";
-import { topLinks } from "../insight/links";
-import { catchUpInsight } from "../insight/read";
-import { projectTotals, seriesTotals, type Totals } from "../insight/windows";
-import { service } from "../service/index";
+import { projectThresholds } from "./alerts/settings";
+import { listAudit } from "./audit";
+import { getStreamStatus } from "./event-stream/status";
+import { db } from "./db";
+import { indexedMessages } from "./db/schema/messages";
+import type { Project } from "./guard";
+import { topLinks } from "./insight/links";
+import { catchUpInsight } from "./insight/read";
+import { projectTotals, seriesTotals, type Totals } from "./insight/windows";
+import { service } from "./service/index";
 import {
   OVERVIEW_RANGES,
   type EngagementCounts,

@@ -3,13 +3,13 @@ import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { AppError, isAppError } from "@/lib/errors";
 import { allows, refusalReason } from "@/lib/permissions";
 import { createApiKeyForm, type ApiKeyList, type ApiKeyListItem, type CreatedApiKey, type KeyRevokeSupport } from "@/lib/schemas/api-keys-form";
-import { withAudit } from "../audit";
-import { db } from "../db";
-import { dashboardApiKeys } from "../db/schema/api-keys";
-import { env } from "../env";
-import type { Actor, Project } from "../guard";
-import { requireRecentAuth } from "../reauth";
-import { service } from "../service/index";
+import { withAudit } from "./audit";
+import { db } from "./db";
+import { dashboardApiKeys } from "./db/schema/api-keys";
+import { env } from "./env";
+import type { Actor, Project } from "./guard";
+import { requireRecentAuth } from "./reauth";
+import { service } from "./service/index";
 
 /**
  * Keys are created through the service and recorded here without their secret. The secret

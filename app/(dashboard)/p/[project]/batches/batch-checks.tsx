@@ -4,8 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import type { PresendDraft } from "@/lib/schemas/presend";
 import { templateQuery } from "@/lib/queries/templates";
 import { ErrorState } from "@/components/common/error-state";
-import { useDebounced } from "@/components/templates/use-debounced";
-import { PresendChecks } from "./presend-checks";
+import { useDebounced } from "@/components/hooks/use-debounced";
+import { PresendChecks } from "@/components/presend/presend-checks";
 
 export type BatchCheckContent = { mode: "template" | "content"; templateId: string; from: { email: string }; subject: string; html: string; text: string };
 

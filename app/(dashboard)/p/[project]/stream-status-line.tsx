@@ -5,7 +5,7 @@ import type { StreamStatus } from "@/lib/schemas/event-stream";
 import { RelativeTime } from "@/components/common/relative-time";
 import { projectHref } from "@/components/shell/nav";
 import { useShell } from "@/components/shell/shell-context";
-import { StreamModeBadge } from "./stream-mode";
+import { StreamModeBadge } from "@/components/event-stream/stream-mode";
 
 const POLLING_WHY: Record<string, string> = {
   not_connected: "the event stream is not connected",

@@ -13,7 +13,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { FormField, FormItem, FormMessage } from "@/components/ui/form";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretReveal } from "@/components/common/secret-reveal";
-import { useReauth } from "@/components/keys/reauth";
+import { useReauth } from "@/components/reauth/reauth";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { FormDialog } from "@/components/common/form-dialog";
 

@@ -3,7 +3,7 @@ import { Resolver } from "node:dns/promises";
 import type { DnsRecord } from "@/lib/schemas/domains";
 import type { CheckStatus, RecordCheck } from "@/lib/schemas/domains-view";
 import { compareRecord, type Comparison, type Published } from "./dns-compare";
-import { fullHost, relativeHost } from "./records";
+import { fullHost, relativeHost } from "@/lib/domains/records";
 
 /**
  * The live DNS check of a domain screen: for every record the service asks for, what is
