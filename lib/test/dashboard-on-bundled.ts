@@ -1,11 +1,11 @@
 import { sql } from "drizzle-orm";
-import { POST as INGEST } from "@/app/api/ingest/[project]/route";
 import { rowsOf } from "@/lib/db-rows";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
+import { ingestRoute } from "@/lib/server/event-stream/ingest-response";
 import { registerProject } from "@/lib/server/projects";
 import { drainRereads } from "@/lib/server/rereads/worker";
 import { setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
@@ -39,7 +39,7 @@ export async function startDashboardOnBundled(extraEnv: Record<string, string> =
     }
     const headers = new Headers();
     for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers.set(k, v);
-    const answer = await INGEST(new Request(`http://dashboard.test${req.url}`, { method: "POST", headers, body: req.body }), { params: Promise.resolve({ project: decodeURIComponent(match[1]!) }) });
+    const answer = await ingestRoute(new Request(`http://dashboard.test${req.url}`, { method: "POST", headers, body: req.body }), { params: Promise.resolve({ project: decodeURIComponent(match[1]!) }) });
     res.writeHead(answer.status, Object.fromEntries(answer.headers)).end(await answer.text());
   });
   const env = (extra: Record<string, string> = {}) =>

@@ -3,7 +3,6 @@ import type { AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { POST } from "@/app/api/ingest/[project]/route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents } from "@/lib/server/db/schema/messages";
@@ -15,6 +14,7 @@ import type { Project } from "@/lib/server/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { connectEventStream } from "./connect";
 import { installIngestFastPath } from "./fast-path";
+import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
 
@@ -109,7 +109,7 @@ describe("the ingest fast path", () => {
     ];
     for (const { project, d } of cases) {
       const fast = await post(`/api/ingest/${project}`, d);
-      const viaRoute = await POST(new Request(`http://dash.test:3000/api/ingest/${project}`, { method: "POST", body: d.body, headers: d.headers }), { params: Promise.resolve({ project }) });
+      const viaRoute = await ingestRoute(new Request(`http://dash.test:3000/api/ingest/${project}`, { method: "POST", body: d.body, headers: d.headers }), { params: Promise.resolve({ project }) });
       expect(fast.status).toBe(viaRoute.status);
       expect(await fast.text()).toBe(await viaRoute.text());
       expect(fast.headers.get("content-type")).toBe(viaRoute.headers.get("content-type"));
