@@ -1,6 +1,5 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as ACTIVE } from "@/app/api/p/[project]/alerts/active/route";
 import { rowsOf } from "@/lib/db-rows";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
@@ -9,11 +8,11 @@ import { auditLog } from "@/lib/server/db/schema/core";
 import { alertDeliveries, alertEvents } from "@/lib/server/db/schema/insight";
 import { recordSentMessages } from "@/lib/server/messages/record";
 import { overviewCounts } from "@/lib/server/overview";
-import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser, setUserProjects, updateUser } from "@/lib/server/users";
 import { startDashboardOnBundled, type DashboardOnBundled } from "@/lib/test/dashboard-on-bundled";
 import { evaluateAlerts } from "./evaluate";
 import { sendDueAlerts } from "./outbox";
+import { activeAlerts } from "./view";
 
 /**
  * Alerts end to end on the bundled service: mail sent through the service, indexed from its
@@ -22,7 +21,6 @@ import { sendDueAlerts } from "./outbox";
 let t: DashboardOnBundled;
 let alpha: Project;
 let beta: Project;
-let supportCookie: string;
 const HOUR = 3_600_000;
 
 /** Messages the service holds per recipient, with their subjects. */
@@ -44,8 +42,7 @@ beforeAll(async () => {
   await setUserProjects(limited.user.id, { allProjects: false, projectIds: [beta.id] }, SYSTEM_ACTOR);
   const gone = await createUser({ email: "dee@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR);
   await updateUser(gone.user.id, { active: false }, SYSTEM_ACTOR);
-  const support = await createUser({ email: "sam@support.test", role: "support", allProjects: true }, SYSTEM_ACTOR);
-  supportCookie = await sessionCookie(support.user.id);
+  await createUser({ email: "sam@support.test", role: "support", allProjects: true }, SYSTEM_ACTOR);
 }, 120_000);
 afterAll(() => t?.close());
 
@@ -58,14 +55,11 @@ describe("alerts on the bundled service", () => {
     const report = await evaluateAlerts();
     expect(report.changes).toEqual([{ project: "alpha", metric: "bounce", from: "ok", to: "limit", episode: 1, notified: 2 }]);
 
-    // The banner of every screen of the project reads this route.
-    const active = await ACTIVE(await apiRequest("/api/p/alpha/alerts/active", { cookie: supportCookie }), params({ project: "alpha" }));
-    expect(active.status).toBe(200);
-    expect((await active.json()).active).toEqual([
+    // What the banner of every screen of the project shows (its route is activeAlerts behind route()).
+    expect((await activeAlerts(alpha)).active).toEqual([
       expect.objectContaining({ metric: "bounce", level: "limit", threshold: 0.04, window: expect.objectContaining({ window: "24h", rate: 0.6, count: 12, volume: 20 }) }),
     ]);
-    const quiet = await ACTIVE(await apiRequest("/api/p/beta/alerts/active", { cookie: supportCookie }), params({ project: "beta" }));
-    expect((await quiet.json()).active).toEqual([]);
+    expect((await activeAlerts(beta)).active).toEqual([]);
 
     // Two senders at once (two dashboards): each notification claimed and sent once.
     const [a, b] = await Promise.all([sendDueAlerts({ instance: "dash-a" }), sendDueAlerts({ instance: "dash-b" })]);

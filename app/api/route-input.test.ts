@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as ingest } from "@/app/api/ingest/[project]/route";
 import { GET as getContact } from "@/app/api/p/[project]/contacts/[id]/route";
 import { POST as createContact } from "@/app/api/p/[project]/contacts/route";
 import { GET as listMessages } from "@/app/api/p/[project]/messages/route";
@@ -63,7 +64,6 @@ describe("NUL characters are a 400 naming the field", () => {
   });
 
   it("in the project of the ingest route (no sign-in there)", async () => {
-    const { POST: ingest } = await import("@/app/api/ingest/[project]/route");
     const res = await ingest(new Request("http://localhost:3000/api/ingest/x", { method: "POST", body: "{}" }), { params: Promise.resolve({ project: "de\u0000mo" }) });
     expect(await errorOf(res)).toMatchObject({ status: 400, code: "validation_error", param: "project" });
   });

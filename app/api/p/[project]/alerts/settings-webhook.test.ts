@@ -14,8 +14,8 @@ import { recordSentMessages } from "@/lib/server/messages/record";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
-import { evaluateAlerts } from "./evaluate";
-import { sendDueAlerts } from "./outbox";
+import { evaluateAlerts } from "@/lib/server/alerts/evaluate";
+import { sendDueAlerts } from "@/lib/server/alerts/outbox";
 
 let dispose: () => Promise<void>;
 let project: Project;

@@ -20,7 +20,7 @@ import type { Project } from "@/lib/server/access";
 import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "@/app/api/p/[project]/recipients/[email]/erase/route";
 import { linkPeopleRollup } from "@/lib/test/link-people";
-import { addressHash } from "./address-hash";
+import { addressHash } from "@/lib/server/retention/address-hash";
 
 /**
  * Erasing one recipient through its route: what goes, what stays, what the audit log keeps,
