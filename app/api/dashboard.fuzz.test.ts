@@ -28,7 +28,7 @@ import { sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startRealService } from "@/lib/test/real-service";
 import { eq } from "drizzle-orm";
-import { assertProperty, bodyArb, FUZZ, hostileString, namesAField, queryArb, type BodyCase } from "./arbitrary";
+import { assertProperty, bodyArb, FUZZ, hostileString, namesAField, queryArb, type BodyCase } from "@/lib/test/fuzz/arbitrary";
 
 /**
  * Every /api route handler of the dashboard, found on disk, called in process with real
@@ -38,7 +38,7 @@ import { assertProperty, bodyArb, FUZZ, hostileString, namesAField, queryArb, ty
  * hands them over, decoded, including NUL bytes and leftovers of bad percent-encoding.
  * Properties: no answer is a 5xx; every 400 names its field.
  */
-const ROOT = path.resolve(__dirname, "../../../app/api");
+const ROOT = __dirname;
 
 /** What each route reads, by method and route pattern; routes not listed get any JSON. */
 const SCHEMAS: Record<string, { body?: z.ZodType; query?: z.ZodType }> = {

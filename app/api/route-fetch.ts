@@ -9,7 +9,7 @@ import { apiRequest } from "@/lib/server/test-helpers";
  * service the handlers call) goes to the network as usual. With it, the client calls of
  * lib/queries run unchanged against real answers.
  */
-const API_DIR = path.join(process.cwd(), "app", "api");
+const API_DIR = __dirname;
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 

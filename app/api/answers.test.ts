@@ -7,29 +7,29 @@ import { settleRunningJobs } from "@/lib/server/batches/runner";
 import { sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnBundled, type DashboardOnBundled } from "@/lib/test/dashboard-on-bundled";
-import { routeFetch } from "@/lib/test/route-fetch";
+import { routeFetch } from "./route-fetch";
 import { syncTemplates } from "@/service/lib/template-files";
-import { apiKeyMutations, apiKeysQuery } from "./api-keys";
-import { batchMutations, jobQuery, jobRowsQuery } from "./batches";
-import { composeMutations } from "./compose";
-import { contactMutations, contactQuery, contactSearchQuery } from "./contacts";
-import { domainCheckQuery, domainMutations, domainQuery, domainsQuery } from "./domains";
-import { streamStatusQuery } from "./event-stream";
-import { healthQuery } from "./health";
-import { activeAlertsQuery, alertMutations, alertsQuery, deliverabilityQuery } from "./insight";
-import { messageDetailQuery, messageMutations } from "./messages";
-import { overviewQuery } from "./overview";
-import { presendMutations, presendQuery } from "./presend";
-import { projectMutations, projectsQuery } from "./projects";
-import { recipientMutations } from "./recipients";
-import { suppressionMutations, suppressionsQuery } from "./suppressions";
-import { previewQuery, renderQuery, samplesQuery, templateMutations, templateQuery, templatesQuery } from "./templates";
-import { userMutations, usersQuery } from "./users";
-import { webhookMutations, webhooksQuery } from "./webhooks";
+import { apiKeyMutations, apiKeysQuery } from "@/lib/queries/api-keys";
+import { batchMutations, jobQuery, jobRowsQuery } from "@/lib/queries/batches";
+import { composeMutations } from "@/lib/queries/compose";
+import { contactMutations, contactQuery, contactSearchQuery } from "@/lib/queries/contacts";
+import { domainCheckQuery, domainMutations, domainQuery, domainsQuery } from "@/lib/queries/domains";
+import { streamStatusQuery } from "@/lib/queries/event-stream";
+import { healthQuery } from "@/lib/queries/health";
+import { activeAlertsQuery, alertMutations, alertsQuery, deliverabilityQuery } from "@/lib/queries/insight";
+import { messageDetailQuery, messageMutations } from "@/lib/queries/messages";
+import { overviewQuery } from "@/lib/queries/overview";
+import { presendMutations, presendQuery } from "@/lib/queries/presend";
+import { projectMutations, projectsQuery } from "@/lib/queries/projects";
+import { recipientMutations } from "@/lib/queries/recipients";
+import { suppressionMutations, suppressionsQuery } from "@/lib/queries/suppressions";
+import { previewQuery, renderQuery, samplesQuery, templateMutations, templateQuery, templatesQuery } from "@/lib/queries/templates";
+import { userMutations, usersQuery } from "@/lib/queries/users";
+import { webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";
 
 /**
  * Every client call of lib/queries against the real answer of its route: the routes run here
- * (lib/test/route-fetch.ts) on the bundled service, and each call parses with the schema the
+ * (./route-fetch.ts) on the bundled service, and each call parses with the schema the
  * route's output is typed by — a schema stricter than its route's answer fails here, as it
  * would fail the screen.
  */
