@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { api, expect, screenshot, test, visit } from "./fixtures";
-import { authFile, run } from "./support/run";
+import { authFile, run, SCREENSHOTS } from "./support/run";
 
 /** Domains: add one, read its records with working copy buttons, watch it verify without a reload. */
 const [project] = run.projects;
@@ -57,6 +58,7 @@ test("adding a .test domain shows its records with copy buttons, and it verifies
   await visit(page, page.url());
   await expect(page.locator("li[data-check-status]").first()).toBeVisible();
   expect(checkCalls).toEqual([]);
+  await page.locator('section[aria-labelledby="dns-check-title"]').screenshot({ path: path.join(SCREENSHOTS, "admin-domain-dns-check.png") });
   await page.getByRole("button", { name: "Check now" }).click();
   await expect.poll(() => checkCalls.length).toBeGreaterThan(0);
   await expect(page.getByRole("button", { name: "Check now" })).toBeEnabled();

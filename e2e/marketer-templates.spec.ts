@@ -1,5 +1,6 @@
+import path from "node:path";
 import { expect, expectNoSeriousA11yViolations, screenshot, settle, test, visit } from "./fixtures";
-import { authFile } from "./support/run";
+import { authFile, SCREENSHOTS } from "./support/run";
 import { project } from "./helpers/marketer";
 
 test.use({ storageState: authFile("marketer") });
@@ -17,6 +18,7 @@ test("a template preview fills a variable, flags a missing one, and shows <scrip
   // checks route (nor load the answer's parser, zod) until the draft changes.
   await expect(page.getByTestId("presend-checks").getByTestId("checks-sizes")).toBeVisible();
   expect(checkCalls).toEqual([]);
+  await page.getByTestId("presend-checks").screenshot({ path: path.join(SCREENSHOTS, "marketer-template-checks.png") });
   await page.getByLabel("firstName", { exact: true }).fill("<script>alert(1)</script>Ada");
   await expect(page.getByTestId("preview-subject")).toContainText("<script>alert(1)</script>Ada");
   await page.getByLabel("product", { exact: true }).fill("Acme");
