@@ -25,11 +25,15 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
   ]);
   // The preview the screen opens on (no merge data yet), so it does not ask for it as it appears.
   const opening = previewBodyOf(template, {});
+  const preview = previewTemplate(project, opening).catch(() => undefined);
   // The checks of that opening draft stream in after the page (SpamAssassin may take a second); the screen
   // asks for them, with the answer's parser, only once the draft changes. Like the route, only for senders;
-  // null: they failed, and the screen runs them itself and shows why.
-  const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send") ? presendChecks({ draft: checksDraftOf(opening), spam: true }).catch(() => null) : undefined;
-  const initialPreview = await previewTemplate(project, opening).catch(() => undefined);
+  // null: they failed, and the screen runs them itself and shows why. Started once the preview's request is
+  // on its way, so their work (CPU) overlaps that wait instead of delaying the page.
+  const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send")
+    ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true })).catch(() => null)
+    : undefined;
+  const initialPreview = await preview;
   return (
     <TemplateScreen
       project={project.externalId}
