@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
+import path from "node:path";
 import { api, expect, screenshot, test, visit } from "./fixtures";
-import { authFile, run } from "./support/run";
+import { authFile, run, SCREENSHOTS } from "./support/run";
 
 /** Domains: add one, read its records with working copy buttons, watch it verify without a reload. */
 const [project] = run.projects;
@@ -47,7 +48,21 @@ test("adding a .test domain shows its records with copy buttons, and it verifies
   await expect(page.getByRole("heading", { name: "Live DNS check" })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: number }).e2eMarker)).toBe(1);
   await screenshot(page, "admin-domain-detail");
+
+  // Opened afresh, the first live DNS check comes with the page: the screen does not ask the
+  // check route (nor load the answer's parser, zod) until a re-check.
+  const checkCalls: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.endsWith("/check")) checkCalls.push(r.url());
+  });
   await visit(page, page.url());
+  await expect(page.locator("li[data-check-status]").first()).toBeVisible();
+  expect(checkCalls).toEqual([]);
+  await page.locator('section[aria-labelledby="dns-check-title"]').screenshot({ path: path.join(SCREENSHOTS, "admin-domain-dns-check.png") });
+  await page.getByRole("button", { name: "Check now" }).click();
+  await expect.poll(() => checkCalls.length).toBeGreaterThan(0);
+  await expect(page.getByRole("button", { name: "Check now" })).toBeEnabled();
+  await expect(page.locator("li[data-check-status]").first()).toBeVisible();
 
   // The list shows it, and the status filter lives in the URL.
   await visit(page, `/p/${project}/domains?status=verified`);

@@ -1,14 +1,24 @@
+import path from "node:path";
 import { expect, expectNoSeriousA11yViolations, screenshot, settle, test, visit } from "./fixtures";
-import { authFile } from "./support/run";
+import { authFile, SCREENSHOTS } from "./support/run";
 import { project } from "./helpers/marketer";
 
 test.use({ storageState: authFile("marketer") });
 
 test("a template preview fills a variable, flags a missing one, and shows <script> in merge data as text", async ({ page }) => {
+  const checkCalls: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname.endsWith("/checks")) checkCalls.push(r.url());
+  });
   await visit(page, `/p/${project}/templates`);
   await page.getByRole("link", { name: "Welcome" }).click();
   await page.waitForURL(/\/templates\/[^/]+$/);
   await expect(page.getByTestId("missing-variables")).toContainText("firstName");
+  // The pre-send checks of the template as it is come with the page: the screen does not ask the
+  // checks route (nor load the answer's parser, zod) until the draft changes.
+  await expect(page.getByTestId("presend-checks").getByTestId("checks-sizes")).toBeVisible();
+  expect(checkCalls).toEqual([]);
+  await page.getByTestId("presend-checks").screenshot({ path: path.join(SCREENSHOTS, "marketer-template-checks.png") });
   await page.getByLabel("firstName", { exact: true }).fill("<script>alert(1)</script>Ada");
   await expect(page.getByTestId("preview-subject")).toContainText("<script>alert(1)</script>Ada");
   await page.getByLabel("product", { exact: true }).fill("Acme");

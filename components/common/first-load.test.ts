@@ -37,6 +37,23 @@ describe("first-load imports", () => {
     for (const name of FORM_LIBRARIES) expect(packages, name).not.toContain(name);
   });
 
+  it.each([
+    ["app/(dashboard)/p/[project]/domains/[id]/page.tsx", "app/api/p/[project]/domains/[id]/check/route.ts", "checkDomain", "initialCheck"],
+    ["app/(dashboard)/p/[project]/templates/[id]/page.tsx", "app/api/p/[project]/checks/route.ts", "presendChecks", "initialChecks"],
+  ])("%s hands its screen the first check from the route's own server function, so the screen parses (and loads zod for) none on its first load", (page, route, serverFunction, prop) => {
+    const root = path.resolve(__dirname, "../..");
+    const shell = readFileSync(path.join(root, page), "utf8");
+    expect(readFileSync(path.join(root, route), "utf8")).toMatch(new RegExp(`\\b${serverFunction}\\(`));
+    expect(shell).toMatch(new RegExp(`\\b${serverFunction}\\w*\\(`));
+    expect(shell).toMatch(new RegExp(`\\b${prop}=\\{`));
+  });
+
+  it.each(["app/(dashboard)/p/[project]/domains/[id]/domain-screen.tsx", "components/presend/checks-panel.tsx", "components/presend/presend-checks.tsx"])("%s (the checks' panels) does not load zod", (file) => {
+    const packages = staticPackages(file);
+    expect(packages.has("react")).toBe(true);
+    expect(packages).not.toContain("zod");
+  });
+
   it.each(["components/batches/file-source.tsx", "app/(dashboard)/admin/audit/audit-filters.tsx", "app/(dashboard)/p/[project]/domains/domains-screen.tsx", "components/batches/job-rows.tsx", "app/(dashboard)/p/[project]/overview-screen.tsx"])(
     "%s does not load zod",
     (file) => expect(staticPackages(file)).not.toContain("zod"),

@@ -82,26 +82,39 @@ function Results({ project, result }: { project: string; result: PresendResult }
   );
 }
 
+type PanelProps = { project: string; draft: PresendDraft | null; title?: string; initial?: Promise<PresendResult | null> };
+
 /**
  * "Will this render and land?" before sending: every finding of the pre-send checks, by
  * kind, with its place in the html; the links, checkable on demand; the spam score. Errors
- * are shown, never enforced: the send button stays the user's decision.
+ * are shown, never enforced: the send button stays the user's decision. `initial`: the page
+ * shell's checks of this draft (see presend-checks.tsx).
  */
-export function ChecksPanel({ project, draft, title = "Pre-send checks" }: { project: string; draft: PresendDraft | null; title?: string }) {
-  const query = useQuery(presendQuery(project, draft));
-  const headingId = React.useId();
-  const counts = SEVERITIES.map((s) => [s, query.data?.findings.filter((f) => f.severity === s).length ?? 0] as const);
+export function ChecksPanel({ title = "Pre-send checks", ...props }: PanelProps) {
   return (
-    <section aria-labelledby={headingId} className="space-y-4 rounded-lg border bg-card p-4" data-testid="presend-checks" aria-busy={query.isFetching}>
-      <div className="flex flex-wrap items-center gap-2">
-        <h2 id={headingId} className="text-base font-semibold">{title}</h2>
-        {query.data && counts.filter(([, n]) => n > 0).map(([s, n]) => <SeverityBadge key={s} severity={s} count={n} />)}
-        {query.isFetching && query.data && (
-          <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
-            <LoaderIcon className="size-3.5 animate-spin" aria-hidden="true" /> Checking again…
-          </span>
-        )}
-      </div>
+    // While the page's checks of the opening draft stream in: the panel as it is while checking.
+    <React.Suspense fallback={<PanelFrame title={title} busy><ChecksSkeleton /></PanelFrame>}>
+      <Checks title={title} {...props} />
+    </React.Suspense>
+  );
+}
+
+function Checks({ project, draft, title, initial }: PanelProps & { title: string }) {
+  const first = initial ? React.use(initial) : null;
+  const query = useQuery({ ...presendQuery(project, draft), initialData: first ?? undefined });
+  const counts = SEVERITIES.map((s) => [s, query.data?.findings.filter((f) => f.severity === s).length ?? 0] as const);
+  const status = (
+    <>
+      {query.data && counts.filter(([, n]) => n > 0).map(([s, n]) => <SeverityBadge key={s} severity={s} count={n} />)}
+      {query.isFetching && query.data && (
+        <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
+          <LoaderIcon className="size-3.5 animate-spin" aria-hidden="true" /> Checking again…
+        </span>
+      )}
+    </>
+  );
+  return (
+    <PanelFrame title={title} busy={query.isFetching} status={status}>
       {query.error && !query.data ? (
         <ErrorState compact title="The checks could not run" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
       ) : query.data ? (
@@ -112,6 +125,19 @@ export function ChecksPanel({ project, draft, title = "Pre-send checks" }: { pro
       ) : (
         <ChecksSkeleton />
       )}
+    </PanelFrame>
+  );
+}
+
+function PanelFrame({ title, busy, status, children }: { title: string; busy: boolean; status?: React.ReactNode; children: React.ReactNode }) {
+  const headingId = React.useId();
+  return (
+    <section aria-labelledby={headingId} className="space-y-4 rounded-lg border bg-card p-4" data-testid="presend-checks" aria-busy={busy}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h2 id={headingId} className="text-base font-semibold">{title}</h2>
+        {status}
+      </div>
+      {children}
     </section>
   );
 }

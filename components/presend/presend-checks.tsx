@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import type { PresendDraft } from "@/lib/schemas/presend";
+import type { PresendDraft, PresendResult } from "@/lib/schemas/presend";
 import { Skeleton } from "@/components/ui/skeleton";
 
 function Loading() {
@@ -16,10 +16,12 @@ function Loading() {
 
 /**
  * The pre-send checks panel, loaded on its own after the screen: its code (and the query,
- * links and spam parts) stays out of the first load of the screens that show it.
+ * links and spam parts) stays out of the first load of the screens that show it. `initial`:
+ * the checks of this draft, from the page shell, so the panel neither asks for them nor
+ * loads the answer's parser until the draft changes.
  */
 const ChecksPanel = dynamic(() => import("./checks-panel"), { ssr: false, loading: Loading });
 
-export function PresendChecks(props: { project: string; draft: PresendDraft | null; title?: string }) {
+export function PresendChecks(props: { project: string; draft: PresendDraft | null; title?: string; initial?: Promise<PresendResult | null> }) {
   return <ChecksPanel {...props} />;
 }

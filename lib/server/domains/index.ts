@@ -57,7 +57,11 @@ export async function getDomainDetail(project: Project, id: string): Promise<Dom
 
 /** The live DNS comparison, run from the dashboard's server with its resolver (DNS_RESOLVER). */
 export async function checkDomain(project: Project, id: string): Promise<DomainCheck> {
-  const { domain, receiving } = await getDomainDetail(project, id);
+  return checkDomainDetail(await getDomainDetail(project, id));
+}
+
+/** The same check of a domain already read (the page shell has it, and hands the first check to the screen). */
+export async function checkDomainDetail({ domain, receiving }: DomainDetail): Promise<DomainCheck> {
   const resolver = env().DNS_RESOLVER;
   const records = [...domain.records, ...(receiving?.records ?? [])];
   const results = await checkRecords(records, { resolver, domain: domain.domain });

@@ -1,9 +1,10 @@
 "use client";
 
+import * as React from "react";
 import { useQuery } from "@tanstack/react-query";
 import { RefreshCwIcon } from "lucide-react";
 import { domainCheckQuery } from "@/lib/queries/domains";
-import type { RecordCheck } from "@/lib/schemas/domains-view";
+import type { DomainCheck, RecordCheck } from "@/lib/schemas/domains-view";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { ErrorState } from "@/components/common/error-state";
@@ -23,20 +24,38 @@ const PENDING_INTERVAL_MS = 15_000;
 /**
  * What DNS answers now, record by record, next to what is expected — looked up by the
  * dashboard's own server, so it shows what the internet sees rather than the admin's cache.
+ * The first check comes from the page shell (`initial`, streamed): the screen's first load
+ * neither asks for it nor loads the answer's parser (components/common/first-load.test.ts).
  */
-export function DnsCheckPanel({ project, id, pending }: { project: string; id: string; pending: boolean }) {
-  const query = useQuery({ ...domainCheckQuery(project, id), refetchInterval: pending ? PENDING_INTERVAL_MS : false });
+export function DnsCheckPanel({ project, id, pending, initial }: { project: string; id: string; pending: boolean; initial?: Promise<DomainCheck | null> }) {
   return (
     <section aria-labelledby="dns-check-title" className="space-y-3">
+      <React.Suspense fallback={<CheckView pending={pending} fetching />}>
+        <LiveCheck project={project} id={id} pending={pending} initial={initial} />
+      </React.Suspense>
+    </section>
+  );
+}
+
+function LiveCheck({ project, id, pending, initial }: { project: string; id: string; pending: boolean; initial?: Promise<DomainCheck | null> }) {
+  const first = initial ? React.use(initial) : null;
+  const query = useQuery({ ...domainCheckQuery(project, id), initialData: first ?? undefined, refetchInterval: pending ? PENDING_INTERVAL_MS : false });
+  return <CheckView pending={pending} data={query.data} error={query.error} fetching={query.isFetching} onCheck={() => query.refetch()} />;
+}
+
+/** The panel's content for a check: its answer, its error, or (also while the page's first check streams in) skeletons. */
+function CheckView({ pending, data, error, fetching, onCheck }: { pending: boolean; data?: DomainCheck; error?: Error | null; fetching: boolean; onCheck?: () => void }) {
+  return (
+    <>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <div>
           <h2 id="dns-check-title" className="text-base font-semibold">
             Live DNS check
           </h2>
           <p className="text-sm text-muted-foreground">
-            {query.data ? (
+            {data ? (
               <>
-                Checked <RelativeTime value={query.data.checkedAt} /> through {query.data.resolver}
+                Checked <RelativeTime value={data.checkedAt} /> through {data.resolver}
                 {pending ? "; checking again by itself while the domain is pending." : "."}
               </>
             ) : (
@@ -44,14 +63,14 @@ export function DnsCheckPanel({ project, id, pending }: { project: string; id: s
             )}
           </p>
         </div>
-        <Button type="button" variant="outline" size="sm" onClick={() => query.refetch()} pending={query.isFetching}>
+        <Button type="button" variant="outline" size="sm" onClick={onCheck} pending={fetching}>
           <RefreshCwIcon aria-hidden="true" />
           Check now
         </Button>
       </div>
-      {query.error && !query.data ? (
-        <ErrorState compact title="The DNS check could not run" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
+      {error && !data ? (
+        <ErrorState compact title="The DNS check could not run" error={error} onRetry={onCheck} retrying={fetching} />
+      ) : !data ? (
         <div className="space-y-2" aria-busy="true">
           {Array.from({ length: 3 }, (_, i) => (
             <Skeleton key={i} className="h-16" />
@@ -59,7 +78,7 @@ export function DnsCheckPanel({ project, id, pending }: { project: string; id: s
         </div>
       ) : (
         <ul className="divide-y rounded-lg border">
-          {query.data.records.map((r, i) => (
+          {data.records.map((r, i) => (
             <li key={`${r.name}-${r.record.type}-${i}`} className="grid gap-2 p-3 text-sm md:grid-cols-[9rem_1fr]" data-check-status={r.status}>
               <div className="space-y-1">
                 <StatusBadge status={STATUS[r.status].status} label={STATUS[r.status].label} />
@@ -100,6 +119,6 @@ export function DnsCheckPanel({ project, id, pending }: { project: string; id: s
           ))}
         </ul>
       )}
-    </section>
+    </>
   );
 }

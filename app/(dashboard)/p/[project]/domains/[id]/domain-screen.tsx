@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ArrowLeftIcon } from "lucide-react";
 import punycode from "punycode.js";
 import { domainQuery } from "@/lib/queries/domains";
-import type { DomainDetail } from "@/lib/schemas/domains-view";
+import type { DomainCheck, DomainDetail } from "@/lib/schemas/domains-view";
 import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
@@ -27,7 +27,7 @@ function unicodeName(ascii: string): string {
   }
 }
 
-export function DomainScreen({ project, id, initial }: { project: string; id: string; initial?: DomainDetail }) {
+export function DomainScreen({ project, id, initial, initialCheck }: { project: string; id: string; initial?: DomainDetail; initialCheck?: Promise<DomainCheck | null> }) {
   const query = useQuery({
     ...domainQuery(project, id),
     initialData: initial,
@@ -100,7 +100,7 @@ export function DomainScreen({ project, id, initial }: { project: string; id: st
           <p className="text-sm text-muted-foreground">The service lists no receiving records for this domain.</p>
         )}
       </section>
-      <DnsCheckPanel project={project} id={id} pending={status === "pending"} />
+      <DnsCheckPanel project={project} id={id} pending={status === "pending"} initial={initialCheck} />
     </div>
   );
 }

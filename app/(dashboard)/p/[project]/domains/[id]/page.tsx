@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
-import { getDomainDetail, type DomainDetail } from "@/lib/server/domains";
+import { checkDomainDetail, getDomainDetail, type DomainCheck, type DomainDetail } from "@/lib/server/domains";
 import { decodeParam } from "@/lib/http/decode-param";
 import { DomainScreen } from "./domain-screen";
 
@@ -19,5 +19,8 @@ export default async function DomainPage({ params }: { params: Promise<{ project
     if (isAppError(e) && e.status === 404) notFound();
     // Service trouble: the screen loads it again and shows the error with a retry.
   }
-  return <DomainScreen project={project.externalId} id={id} initial={initial} />;
+  // The first live DNS check streams in after the page (DNS answers can be slow); the screen asks for it
+  // again, with the answer's parser, only on a re-check. null: it failed, the screen runs it and shows why.
+  const initialCheck: Promise<DomainCheck | null> | undefined = initial ? checkDomainDetail(initial).catch(() => null) : undefined;
+  return <DomainScreen project={project.externalId} id={id} initial={initial} initialCheck={initialCheck} />;
 }

@@ -5,7 +5,9 @@ import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
 import { getTemplate, listSamples, previewTemplate } from "@/lib/server/templates/templates";
-import { previewBodyOf } from "./preview-body";
+import { presendChecks } from "@/lib/server/presend/checks";
+import type { PresendResult } from "@/lib/schemas/presend";
+import { checksDraftOf, previewBodyOf } from "./preview-body";
 import { TemplateScreen } from "./template-screen";
 
 export const metadata: Metadata = { title: "Template" };
@@ -22,13 +24,23 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
     listSamples(project, templateId),
   ]);
   // The preview the screen opens on (no merge data yet), so it does not ask for it as it appears.
-  const initialPreview = await previewTemplate(project, previewBodyOf(template, {})).catch(() => undefined);
+  const opening = previewBodyOf(template, {});
+  const preview = previewTemplate(project, opening).catch(() => undefined);
+  // The checks of that opening draft stream in after the page (SpamAssassin may take a second); the screen
+  // asks for them, with the answer's parser, only once the draft changes. Like the route, only for senders;
+  // null: they failed, and the screen runs them itself and shows why. Started once the preview's request is
+  // on its way, so their work (CPU) overlaps that wait instead of delaying the page.
+  const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send")
+    ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true })).catch(() => null)
+    : undefined;
+  const initialPreview = await preview;
   return (
     <TemplateScreen
       project={project.externalId}
       template={template}
       initialSamples={samples}
       initialPreview={initialPreview}
+      initialChecks={initialChecks}
       canWrite={can(user.role, "templates:write")}
       canSend={can(user.role, "messages:send")}
       userEmail={user.email}

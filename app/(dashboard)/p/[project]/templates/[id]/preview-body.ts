@@ -1,3 +1,4 @@
+import type { PresendDraft } from "@/lib/schemas/presend";
 import type { PreviewRequest } from "@/lib/schemas/templates";
 
 /**
@@ -7,4 +8,9 @@ import type { PreviewRequest } from "@/lib/schemas/templates";
  */
 export function previewBodyOf(source: { subject: string; html?: string | null; text?: string | null }, data: Record<string, unknown>): PreviewRequest {
   return { subject: source.subject, ...(source.html ? { html: source.html } : {}), ...(source.text ? { text: source.text } : {}), data };
+}
+
+/** What the pre-send checks look at: the source the preview renders (merge variables unfilled, so each place is a place in the source). */
+export function checksDraftOf(body: PreviewRequest): PresendDraft {
+  return { subject: body.subject ?? "", html: body.html, text: body.text };
 }

@@ -6,7 +6,8 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { SendIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { PreviewResponse, Template } from "@/lib/schemas/templates";
-import { previewBodyOf } from "./preview-body";
+import type { PresendResult } from "@/lib/schemas/presend";
+import { checksDraftOf, previewBodyOf } from "./preview-body";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { previewQuery, templateMutations } from "@/lib/queries/templates";
 import { PageHeader } from "@/components/common/page-header";
@@ -31,6 +32,7 @@ export function TemplateScreen({
   template,
   initialSamples,
   initialPreview,
+  initialChecks,
   canWrite,
   canSend,
   userEmail,
@@ -39,6 +41,7 @@ export function TemplateScreen({
   template: Template;
   initialSamples: TemplateSample[];
   initialPreview?: PreviewResponse;
+  initialChecks?: Promise<PresendResult | null>;
   canWrite: boolean;
   canSend: boolean;
   userEmail: string;
@@ -51,6 +54,8 @@ export function TemplateScreen({
   // The page rendered the template as it is, without merge data: that preview seeds that body's query only.
   const opening = initialPreview && JSON.stringify(body) === JSON.stringify(previewBodyOf(template, {})) ? initialPreview : undefined;
   const preview = useQuery({ ...previewQuery(project, body), initialData: opening });
+  const checksDraft = checksDraftOf(body);
+  const openingChecks = initialChecks && JSON.stringify(checksDraft) === JSON.stringify(checksDraftOf(previewBodyOf(template, {}))) ? initialChecks : undefined;
   const variables = preview.data?.variables ?? template.variables ?? [];
   const test = useMutation({
     // One key per click: the button is disabled while the send is in flight, so a double click sends once.
@@ -105,8 +110,7 @@ export function TemplateScreen({
         </aside>
         <div className="min-w-0 space-y-6">
           {preview.error ? <ErrorState title="The preview could not be rendered" error={preview.error} onRetry={() => preview.refetch()} /> : <PreviewPanel preview={preview.data} loading={preview.isFetching} />}
-          {/* The template's source (merge variables unfilled), so each place is a place in the source. */}
-          <PresendChecks project={project} draft={{ subject: body.subject ?? "", html: body.html, text: body.text }} />
+          <PresendChecks project={project} draft={checksDraft} initial={openingChecks} />
         </div>
       </div>
     </div>
