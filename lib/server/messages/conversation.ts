@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, inArray, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { IndexedMessage } from "@/lib/schemas/messages-index";
 import { db } from "@/lib/server/db";
 import { indexedMessages, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
@@ -7,7 +7,42 @@ import { toIndexedMessage } from "./search";
 
 /** A conversation shows at most this many messages. */
 const MAX_MESSAGES = 200;
-const MAX_ROUNDS = 25;
+
+/** Where a conversation starts: the message, and the links a service's answer gave it that the index may not hold yet. */
+export type ConversationStart = { messageId: string; threadId?: string | null; inReplyTo?: string | null };
+
+/**
+ * The ids of a conversation as one recursive walk in the database: from each message to its
+ * row, its replies, its parent, every message of its thread and the message the thread is
+ * named after. Rows are distinct per id, so `union` ends the walk when nothing new is found;
+ * the limit stops it early on a huge thread (Postgres evaluates a recursive query only as far
+ * as it is read).
+ */
+export function conversationIds(projectId: string, start: ConversationStart): SQL {
+  return sql`
+    with recursive linked(id, in_reply_to, thread_id) as (
+      select ${start.messageId}::text, ${start.inReplyTo ?? null}::text, ${start.threadId ?? null}::text
+      union
+      select m.id, m.in_reply_to, m.thread_id
+        from linked l
+        join indexed_messages m
+          on m.project_id = ${projectId}
+         and (m.id = l.id or m.in_reply_to = l.id or m.id = l.in_reply_to or m.thread_id = l.thread_id or m.id = l.thread_id)
+    )
+    select id from (select id from linked limit ${MAX_MESSAGES + 1}) walked`;
+}
+
+/** The rows of a conversation, for a query that selects them with more. */
+export const inConversation = (projectId: string, start: ConversationStart) =>
+  and(eq(indexedMessages.projectId, projectId), sql`${indexedMessages.id} in (${conversationIds(projectId, start)})`)!;
+
+/** Oldest first, at most MAX_MESSAGES. */
+export function asConversation(rows: IndexedMessageRow[]): IndexedMessage[] {
+  return rows
+    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+    .slice(0, MAX_MESSAGES)
+    .map(toIndexedMessage);
+}
 
 /**
  * The conversation a message belongs to, oldest first, from what the index knows: the
@@ -17,37 +52,10 @@ const MAX_ROUNDS = 25;
  * after). Works when the service has no thread field at all.
  */
 export async function conversationOf(projectId: string, messageId: string, threadId: string | null = null): Promise<IndexedMessage[]> {
-  const d = await db();
-  const found = new Map<string, IndexedMessageRow>();
-  const askedIds = new Set<string>();
-  const askedThreads = new Set<string>();
-  let ids = [messageId];
-  let threads = threadId ? [threadId] : [];
-  for (let round = 0; round < MAX_ROUNDS && (ids.length || threads.length) && found.size < MAX_MESSAGES; round++) {
-    ids.forEach((id) => askedIds.add(id));
-    threads.forEach((t) => askedThreads.add(t));
-    const match: SQL[] = [];
-    if (ids.length) match.push(inArray(indexedMessages.id, ids), inArray(indexedMessages.inReplyTo, ids));
-    if (threads.length) match.push(inArray(indexedMessages.threadId, threads), inArray(indexedMessages.id, threads));
-    const rows = await d
-      .select()
-      .from(indexedMessages)
-      .where(and(eq(indexedMessages.projectId, projectId), or(...match)))
-      .limit(MAX_MESSAGES);
-    const nextIds = new Set<string>();
-    const nextThreads = new Set<string>();
-    for (const row of rows) {
-      if (found.size >= MAX_MESSAGES && !found.has(row.id)) break;
-      found.set(row.id, row);
-      // Each message leads to its replies (asked by id), its parent, and its thread.
-      if (!askedIds.has(row.id)) nextIds.add(row.id);
-      if (row.inReplyTo && !askedIds.has(row.inReplyTo)) nextIds.add(row.inReplyTo);
-      if (row.threadId && !askedThreads.has(row.threadId)) nextThreads.add(row.threadId);
-    }
-    ids = [...nextIds];
-    threads = [...nextThreads];
-  }
-  return [...found.values()]
-    .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
-    .map(toIndexedMessage);
+  const rows = await (await db())
+    .select()
+    .from(indexedMessages)
+    .where(inConversation(projectId, { messageId, threadId }))
+    .orderBy(asc(indexedMessages.createdAt), asc(indexedMessages.id));
+  return asConversation(rows);
 }

@@ -1,42 +1,47 @@
 import "server-only";
 import { isAppError } from "@/lib/errors";
 import type { Message } from "@/lib/schemas/emails";
-import type { AttachmentView, MessageDetail } from "@/lib/schemas/messages-index";
+import type { AttachmentView, IndexedMessage, MessageDetail } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";
 import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { service } from "@/lib/server/service";
 import { asc, eq } from "drizzle-orm";
-import { readMessage } from "./read";
+import { afterResponse } from "@/lib/server/after-response";
+import { readThroughCache } from "./read";
 import { settledState } from "./settled";
 import { bareAddress } from "./recipients";
 import { conversationOf } from "./conversation";
-import { findIndexedMessage } from "./search";
+import { toIndexedMessage } from "./search";
+import { readIndexedDetail, type IndexedDetail } from "./indexed-detail";
+import { answerDiffersFromIndex, indexServiceMessage } from "./lookup";
 import { suppressionsOf } from "./suppression-of";
 
 /** Outcomes whose explanation depends on the recipient being suppressed. */
 const SUPPRESSION_STATUSES = new Set(["bounced", "complained", "rejected"]);
 
 /**
- * The message screen's data. The service is asked first (it has the full timeline; through
- * the read cache, see ./read.ts); a message it returns is written into the index, so a pasted
- * id the index never saw is searchable afterwards. When the service no longer has it, the
- * index answers.
+ * The message screen's data: one read of the index (the message's row, its conversation and
+ * the read cache's state, ./indexed-detail.ts), then the service (it has the full timeline;
+ * through the read cache, see ./read.ts). The service's answer is written into the index only
+ * when it brings something new — so a pasted id the index never saw is searchable afterwards —
+ * and the conversation is read again only when that write or the answer's thread changes it.
+ * When the service no longer has the message, the index answers.
  */
 export async function getMessageDetail(project: Project, id: string): Promise<MessageDetail> {
-  const indexed = await findIndexedMessage(project.id, id);
+  const indexed = await readIndexedDetail(project.id, id);
   let message: Message;
+  let thread = indexed.conversation;
   try {
-    // The thread below is read from the index: a message it does not know yet, or knows
-    // without its thread, is written there first.
-    message = await readMessage(project, id, { indexFirst: !indexed?.threadId });
+    const read = await readThroughCache(project, id, { state: indexed.state });
+    message = read.message;
+    if (read.fromService) thread = await recordAnswer(project.id, id, message, indexed);
   } catch (e) {
-    if (!(isAppError(e) && e.status === 404 && indexed)) throw e;
-    message = await fromIndex(indexed);
+    if (!(isAppError(e) && e.status === 404 && indexed.row)) throw e;
+    message = await fromIndex(indexed.row);
   }
-  const [attachments, thread, suppressions] = await Promise.all([
+  const [attachments, suppressions] = await Promise.all([
     attachmentsOf(project, id),
-    conversationOf(project.id, id, message.threadId ?? null),
     SUPPRESSION_STATUSES.has(message.status) && message.direction === "outbound"
       ? suppressionsOf(project.externalId, message.to.map(bareAddress)).catch(() => [])
       : Promise.resolve([]),
@@ -44,13 +49,36 @@ export async function getMessageDetail(project: Project, id: string): Promise<Me
   return {
     message,
     ...settledState(message),
-    source: indexed?.source ?? "lookup",
-    sentBy: indexed?.sentBy ?? null,
+    source: indexed.row?.source ?? "lookup",
+    sentBy: indexed.row?.sentBy ?? null,
     attachments: attachments.data,
     attachmentsError: attachments.error,
     thread: thread.length > 1 ? thread : [],
     suppressions,
   };
+}
+
+/**
+ * Writes what the service said into the index when it differs from the row, and answers the
+ * conversation to show. A message the index holds without a thread is written before the
+ * screen is answered, so the conversation shows the message as the service has it (the row as
+ * written; the conversation is walked again only when the answer added a link). One with a
+ * thread is written after the response, and its conversation follows the thread the service
+ * names.
+ */
+async function recordAnswer(projectId: string, id: string, message: Message, indexed: IndexedDetail): Promise<IndexedMessage[]> {
+  const { row, conversation } = indexed;
+  if (row && !answerDiffersFromIndex(row, indexed.readEventIds, message)) return conversation;
+  const threadId = message.threadId ?? null;
+  if (!row?.threadId) {
+    const written = await indexServiceMessage(projectId, message);
+    // Walked again when the answer linked the message elsewhere or moved it in time (the order).
+    const moved = !row || !written || threadId !== null || written.inReplyTo !== row.inReplyTo || written.createdAt.getTime() !== row.createdAt.getTime();
+    if (moved) return conversationOf(projectId, id, threadId);
+    return conversation.map((m) => (m.id === id ? toIndexedMessage(written) : m));
+  }
+  afterResponse(`index: could not record ${id}`, () => indexServiceMessage(projectId, message));
+  return threadId && threadId !== row.threadId ? conversationOf(projectId, id, threadId) : conversation;
 }
 
 async function attachmentsOf(project: Project, id: string): Promise<{ data: AttachmentView[]; error: string | null }> {

@@ -1,11 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { isDeepStrictEqual } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { normalizeEvent } from "@/lib/messages/event-element";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
-import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
+import { indexedEvents, indexedMessages, indexedRecipients, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { erasureOf, withoutErased } from "@/lib/server/retention/tombstones";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
@@ -48,15 +49,8 @@ function readEventRows(projectId: string, m: Message, fallbackAt: Date): { rows:
   return { rows, newest: newest === null ? null : new Date(newest) };
 }
 
-/**
- * A message the service returned, written into the index: added when the index did not know
- * it (source `lookup`), refreshed otherwise. The service is the truth for status (read into
- * the dashboard's words), addresses, subject, thread and events; the body the dashboard
- * recorded is kept when the service omits it, and so are the links the dashboard recorded
- * itself (a reply's original). `lastEventAt` is the newest event time, or, when the events
- * carry no time, the moment the status was seen to change — "last changed" for isSettled.
- */
-export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<void> {
+/** What the index would hold for a message the service returned: its row, its read events, whether the service gave it a time. */
+function indexRowOf(projectId: string, m: Message, extras: Extras = {}) {
   const hasTime = toDate(m.createdAt) !== null;
   const at = toDate(m.createdAt) ?? new Date();
   const { rows: events, newest } = readEventRows(projectId, m, at);
@@ -86,16 +80,63 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
     lastEventAt: newest,
     checkedAt: new Date(),
   };
+  return { row, events, newest, hasTime, at };
+}
+
+/** Equal as the index stores them (jsonb keeps no key order and drops undefined). */
+const sameJson = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a ?? null)), JSON.parse(JSON.stringify(b ?? null)));
+/** A field the refresh below keeps when the service omits it. */
+const keptOrSame = (answer: unknown, indexed: unknown) => answer == null || sameJson(answer, indexed);
+
+/**
+ * Whether writing this answer of the service (no extras: a read) would change the indexed
+ * row or add events — field by field, the refresh rules of indexServiceMessage below. A read
+ * that brings nothing new writes nothing (issue 15: one read per message).
+ */
+export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds: ReadonlySet<string>, m: Message): boolean {
+  const { row, events, newest, hasTime, at } = indexRowOf(indexed.projectId, m);
+  return (
+    row.status !== indexed.status ||
+    row.from !== indexed.from ||
+    (m.to.length > 0 && !sameJson(m.to, indexed.to)) ||
+    !keptOrSame(m.subject, indexed.subject) ||
+    !keptOrSame(m.threadId, indexed.threadId) ||
+    (indexed.inReplyTo === null && Boolean(m.inReplyTo)) ||
+    (m.cc !== undefined && !sameJson(m.cc, indexed.cc)) ||
+    (m.bcc !== undefined && !sameJson(m.bcc, indexed.bcc)) ||
+    !keptOrSame(m.html, indexed.html) ||
+    !keptOrSame(m.text, indexed.text) ||
+    !keptOrSame(m.headers, indexed.headers) ||
+    (row.tags!.length > 0 && !sameJson(row.tags, indexed.tags)) ||
+    !keptOrSame(m.templateId, indexed.templateId) ||
+    (hasTime && at.getTime() !== indexed.createdAt.getTime()) ||
+    (newest !== null && (indexed.lastEventAt === null || newest > indexed.lastEventAt)) ||
+    events.some((e) => !readEventIds.has(e.webhookId!))
+  );
+}
+
+/**
+ * A message the service returned, written into the index: added when the index did not know
+ * it (source `lookup`), refreshed otherwise. The service is the truth for status (read into
+ * the dashboard's words), addresses, subject, thread and events; the body the dashboard
+ * recorded is kept when the service omits it, and so are the links the dashboard recorded
+ * itself (a reply's original). `lastEventAt` is the newest event time, or, when the events
+ * carry no time, the moment the status was seen to change — "last changed" for isSettled.
+ * Answers the row as written: null when an erasure keeps the message out, or another project
+ * holds its id.
+ */
+export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<IndexedMessageRow | null> {
+  const { row, events, hasTime, at } = indexRowOf(projectId, m, extras);
   const write = async (t: Db) => {
     // A message erased on a recipient's request stays out, or keeps the address off it.
     const erased = await erasureOf(t, projectId, m.id);
-    if (erased?.deleted) return;
+    if (erased?.deleted) return null;
     if (erased) {
       row.to = withoutErased(m.to, erased);
       row.cc = withoutErased(m.cc ?? [], erased);
       row.bcc = withoutErased(m.bcc ?? [], erased);
     }
-    await t
+    const [written] = await t
       .insert(indexedMessages)
       .values(row)
       .onConflictDoUpdate({
@@ -125,13 +166,14 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
         },
         // Ids are the service's; one that another project already holds is not overwritten.
         setWhere: eq(indexedMessages.projectId, projectId),
-      });
+      })
+      .returning();
     const rows = recipientRows({ id: m.id, projectId, from: m.from, to: row.to as string[], cc: row.cc as string[], bcc: row.bcc as string[], createdAt: at });
     if (rows.length) await t.insert(indexedRecipients).values(rows).onConflictDoNothing();
     if (events.length) await t.insert(indexedEvents).values(events).onConflictDoNothing({ target: [indexedEvents.projectId, indexedEvents.webhookId] });
     if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: m.from, subject: m.subject });
     else await markInsightDirty(t, projectId, [m.id]);
+    return written ?? null;
   };
-  if (tx) await write(tx);
-  else await (await db()).transaction(write);
+  return tx ? write(tx) : (await db()).transaction(write);
 }

@@ -64,7 +64,7 @@ export function clearMessageCache(): void {
   cache().entries.clear();
 }
 
-type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
+export type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
 
 /** One query, prepared once per database handle: whether events flow for the project, and the message's newest event. */
 const preparedStateQueries = new WeakMap<Db, ReturnType<typeof prepareStateQuery>>();
@@ -96,19 +96,34 @@ async function indexState(projectId: string, id: string): Promise<IndexState> {
  * before answering instead of after (for a caller that reads the index next, e.g. its thread).
  */
 export async function readMessage(project: Project, id: string, opts: { fresh?: boolean; indexFirst?: boolean } = {}): Promise<Message> {
+  const { message, fromService } = await readThroughCache(project, id, opts);
+  if (!fromService) return message;
+  // A message the index did not know is added, a known one refreshed (issue 4: looked-up
+  // messages become searchable) — after the answer is sent, unless the caller needs it now.
+  if (opts.indexFirst) await indexServiceMessage(project.id, message);
+  else afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
+  return message;
+}
+
+/**
+ * The message from the cache or the service, written nowhere: `fromService` says the service
+ * was asked, so the caller decides what goes into the index. `state` is the index's state when
+ * the caller has already read it (the message screen reads it with the message's thread).
+ */
+export async function readThroughCache(project: Project, id: string, opts: { fresh?: boolean; state?: IndexState } = {}): Promise<{ message: Message; fromService: boolean }> {
   const c = cache();
   const key = keyOf(project.id, id);
   const shared = Boolean(env().DATABASE_URL);
-  let state: IndexState | null = null;
+  let state: IndexState | null = opts.state ?? null;
 
   const hit = opts.fresh ? undefined : c.entries.get(key);
   if (hit && Date.now() - hit.cachedAt < MAX_AGE_MS) {
-    if (shared) state = await indexState(project.id, id);
+    if (shared) state ??= await indexState(project.id, id);
     if (!shared || (state!.streaming && state!.eventSeq === hit.eventSeq && statusAccountedFor(state!.status, hit))) {
       // Touch: the Map's order is the eviction order.
       c.entries.delete(key);
       c.entries.set(key, hit);
-      return hit.message;
+      return { message: hit.message, fromService: false };
     }
   }
 
@@ -117,11 +132,7 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   const message = await service.emails.get(project.externalId, id);
   if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
   else c.entries.delete(key);
-  // A message the index did not know is added, a known one refreshed (issue 4: looked-up
-  // messages become searchable) — after the answer is sent, unless the caller needs it now.
-  if (opts.indexFirst) await indexServiceMessage(project.id, message);
-  else afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
-  return message;
+  return { message, fromService: true };
 }
 
 function remember(c: Cache, key: string, entry: Entry): void {
