@@ -1,11 +1,10 @@
-import { createRoute } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { addSuppressionRequest, page, pageQuery, suppression } from "../../lib/schemas";
+import { addSuppressionRequest, pageQuery, suppression } from "../../lib/schemas";
 import type { App } from "../context";
 import { suppressions } from "../db/schema";
 import { requireProject, requireScope } from "../lib/auth";
 import { decodeCursor, toPage } from "../lib/pagination";
-import { errorResponses, json, projectHeaders } from "./shared";
+import { errorResponses, jsonAnswer, jsonBody, pagedList, projectHeaders, routesTagged } from "./shared";
 
 type SuppressionRow = typeof suppressions.$inferSelect;
 export const toSuppression = (row: SuppressionRow) => ({
@@ -15,26 +14,14 @@ export const toSuppression = (row: SuppressionRow) => ({
   messageId: row.messageId,
 });
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/suppressions",
-  tags: ["Suppressions"],
-  request: { query: pageQuery, headers: projectHeaders },
-  responses: {
-    200: { description: "A page of suppressions, newest first", content: json(page(suppression)) },
-    ...errorResponses,
-  },
-});
+const route = routesTagged("Suppressions");
 
-const add = createRoute({
-  method: "post",
-  path: "/v1/suppressions",
-  tags: ["Suppressions"],
-  request: { headers: projectHeaders, body: { required: true, content: json(addSuppressionRequest) } },
-  responses: {
-    201: { description: "The suppression (an existing one is returned unchanged)", content: json(suppression) },
-    ...errorResponses,
-  },
+const list = route({ method: "get", path: "/v1/suppressions", ...pagedList(pageQuery, suppression, "A page of suppressions, newest first") });
+
+const add = route({
+  method: "post", path: "/v1/suppressions",
+  request: { headers: projectHeaders, body: jsonBody(addSuppressionRequest) },
+  responses: { 201: jsonAnswer("The suppression (an existing one is returned unchanged)", suppression), ...errorResponses },
 });
 
 export function register(app: App) {
