@@ -80,10 +80,12 @@ export async function resolveProject(c: Context<AppEnv>): Promise<ProjectRow | n
 }
 
 /**
- * The project of an operation that acts on one (a list, a send, a create): as resolveProject,
- * and an account-wide key that names none is answered 400 `project_required`.
+ * The project of an operation that acts on one (a list, a send, a create), once the key is
+ * known to hold `scope`: as resolveProject, and an account-wide key that names none is
+ * answered 400 `project_required`.
  */
-export async function requireProject(c: Context<AppEnv>): Promise<ProjectRow> {
+export async function requireProject(c: Context<AppEnv>, scope: string): Promise<ProjectRow> {
+  requireScope(c.get("auth"), scope);
   const project = await resolveProject(c);
   if (!project) {
     throw new ServiceError(400, "project_required",

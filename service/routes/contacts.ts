@@ -6,7 +6,7 @@ import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { normalizeEmail } from "../lib/contacts";
 import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { errorResponse, errorResponses, jsonAnswer, jsonBody, notFoundResponses, projectHeaders, routesTagged } from "./shared";
+import { createdInProject, errorResponse, jsonAnswer, notFoundResponses, routesTagged } from "./shared";
 
 type ContactRow = typeof contacts.$inferSelect;
 export const toContact = (row: ContactRow) => ({
@@ -24,8 +24,7 @@ const route = routesTagged("Contacts");
 
 const create = route({
   method: "post", path: "/v1/contacts",
-  request: { headers: projectHeaders, body: jsonBody(createContactRequest) },
-  responses: { 201: jsonAnswer("The contact", contactShape), ...errorResponses, 409: errorResponse("The project already has a contact with this address") },
+  ...createdInProject(createContactRequest, contactShape, "The contact", { 409: errorResponse("The project already has a contact with this address") }),
 });
 
 const get = route({
@@ -44,8 +43,7 @@ const emptyToNull = (v: string | undefined) => (v ? v : null);
 
 export function register(app: App) {
   app.openapi(create, async (c) => {
-    requireScope(c.get("auth"), "contacts:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "contacts:write");
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
     const subscribed = body.subscribed ?? true;

@@ -1,5 +1,5 @@
 import { z } from "@hono/zod-openapi";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { domainToASCII } from "node:url";
 import { domain as domainShape, domainListQuery, hostname, idParam, pageQuery, receivingState } from "../../lib/schemas";
 import type { App } from "../context";
@@ -8,9 +8,9 @@ import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { receivingRecords, sendingRecords } from "../lib/domain-records";
 import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { scheduleFirstCheck } from "../worker/domains";
-import { errorResponse, errorResponses, jsonAnswer, jsonBody, notFoundResponses, pagedList, projectHeaders, routesTagged } from "./shared";
+import { createdInProject, errorResponse, jsonAnswer, notFoundResponses, pagedList, routesTagged } from "./shared";
 
 type DomainRow = typeof domains.$inferSelect;
 export const toDomain = (row: DomainRow) => ({
@@ -42,12 +42,9 @@ const list = route({
 
 const add = route({
   method: "post", path: "/v1/domains",
-  request: { headers: projectHeaders, body: jsonBody(addDomainBody) },
-  responses: {
-    201: jsonAnswer("The domain, pending, with the DNS records to publish", domainShape),
-    ...errorResponses,
+  ...createdInProject(addDomainBody, domainShape, "The domain, pending, with the DNS records to publish", {
     409: errorResponse("The project already has this domain"),
-  },
+  }),
 });
 
 const receiving = route({
@@ -61,21 +58,15 @@ const receiving = route({
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "domains:read");
-    const project = await requireProject(c);
-    const { limit, cursor, status } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(domains)
-      .where(and(eq(domains.projectId, project.id), status ? eq(domains.status, status) : undefined, after ? lt(domains.id, after) : undefined))
-      .orderBy(desc(domains.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "domains:read");
+    const query = c.req.valid("query");
+    const { data, nextCursor } = await pageById(c.get("deps").db, domains, query,
+      eq(domains.projectId, project.id), query.status ? eq(domains.status, query.status) : undefined);
     return c.json({ data: data.map(toDomain), nextCursor }, 200);
   });
 
   app.openapi(add, async (c) => {
-    requireScope(c.get("auth"), "domains:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "domains:write");
     const { domain } = c.req.valid("json");
     const deps = c.get("deps");
     const exists = () => new ServiceError(409, "domain_exists", `domain: '${domain}' is already a domain of this project`, "domain");

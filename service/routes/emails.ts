@@ -81,8 +81,7 @@ export function register(app: App) {
   let batchRequests = 0;
 
   app.openapi(send, async (c) => {
-    requireScope(c.get("auth"), "emails:send");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "emails:send");
     const body = c.req.valid("json");
     const deps = c.get("deps");
     const out = await acceptOnce(c, { projectId: project.id, key: c.req.valid("header")["idempotency-key"], body }, async () =>
@@ -97,8 +96,7 @@ export function register(app: App) {
     if (every > 0 && ++batchRequests % every === 0) {
       throw new ServiceError(503, "fault_injected", `Injected fault: every ${every}th batch request fails (SERVICE_FAULT_BATCH_EVERY); retry`, null, { "Retry-After": "1" });
     }
-    requireScope(c.get("auth"), "emails:send");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "emails:send");
     const body = c.req.valid("json");
     const out = await acceptOnce(c, { projectId: project.id, key: c.req.valid("header")["idempotency-key"], body }, async () => {
       const checks = createSendChecks(deps.db, project.id);

@@ -1,6 +1,6 @@
 import { inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
 import type { App } from "../context";
-import { requireProject, requireScope } from "../lib/auth";
+import { requireProject } from "../lib/auth";
 import { storeInbound } from "../lib/inbound";
 import { eventsOf, toMessage } from "../lib/messages";
 import { errorResponses, jsonAnswer, jsonBody, projectHeaders, routesTagged } from "./shared";
@@ -16,8 +16,7 @@ const simulate = routesTagged("Inbound")({
 
 export function register(app: App) {
   app.openapi(simulate, async (c) => {
-    requireScope(c.get("auth"), "inbound:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "inbound:write");
     const body = c.req.valid("json");
     const db = c.get("deps").db;
     // A simulation is a test aid: it is stored for the named project whatever the `to` domain.

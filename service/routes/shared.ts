@@ -53,3 +53,12 @@ export const pagedList = <Q extends z.ZodObject, T extends z.ZodType>(query: Q, 
   request: { query, headers: projectHeaders },
   responses: { 200: jsonAnswer(description, page(item)), ...errorResponses },
 });
+
+/**
+ * The request and answers of a POST that creates one of a project's resources: the project
+ * headers and a JSON body in, 201 with the resource out; `errors` adds the operation's own (409…).
+ */
+export const createdInProject = <B, T, E extends object = object>(body: B, item: T, description: string, errors?: E) => ({
+  request: { headers: projectHeaders, body: jsonBody(body) },
+  responses: { 201: jsonAnswer(description, item), ...errorResponses, ...(errors as E) },
+});

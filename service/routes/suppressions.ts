@@ -2,9 +2,9 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { addSuppressionRequest, pageQuery, suppression } from "../../lib/schemas";
 import type { App } from "../context";
 import { suppressions } from "../db/schema";
-import { requireProject, requireScope } from "../lib/auth";
+import { requireProject } from "../lib/auth";
 import { decodeCursor, toPage } from "../lib/pagination";
-import { errorResponses, jsonAnswer, jsonBody, pagedList, projectHeaders, routesTagged } from "./shared";
+import { createdInProject, pagedList, routesTagged } from "./shared";
 
 type SuppressionRow = typeof suppressions.$inferSelect;
 export const toSuppression = (row: SuppressionRow) => ({
@@ -20,14 +20,12 @@ const list = route({ method: "get", path: "/v1/suppressions", ...pagedList(pageQ
 
 const add = route({
   method: "post", path: "/v1/suppressions",
-  request: { headers: projectHeaders, body: jsonBody(addSuppressionRequest) },
-  responses: { 201: jsonAnswer("The suppression (an existing one is returned unchanged)", suppression), ...errorResponses },
+  ...createdInProject(addSuppressionRequest, suppression, "The suppression (an existing one is returned unchanged)"),
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "suppressions:read");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "suppressions:read");
     const { limit, cursor } = c.req.valid("query");
     // Suppressions have no id: the cursor is (created_at in microseconds, email) of the last row,
     // the sort key itself. Microseconds, not a JS Date: a millisecond cursor would skip rows
@@ -47,8 +45,7 @@ export function register(app: App) {
   });
 
   app.openapi(add, async (c) => {
-    requireScope(c.get("auth"), "suppressions:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "suppressions:write");
     const body = c.req.valid("json");
     const email = body.email.toLowerCase();
     const db = c.get("deps").db;

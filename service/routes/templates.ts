@@ -1,10 +1,10 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { idParam, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { templates } from "../db/schema";
 import { requireProject, requireResource, requireScope, resolveProject } from "../lib/auth";
 import { ServiceError, badRequest, notFound } from "../lib/errors";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { TemplateSyntaxError, renderTemplate } from "../lib/render";
 import { findTemplate, isTemplateId, type TemplateRow } from "../lib/templates";
 import { errorResponses, jsonAnswer, jsonBody, notFoundResponses, pagedList, projectHeaders, routesTagged } from "./shared";
@@ -38,15 +38,8 @@ const preview = route({
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "templates:read");
-    const project = await requireProject(c);
-    const { limit, cursor } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(templates)
-      .where(and(eq(templates.projectId, project.id), after ? lt(templates.id, after) : undefined))
-      .orderBy(desc(templates.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "templates:read");
+    const { data, nextCursor } = await pageById(c.get("deps").db, templates, c.req.valid("query"), eq(templates.projectId, project.id));
     return c.json({ data: data.map(toTemplate), nextCursor }, 200);
   });
 
@@ -71,8 +64,7 @@ export function register(app: App) {
   });
 
   app.openapi(preview, async (c) => {
-    requireScope(c.get("auth"), "templates:read");
-    await requireProject(c);
+    await requireProject(c, "templates:read");
     const body = c.req.valid("json");
     try {
       const result = renderTemplate({ subject: body.subject ?? null, html: body.html ?? null, text: body.text ?? null }, body.data ?? {});

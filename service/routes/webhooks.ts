@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, lt } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { createWebhookRequest, idParam, pageQuery, webhook as webhookShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { newId } from "../lib/ids";
 import { assertWebhookDestination } from "../lib/webhook-destination";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { offerDemoHistory } from "../seed/replay";
-import { errorResponses, jsonAnswer, jsonBody, notFoundResponses, pagedList, projectHeaders, routesTagged } from "./shared";
+import { createdInProject, notFoundResponses, pagedList, routesTagged } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -33,8 +33,7 @@ const list = route({ method: "get", path: "/v1/webhooks", ...pagedList(pageQuery
 
 const create = route({
   method: "post", path: "/v1/webhooks",
-  request: { headers: projectHeaders, body: jsonBody(createWebhookRequest) },
-  responses: { 201: jsonAnswer("The endpoint with its signing secret, shown only here", webhookShape), ...errorResponses },
+  ...createdInProject(createWebhookRequest, webhookShape, "The endpoint with its signing secret, shown only here"),
 });
 
 const remove = route({
@@ -45,21 +44,14 @@ const remove = route({
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "webhooks:read");
-    const project = await requireProject(c);
-    const { limit, cursor } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(webhooks)
-      .where(and(eq(webhooks.projectId, project.id), isNull(webhooks.deletedAt), after ? lt(webhooks.id, after) : undefined))
-      .orderBy(desc(webhooks.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "webhooks:read");
+    const { data, nextCursor } = await pageById(c.get("deps").db, webhooks, c.req.valid("query"),
+      eq(webhooks.projectId, project.id), isNull(webhooks.deletedAt));
     return c.json({ data: data.map((r) => toWebhook(r, "redacted")), nextCursor }, 200);
   });
 
   app.openapi(create, async (c) => {
-    requireScope(c.get("auth"), "webhooks:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "webhooks:write");
     const body = c.req.valid("json");
     // Checked again at every delivery, on the address connected to (DNS can change in between).
     await assertWebhookDestination(c.get("deps"), body.url);
