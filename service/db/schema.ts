@@ -24,6 +24,9 @@ export const projects = pgTable("projects", {
   createdAt: createdAt(),
 });
 
+/** The project a row belongs to (every project-scoped table but api_keys, where it is optional). */
+const projectRef = () => text("project_id").notNull().references(() => projects.id);
+
 export const apiKeys = pgTable("api_keys", {
   id: text("id").primaryKey(),
   accountId: text("account_id").notNull().references(() => accounts.id),
@@ -41,7 +44,7 @@ export const apiKeys = pgTable("api_keys", {
 
 export const domains = pgTable("domains", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   domain: text("domain").notNull(),
   status: text("status").notNull().default("pending"),
   records: jsonb("records").$type<DnsRecordRow[]>().notNull(),
@@ -58,7 +61,7 @@ export type DnsRecordRow = {
 
 export const messages = pgTable("messages", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   direction: text("direction").notNull(),
   status: text("status").notNull(),
   from: text("from_address").notNull(),
@@ -123,7 +126,7 @@ export const jobs = pgTable("jobs", {
 }, (t) => [index("jobs_due").on(t.runAt).where(sql`locked_until is null`)]);
 
 export const idempotencyKeys = pgTable("idempotency_keys", {
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   key: text("key").notNull(),
   /** Which operation and body the key was first used with (SHA-256). */
   requestHash: text("request_hash").notNull(),
@@ -135,7 +138,7 @@ export const idempotencyKeys = pgTable("idempotency_keys", {
 
 export const contacts = pgTable("contacts", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   email: text("email").notNull(),
   firstName: text("first_name"),
   lastName: text("last_name"),
@@ -147,7 +150,7 @@ export const contacts = pgTable("contacts", {
 
 export const templates = pgTable("templates", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   slug: text("slug"),
   name: text("name").notNull(),
   subject: text("subject").notNull(),
@@ -157,7 +160,7 @@ export const templates = pgTable("templates", {
 }, (t) => [uniqueIndex("templates_project_slug").on(t.projectId, t.slug)]);
 
 export const suppressions = pgTable("suppressions", {
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   email: text("email").notNull(),
   reason: text("reason").notNull(),
   messageId: text("message_id"),
@@ -166,7 +169,7 @@ export const suppressions = pgTable("suppressions", {
 
 export const webhooks = pgTable("webhooks", {
   id: text("id").primaryKey(),
-  projectId: text("project_id").notNull().references(() => projects.id),
+  projectId: projectRef(),
   url: text("url").notNull(),
   enabled: boolean("enabled").notNull().default(true),
   eventTypes: jsonb("event_types").$type<string[]>().notNull(),

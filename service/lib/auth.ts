@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { AppEnv, AuthInfo } from "../context";
 import { apiKeys, projects } from "../db/schema";
 import { sha256 } from "./crypto";
-import { ServiceError, forbidden } from "./errors";
+import { ServiceError, forbidden, notFound } from "./errors";
 
 export type ProjectRow = typeof projects.$inferSelect;
 
@@ -80,10 +80,12 @@ export async function resolveProject(c: Context<AppEnv>): Promise<ProjectRow | n
 }
 
 /**
- * The project of an operation that acts on one (a list, a send, a create): as resolveProject,
- * and an account-wide key that names none is answered 400 `project_required`.
+ * The project of an operation that acts on one (a list, a send, a create), once the key is
+ * known to hold `scope`: as resolveProject, and an account-wide key that names none is
+ * answered 400 `project_required`.
  */
-export async function requireProject(c: Context<AppEnv>): Promise<ProjectRow> {
+export async function requireProject(c: Context<AppEnv>, scope: string): Promise<ProjectRow> {
+  requireScope(c.get("auth"), scope);
   const project = await resolveProject(c);
   if (!project) {
     throw new ServiceError(400, "project_required",
@@ -99,8 +101,15 @@ export async function requireProject(c: Context<AppEnv>): Promise<ProjectRow> {
  */
 export async function assertResourceProject(c: Context<AppEnv>, resourceProjectId: string, what: string): Promise<ProjectRow> {
   const allowed = await resolveProject(c);
-  if (allowed && allowed.id !== resourceProjectId) throw new ServiceError(404, "not_found", `${what} not found`, "id");
+  if (allowed && allowed.id !== resourceProjectId) throw notFound(what);
   const project = allowed ?? (await projectById(c, resourceProjectId));
-  if (!project || project.accountId !== c.get("auth").accountId) throw new ServiceError(404, "not_found", `${what} not found`, "id");
+  if (!project || project.accountId !== c.get("auth").accountId) throw notFound(what);
   return project;
+}
+
+/** A resource looked up by id, when the request may act on it: absent and out of reach are both "not found". */
+export async function requireResource<T extends { projectId: string }>(c: Context<AppEnv>, row: T | undefined | null, what: string): Promise<T> {
+  if (!row) throw notFound(what);
+  await assertResourceProject(c, row.projectId, what);
+  return row;
 }

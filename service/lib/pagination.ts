@@ -1,3 +1,6 @@
+import { and, desc, lt, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Db } from "../db/client";
 import { badRequest } from "./errors";
 
 /**
@@ -23,4 +26,19 @@ export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string) {
   const data = rows.slice(0, limit);
   const nextCursor = rows.length > limit && data.length ? encodeCursor(keyOf(data[data.length - 1])) : null;
   return { data, nextCursor };
+}
+
+/**
+ * One page of a list sorted by id, newest first: `where` holds the list's own conditions
+ * (its project, its filters); the cursor's condition and the limit+1 fetch are added here.
+ */
+export async function pageById<T extends PgTable & { id: PgColumn }>(
+  db: Db, table: T, query: { limit: number; cursor?: string }, ...where: (SQL | undefined)[]
+) {
+  const after = decodeCursor(query.cursor);
+  const rows: T["$inferSelect"][] = await db.select().from(table as PgTable)
+    .where(and(...where, after ? lt(table.id, after) : undefined))
+    .orderBy(desc(table.id))
+    .limit(query.limit + 1);
+  return toPage(rows, query.limit, (r) => r.id as string);
 }

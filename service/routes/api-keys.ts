@@ -1,4 +1,3 @@
-import { createRoute } from "@hono/zod-openapi";
 import { and, eq, isNull } from "drizzle-orm";
 import { createApiKeyRequest, createApiKeyResponse, idParam } from "../../lib/schemas";
 import type { App } from "../context";
@@ -6,25 +5,23 @@ import { apiKeys, projects } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
 import { forgetCachedKeys, requireScope } from "../lib/auth";
 import { badRequest, forbidden, notFound } from "../lib/errors";
-import { errorResponse, errorResponses, json } from "./shared";
+import { errorResponse, errorResponses, jsonAnswer, jsonBody, routesTagged } from "./shared";
 
-const create = createRoute({
-  method: "post",
-  path: "/v1/api-keys",
-  tags: ["API keys"],
-  request: { body: { required: true, content: json(createApiKeyRequest) } },
+const route = routesTagged("API keys");
+
+const create = route({
+  method: "post", path: "/v1/api-keys",
+  request: { body: jsonBody(createApiKeyRequest) },
   responses: {
-    201: { description: "The key, with its secret (shown only here)", content: json(createApiKeyResponse) },
+    201: jsonAnswer("The key, with its secret (shown only here)", createApiKeyResponse),
     ...errorResponses,
     403: errorResponse("The key may not create this key"),
   },
 });
 
 /** Beyond the interface, which lists no way to revoke a key: see service/README.md. */
-const revoke = createRoute({
-  method: "delete",
-  path: "/v1/api-keys/{id}",
-  tags: ["API keys"],
+const revoke = route({
+  method: "delete", path: "/v1/api-keys/{id}",
   request: { params: idParam },
   responses: {
     204: { description: "Revoked: the key stops working at once" },

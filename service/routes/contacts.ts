@@ -1,13 +1,12 @@
-import { createRoute } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { contact as contactShape, createContactRequest, idParam } from "../../lib/schemas";
 import type { App } from "../context";
 import { contacts, suppressions } from "../db/schema";
-import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
+import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { normalizeEmail } from "../lib/contacts";
-import { ServiceError, notFound } from "../lib/errors";
+import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
+import { createdInProject, errorResponse, jsonAnswer, notFoundResponses, routesTagged } from "./shared";
 
 type ContactRow = typeof contacts.$inferSelect;
 export const toContact = (row: ContactRow) => ({
@@ -21,38 +20,30 @@ export const toContact = (row: ContactRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-const contactResponse = (description: string) => ({ description, content: json(contactShape) });
+const route = routesTagged("Contacts");
 
-const create = createRoute({
-  method: "post",
-  path: "/v1/contacts",
-  tags: ["Contacts"],
-  request: { headers: projectHeaders, body: { required: true, content: json(createContactRequest) } },
-  responses: { 201: contactResponse("The contact"), ...errorResponses, 409: errorResponse("The project already has a contact with this address") },
+const create = route({
+  method: "post", path: "/v1/contacts",
+  ...createdInProject(createContactRequest, contactShape, "The contact", { 409: errorResponse("The project already has a contact with this address") }),
 });
 
-const get = createRoute({
-  method: "get",
-  path: "/v1/contacts/{id}",
-  tags: ["Contacts"],
+const get = route({
+  method: "get", path: "/v1/contacts/{id}",
   request: { params: idParam },
-  responses: { 200: contactResponse("The contact"), ...errorResponses, 404: errorResponse("No such contact") },
+  responses: { 200: jsonAnswer("The contact", contactShape), ...notFoundResponses("No such contact") },
 });
 
-const resubscribe = createRoute({
-  method: "post",
-  path: "/v1/contacts/{id}/resubscribe",
-  tags: ["Contacts"],
+const resubscribe = route({
+  method: "post", path: "/v1/contacts/{id}/resubscribe",
   request: { params: idParam },
-  responses: { 200: contactResponse("The contact, now subscribed"), ...errorResponses, 404: errorResponse("No such contact") },
+  responses: { 200: jsonAnswer("The contact, now subscribed", contactShape), ...notFoundResponses("No such contact") },
 });
 
 const emptyToNull = (v: string | undefined) => (v ? v : null);
 
 export function register(app: App) {
   app.openapi(create, async (c) => {
-    requireScope(c.get("auth"), "contacts:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "contacts:write");
     const body = c.req.valid("json");
     const email = normalizeEmail(body.email);
     const subscribed = body.subscribed ?? true;
@@ -74,18 +65,15 @@ export function register(app: App) {
     requireScope(c.get("auth"), "contacts:read");
     const { id } = c.req.valid("param");
     const [row] = await c.get("deps").db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
-    if (!row) throw notFound("Contact");
-    await assertResourceProject(c, row.projectId, "Contact");
-    return c.json(toContact(row), 200);
+    return c.json(toContact(await requireResource(c, row, "Contact")), 200);
   });
 
   app.openapi(resubscribe, async (c) => {
     requireScope(c.get("auth"), "contacts:write");
     const { id } = c.req.valid("param");
     const db = c.get("deps").db;
-    const [found] = await db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
-    if (!found) throw notFound("Contact");
-    await assertResourceProject(c, found.projectId, "Contact");
+    const [lookedUp] = await db.select().from(contacts).where(eq(contacts.id, id)).limit(1);
+    const found = await requireResource(c, lookedUp, "Contact");
     const row = await db.transaction(async (tx) => {
       const [updated] = await tx.update(contacts).set({ subscribed: true, unsubscribedAt: null }).where(eq(contacts.id, id)).returning();
       // Opting in again lifts the person's own unsubscribe, not a bounce, complaint or manual block.

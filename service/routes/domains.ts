@@ -1,16 +1,16 @@
-import { createRoute, z } from "@hono/zod-openapi";
-import { and, desc, eq, lt } from "drizzle-orm";
+import { z } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
 import { domainToASCII } from "node:url";
-import { domain as domainShape, domainListQuery, hostname, idParam, page, pageQuery, receivingState } from "../../lib/schemas";
+import { domain as domainShape, domainListQuery, hostname, idParam, pageQuery, receivingState } from "../../lib/schemas";
 import type { App } from "../context";
 import { domains } from "../db/schema";
-import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
+import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { receivingRecords, sendingRecords } from "../lib/domain-records";
 import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { scheduleFirstCheck } from "../worker/domains";
-import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
+import { createdInProject, errorResponse, jsonAnswer, notFoundResponses, pagedList, routesTagged } from "./shared";
 
 type DomainRow = typeof domains.$inferSelect;
 export const toDomain = (row: DomainRow) => ({
@@ -33,58 +33,40 @@ const addDomainBody = z.object({
     .refine((h) => !/^\d+$/.test(h.slice(h.lastIndexOf(".") + 1)), { error: "must be a hostname, not an IP address" }),
 });
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/domains",
-  tags: ["Domains"],
-  request: { query: pageQuery.extend(domainListQuery.shape), headers: projectHeaders },
-  responses: {
-    200: { description: "A page of domains, newest first", content: json(page(domainShape)) },
-    ...errorResponses,
-  },
+const route = routesTagged("Domains");
+
+const list = route({
+  method: "get", path: "/v1/domains",
+  ...pagedList(pageQuery.extend(domainListQuery.shape), domainShape, "A page of domains, newest first"),
 });
 
-const add = createRoute({
-  method: "post",
-  path: "/v1/domains",
-  tags: ["Domains"],
-  request: { headers: projectHeaders, body: { required: true, content: json(addDomainBody) } },
-  responses: {
-    201: { description: "The domain, pending, with the DNS records to publish", content: json(domainShape) },
-    ...errorResponses,
+const add = route({
+  method: "post", path: "/v1/domains",
+  ...createdInProject(addDomainBody, domainShape, "The domain, pending, with the DNS records to publish", {
     409: errorResponse("The project already has this domain"),
-  },
+  }),
 });
 
-const receiving = createRoute({
-  method: "get",
-  path: "/v1/domains/{id}/receiving",
-  tags: ["Domains"],
+const receiving = route({
+  method: "get", path: "/v1/domains/{id}/receiving",
   request: { params: idParam },
   responses: {
-    200: { description: "Whether the domain receives mail, and the MX record(s) to publish", content: json(receivingState) },
-    ...errorResponses,
-    404: errorResponse("No such domain"),
+    200: jsonAnswer("Whether the domain receives mail, and the MX record(s) to publish", receivingState),
+    ...notFoundResponses("No such domain"),
   },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "domains:read");
-    const project = await requireProject(c);
-    const { limit, cursor, status } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(domains)
-      .where(and(eq(domains.projectId, project.id), status ? eq(domains.status, status) : undefined, after ? lt(domains.id, after) : undefined))
-      .orderBy(desc(domains.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "domains:read");
+    const query = c.req.valid("query");
+    const { data, nextCursor } = await pageById(c.get("deps").db, domains, query,
+      eq(domains.projectId, project.id), query.status ? eq(domains.status, query.status) : undefined);
     return c.json({ data: data.map(toDomain), nextCursor }, 200);
   });
 
   app.openapi(add, async (c) => {
-    requireScope(c.get("auth"), "domains:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "domains:write");
     const { domain } = c.req.valid("json");
     const deps = c.get("deps");
     const exists = () => new ServiceError(409, "domain_exists", `domain: '${domain}' is already a domain of this project`, "domain");
@@ -109,9 +91,8 @@ export function register(app: App) {
   app.openapi(receiving, async (c) => {
     requireScope(c.get("auth"), "domains:read");
     const { id } = c.req.valid("param");
-    const [row] = await c.get("deps").db.select().from(domains).where(eq(domains.id, id)).limit(1);
-    if (!row) throw new ServiceError(404, "not_found", "Domain not found", "id");
-    await assertResourceProject(c, row.projectId, "Domain");
+    const [lookedUp] = await c.get("deps").db.select().from(domains).where(eq(domains.id, id)).limit(1);
+    const row = await requireResource(c, lookedUp, "Domain");
     return c.json({ enabled: row.receivingEnabled, records: row.receivingRecords }, 200);
   });
 }

@@ -1,24 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestService, type TestService } from "../test/harness";
-import { addVerifiedDomain } from "../test/sending-fixtures";
+import type { TestService } from "../test/harness";
+import { createSendingService, sendableEmail } from "../test/sending-fixtures";
 
 let svc: TestService;
-const base = { from: { email: "hello@alpha.test", name: "Alpha Team" }, to: [{ email: "delivered@example.com" }], subject: "Hi", text: "Hello" };
+const base = sendableEmail;
 
 beforeAll(async () => {
-  svc = await createTestService();
-  await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
-  await addVerifiedDomain(svc.db, svc.beta.id, "beta.test");
+  svc = await createSendingService();
 });
 afterAll(() => svc.close());
 
-const send = (body: unknown, init: Parameters<TestService["call"]>[2] = {}) => svc.call("POST", "/v1/emails", { body, ...init });
 
 describe("attachments", () => {
   const bytes = Buffer.from([0, 1, 2, 250, 255, 10, 13, 37]);
 
   it("lists metadata whose url serves the bytes to an authenticated GET", async () => {
-    const { id } = await (await send({
+    const { id } = await (await svc.sendEmail({
       ...base, attachments: [{ filename: "data.bin", content: bytes.toString("base64") }, { filename: "note.html", content: Buffer.from("<b>x</b>").toString("base64"), contentType: "text/html" }],
     })).json();
     const list = await svc.call("GET", `/v1/emails/${id}/attachments`, { project: null });
@@ -45,9 +42,8 @@ describe("attachments", () => {
   });
 
   it("uses SERVICE_PUBLIC_URL for urls when set", async () => {
-    const other = await createTestService({ config: { SERVICE_PUBLIC_URL: "https://mail.example.org/" } });
+    const other = await createSendingService({ config: { SERVICE_PUBLIC_URL: "https://mail.example.org/" } });
     try {
-      await addVerifiedDomain(other.db, other.alpha.id, "alpha.test");
       const { id } = await (await other.call("POST", "/v1/emails", { body: { ...base, attachments: [{ filename: "a.txt", content: "YQ==" }] } })).json();
       const { data } = await (await other.call("GET", `/v1/emails/${id}/attachments`)).json();
       expect(data[0].url).toMatch(/^https:\/\/mail\.example\.org\/v1\/emails\/msg_/);

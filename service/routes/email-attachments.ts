@@ -1,30 +1,27 @@
-import { createRoute, z } from "@hono/zod-openapi";
+import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
 import { attachmentList, idParam } from "../../lib/schemas";
 import type { App } from "../context";
 import { attachments } from "../db/schema";
-import { assertResourceProject, requireScope } from "../lib/auth";
+import { requireResource, requireScope } from "../lib/auth";
 import { notFound } from "../lib/errors";
 import { findMessage } from "../lib/messages";
-import { errorResponse, errorResponses, json } from "./shared";
+import { jsonAnswer, notFoundResponses, routesTagged } from "./shared";
 
-const errors = { ...errorResponses, 404: errorResponse("No such message or attachment") };
+const route = routesTagged("Emails");
+const errors = notFoundResponses("No such message or attachment");
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/emails/{id}/attachments",
-  tags: ["Emails"],
+const list = route({
+  method: "get", path: "/v1/emails/{id}/attachments",
   request: { params: idParam },
   responses: {
-    200: { description: "The message's attachments; each `url` serves the bytes to an authenticated GET", content: json(attachmentList) },
+    200: jsonAnswer("The message's attachments; each `url` serves the bytes to an authenticated GET", attachmentList),
     ...errors,
   },
 });
 
-const download = createRoute({
-  method: "get",
-  path: "/v1/emails/{id}/attachments/{attachmentId}",
-  tags: ["Emails"],
+const download = route({
+  method: "get", path: "/v1/emails/{id}/attachments/{attachmentId}",
   request: { params: idParam.extend({ attachmentId: z.string().min(1).max(200) }) },
   responses: {
     200: {
@@ -46,9 +43,7 @@ export function registerAttachments(app: App) {
     requireScope(c.get("auth"), "emails:read");
     const { id } = c.req.valid("param");
     const deps = c.get("deps");
-    const message = await findMessage(deps.db, id);
-    if (!message) throw notFound("Message");
-    await assertResourceProject(c, message.projectId, "Message");
+    await requireResource(c, await findMessage(deps.db, id), "Message");
     const rows = await deps.db
       .select({ id: attachments.id, filename: attachments.filename, contentType: attachments.contentType, size: attachments.size })
       .from(attachments).where(eq(attachments.messageId, id)).orderBy(asc(attachments.id));
@@ -62,9 +57,7 @@ export function registerAttachments(app: App) {
     requireScope(c.get("auth"), "emails:read");
     const { id, attachmentId } = c.req.valid("param");
     const deps = c.get("deps");
-    const message = await findMessage(deps.db, id);
-    if (!message) throw notFound("Message");
-    await assertResourceProject(c, message.projectId, "Message");
+    await requireResource(c, await findMessage(deps.db, id), "Message");
     const [file] = await deps.db.select().from(attachments)
       .where(and(eq(attachments.id, attachmentId), eq(attachments.messageId, id))).limit(1);
     if (!file) throw notFound("Attachment", "attachmentId");

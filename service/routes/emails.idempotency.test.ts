@@ -3,20 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendEmailRequest } from "../../lib/schemas";
 import { idempotencyKeys, messages } from "../db/schema";
 import { canonicalJson, sha256 } from "../lib/crypto";
-import { createTestService, type TestService } from "../test/harness";
-import { addVerifiedDomain } from "../test/sending-fixtures";
+import type { TestService } from "../test/harness";
+import { createSendingService, sendableEmail } from "../test/sending-fixtures";
 
 let svc: TestService;
-const base = { from: { email: "hello@alpha.test", name: "Alpha Team" }, to: [{ email: "delivered@example.com" }], subject: "Hi", text: "Hello" };
+const base = sendableEmail;
 
 beforeAll(async () => {
-  svc = await createTestService();
-  await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
-  await addVerifiedDomain(svc.db, svc.beta.id, "beta.test");
+  svc = await createSendingService();
 });
 afterAll(() => svc.close());
 
-const send = (body: unknown, init: Parameters<TestService["call"]>[2] = {}) => svc.call("POST", "/v1/emails", { body, ...init });
 const countMessages = async () => (await svc.db.select({ n: count() }).from(messages))[0].n;
 
 describe("Idempotency-Key", () => {
@@ -24,8 +21,8 @@ describe("Idempotency-Key", () => {
 
   it("replays the original answer for the same key and body, sending nothing again", async () => {
     const before = await countMessages();
-    const first = await send(base, withKey("k-replay"));
-    const again = await send({ subject: "Hi", text: "Hello", to: base.to, from: base.from }, withKey("k-replay")); // key order differs
+    const first = await svc.sendEmail(base, withKey("k-replay"));
+    const again = await svc.sendEmail({ subject: "Hi", text: "Hello", to: base.to, from: base.from }, withKey("k-replay")); // key order differs
     expect(first.status).toBe(202);
     expect(again.status).toBe(202);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
@@ -34,8 +31,8 @@ describe("Idempotency-Key", () => {
   });
 
   it("answers 409 idempotency_conflict for the same key with another body or operation", async () => {
-    await send(base, withKey("k-conflict"));
-    const res = await send({ ...base, subject: "Other" }, withKey("k-conflict"));
+    await svc.sendEmail(base, withKey("k-conflict"));
+    const res = await svc.sendEmail({ ...base, subject: "Other" }, withKey("k-conflict"));
     expect(res.status).toBe(409);
     expect((await res.json()).error).toMatchObject({ code: "idempotency_conflict", param: "Idempotency-Key" });
     const batch = await svc.call("POST", "/v1/emails/batch", { body: { emails: [base] }, ...withKey("k-conflict") });
@@ -44,7 +41,7 @@ describe("Idempotency-Key", () => {
 
   it("sends once when two requests with one key arrive together", async () => {
     const before = await countMessages();
-    const answers = await Promise.all([send(base, withKey("k-race")), send(base, withKey("k-race")), send(base, withKey("k-race"))]);
+    const answers = await Promise.all([svc.sendEmail(base, withKey("k-race")), svc.sendEmail(base, withKey("k-race")), svc.sendEmail(base, withKey("k-race"))]);
     const statuses = answers.map((r) => r.status);
     expect(statuses.every((s) => s === 202 || s === 409)).toBe(true);
     expect(statuses).toContain(202);
@@ -59,16 +56,16 @@ describe("Idempotency-Key", () => {
   });
 
   it("keeps keys per project, releases a key whose request failed, and ignores expired keys", async () => {
-    const a = await (await send(base, withKey("k-shared"))).json();
-    const b = await (await send({ ...base, from: { email: "a@beta.test" } }, withKey("k-shared", "beta"))).json();
+    const a = await (await svc.sendEmail(base, withKey("k-shared"))).json();
+    const b = await (await svc.sendEmail({ ...base, from: { email: "a@beta.test" } }, withKey("k-shared", "beta"))).json();
     expect(a.id).not.toBe(b.id);
 
-    expect((await send({ ...base, from: { email: "x@unknown.test" } }, withKey("k-failed"))).status).toBe(403);
-    expect((await send(base, withKey("k-failed"))).status).toBe(202);
+    expect((await svc.sendEmail({ ...base, from: { email: "x@unknown.test" } }, withKey("k-failed"))).status).toBe(403);
+    expect((await svc.sendEmail(base, withKey("k-failed"))).status).toBe(202);
 
-    const old = await (await send(base, withKey("k-old"))).json();
+    const old = await (await svc.sendEmail(base, withKey("k-old"))).json();
     await svc.db.execute(sql`update idempotency_keys set created_at = now() - interval '25 hours' where key = 'k-old'`);
-    const fresh = await send({ ...base, subject: "New" }, withKey("k-old"));
+    const fresh = await svc.sendEmail({ ...base, subject: "New" }, withKey("k-old"));
     expect(fresh.status).toBe(202);
     expect((await fresh.json()).id).not.toBe(old.id);
   });
@@ -77,19 +74,19 @@ describe("Idempotency-Key", () => {
     const body = { ...base, subject: "Busy" };
     const hash = sha256(canonicalJson({ method: "POST", path: "/v1/emails", body: sendEmailRequest.parse(body) }));
     await svc.db.insert(idempotencyKeys).values({ projectId: svc.alpha.id, key: "k-busy", requestHash: hash, state: "in_flight" });
-    const busy = await send(body, withKey("k-busy"));
+    const busy = await svc.sendEmail(body, withKey("k-busy"));
     expect(busy.status).toBe(409);
     expect(busy.headers.get("Retry-After")).toBe("1");
     expect((await busy.json()).error).toMatchObject({ code: "idempotency_in_flight", param: "Idempotency-Key" });
 
     await svc.db.execute(sql`update idempotency_keys set created_at = now() - interval '10 minutes' where key = 'k-busy'`);
-    const taken = await send(body, withKey("k-busy"));
+    const taken = await svc.sendEmail(body, withKey("k-busy"));
     expect(taken.status).toBe(202);
-    expect((await send(body, withKey("k-busy"))).headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await svc.sendEmail(body, withKey("k-busy"))).headers.get("Idempotent-Replayed")).toBe("true");
   });
 
   it("validates the key itself", async () => {
-    const res = await send(base, withKey("x".repeat(300)));
+    const res = await svc.sendEmail(base, withKey("x".repeat(300)));
     expect(res.status).toBe(400);
     expect((await res.json()).error.param).toBe("idempotency-key");
   });
@@ -97,9 +94,8 @@ describe("Idempotency-Key", () => {
 
 describe("fault switch", () => {
   it("fails every Nth batch with 503 before doing anything", async () => {
-    const faulty = await createTestService({ config: { SERVICE_FAULT_BATCH_EVERY: 2 } });
+    const faulty = await createSendingService({ config: { SERVICE_FAULT_BATCH_EVERY: 2 } });
     try {
-      await addVerifiedDomain(faulty.db, faulty.alpha.id, "alpha.test");
       const post = () => faulty.call("POST", "/v1/emails/batch", { body: { emails: [base] }, headers: { "Idempotency-Key": "f" } });
       expect((await post()).status).toBe(207);
       const failed = await post();

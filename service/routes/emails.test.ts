@@ -5,28 +5,25 @@ import { message as messageShape } from "../../lib/schemas";
 import { createApp } from "../app";
 import { messages } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
-import { createTestService, type TestService } from "../test/harness";
-import { addTemplate, addVerifiedDomain } from "../test/sending-fixtures";
+import type { TestService } from "../test/harness";
+import { addTemplate, addVerifiedDomain, createSendingService, sendableEmail } from "../test/sending-fixtures";
 import { replySubject } from "./emails";
 
 let svc: TestService;
-const base = { from: { email: "hello@alpha.test", name: "Alpha Team" }, to: [{ email: "delivered@example.com" }], subject: "Hi", text: "Hello" };
+const base = sendableEmail;
 
 beforeAll(async () => {
-  svc = await createTestService();
-  await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
-  await addVerifiedDomain(svc.db, svc.beta.id, "beta.test");
+  svc = await createSendingService();
   await addVerifiedDomain(svc.db, svc.alpha.id, "pending.test", { status: "pending" });
   await addTemplate(svc.db, svc.alpha.id, { slug: "welcome", subject: "Welcome {{name}}", html: "<p>Hi {{name}}</p>" });
 });
 afterAll(() => svc.close());
 
-const send = (body: unknown, init: Parameters<TestService["call"]>[2] = {}) => svc.call("POST", "/v1/emails", { body, ...init });
 const countMessages = async () => (await svc.db.select({ n: count() }).from(messages))[0].n;
 
 describe("POST /v1/emails", () => {
   it("accepts a send (202 queued) that GET returns with its events", async () => {
-    const res = await send({ ...base, cc: [{ email: "cc@example.com" }], tags: [{ name: "kind", value: "welcome" }], headers: { "X-Campaign": "c1" } });
+    const res = await svc.sendEmail({ ...base, cc: [{ email: "cc@example.com" }], tags: [{ name: "kind", value: "welcome" }], headers: { "X-Campaign": "c1" } });
     expect(res.status).toBe(202);
     const { id, status } = await res.json();
     expect(status).toBe("queued");
@@ -41,15 +38,15 @@ describe("POST /v1/emails", () => {
   });
 
   it("names the field of invalid input", async () => {
-    const bad = await send({ ...base, to: [{ email: "nope" }] });
+    const bad = await svc.sendEmail({ ...base, to: [{ email: "nope" }] });
     expect(bad.status).toBe(400);
     const { error } = await bad.json();
     expect(error).toMatchObject({ code: "validation_error", param: "to.0.email" });
     expect(error.message).toMatch(/^to\.0\.email: /);
-    expect((await (await send({ ...base, subject: undefined })).json()).error.param).toBe("subject");
-    expect((await (await send({ ...base, to: [] })).json()).error.param).toBe("to");
-    expect((await (await send({ ...base, scheduledAt: "2020-01-01T00:00:00Z" })).json()).error.param).toBe("scheduledAt");
-    expect((await (await send({ ...base, attachments: [{ filename: "a.txt", content: "***" }] })).json()).error.param).toBe("attachments.0.content");
+    expect((await (await svc.sendEmail({ ...base, subject: undefined })).json()).error.param).toBe("subject");
+    expect((await (await svc.sendEmail({ ...base, to: [] })).json()).error.param).toBe("to");
+    expect((await (await svc.sendEmail({ ...base, scheduledAt: "2020-01-01T00:00:00Z" })).json()).error.param).toBe("scheduledAt");
+    expect((await (await svc.sendEmail({ ...base, attachments: [{ filename: "a.txt", content: "***" }] })).json()).error.param).toBe("attachments.0.content");
     const notJson = await svc.app.request("/v1/emails", {
       method: "POST", body: "{oops", headers: { Authorization: `Bearer ${svc.accountKey}`, "X-Service-Product": "alpha", "Content-Type": "application/json" },
     });
@@ -58,41 +55,41 @@ describe("POST /v1/emails", () => {
 
   it("answers 401 without a key and 413 for a body over 20 MB", async () => {
     expect((await svc.app.request("/v1/emails", { method: "POST", body: JSON.stringify(base), headers: { "Content-Type": "application/json" } })).status).toBe(401);
-    const huge = await send({ ...base, text: "x".repeat(21 * 1024 * 1024) });
+    const huge = await svc.sendEmail({ ...base, text: "x".repeat(21 * 1024 * 1024) });
     expect(huge.status).toBe(413);
     expect((await huge.json()).error.code).toBe("payload_too_large");
-    const bigFile = await send({ ...base, attachments: [{ filename: "big.bin", content: Buffer.alloc(11 * 1024 * 1024).toString("base64") }] });
+    const bigFile = await svc.sendEmail({ ...base, attachments: [{ filename: "big.bin", content: Buffer.alloc(11 * 1024 * 1024).toString("base64") }] });
     expect(bigFile.status).toBe(400);
     expect((await bigFile.json()).error.param).toBe("attachments");
   });
 
   it("refuses a sender whose domain is not verified for the project (403 domain_not_verified)", async () => {
     for (const email of ["x@pending.test", "x@beta.test", "x@unknown.test"]) {
-      const res = await send({ ...base, from: { email } });
+      const res = await svc.sendEmail({ ...base, from: { email } });
       expect(res.status).toBe(403);
       expect((await res.json()).error).toMatchObject({ code: "domain_not_verified", param: "from" });
     }
   });
 
   it("sends from a template by slug or id, and refuses an unknown one (400 templateId)", async () => {
-    const ok = await send({ from: base.from, to: base.to, templateId: "welcome", data: { name: "Ann" } });
+    const ok = await svc.sendEmail({ from: base.from, to: base.to, templateId: "welcome", data: { name: "Ann" } });
     expect(ok.status).toBe(202);
     const got = await (await svc.call("GET", `/v1/emails/${(await ok.json()).id}`)).json();
     expect(got.templateId).toMatch(/^tmpl_/);
-    const unknown = await send({ from: base.from, to: base.to, templateId: "nope" });
+    const unknown = await svc.sendEmail({ from: base.from, to: base.to, templateId: "nope" });
     expect(unknown.status).toBe(400);
     expect((await unknown.json()).error).toMatchObject({ param: "templateId", code: "template_not_found" });
     // Templates are per project too.
-    expect((await send({ from: { email: "a@beta.test" }, to: base.to, templateId: "welcome" }, { project: "beta" })).status).toBe(400);
+    expect((await svc.sendEmail({ from: { email: "a@beta.test" }, to: base.to, templateId: "welcome" }, { project: "beta" })).status).toBe(400);
   });
 
   it("enforces scopes", async () => {
     const readOnly = (await createApiKey(svc.db, { accountId: svc.account.id, projectId: svc.alpha.id, name: "ro", scopes: ["emails:read"] })).secret;
     const sendOnly = (await createApiKey(svc.db, { accountId: svc.account.id, projectId: svc.alpha.id, name: "so", scopes: ["emails:send"] })).secret;
-    const denied = await send(base, { key: readOnly, project: null });
+    const denied = await svc.sendEmail(base, { key: readOnly, project: null });
     expect(denied.status).toBe(403);
     expect((await denied.json()).error.code).toBe("insufficient_scope");
-    const sent = await send(base, { key: sendOnly, project: null });
+    const sent = await svc.sendEmail(base, { key: sendOnly, project: null });
     expect(sent.status).toBe(202);
     const { id } = await sent.json();
     expect((await svc.call("GET", `/v1/emails/${id}`, { key: sendOnly, project: null })).status).toBe(403);
@@ -100,13 +97,13 @@ describe("POST /v1/emails", () => {
   });
 
   it("requires the project for an account-wide key and keeps projects apart", async () => {
-    const missing = await send(base, { project: null });
+    const missing = await svc.sendEmail(base, { project: null });
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.code).toBe("project_required");
-    expect((await send({ ...base, from: { email: "a@beta.test" } }, { project: null, headers: { "X-Service-Sender": "beta" } })).status).toBe(202);
-    expect((await send(base, { key: svc.alphaKey, project: "beta" })).status).toBe(403);
+    expect((await svc.sendEmail({ ...base, from: { email: "a@beta.test" } }, { project: null, headers: { "X-Service-Sender": "beta" } })).status).toBe(202);
+    expect((await svc.sendEmail(base, { key: svc.alphaKey, project: "beta" })).status).toBe(403);
 
-    const { id } = await (await send(base)).json();
+    const { id } = await (await svc.sendEmail(base)).json();
     expect((await svc.call("GET", `/v1/emails/${id}`, { project: "beta" })).status).toBe(404);
     expect((await svc.call("GET", `/v1/emails/${id}`, { project: null })).status).toBe(200);
     expect((await svc.call("GET", `/v1/emails/${id}`, { key: svc.alphaKey, project: null })).status).toBe(200);
@@ -118,7 +115,7 @@ describe("POST /v1/emails", () => {
 
 describe("GET /v1/emails/{id}", () => {
   it("reads the message row once: access is checked on the row it answers with", async () => {
-    const { id } = await (await send(base)).json();
+    const { id } = await (await svc.sendEmail(base)).json();
     // The same service over a database handle that notes which table each SELECT reads.
     const tables: Table[] = [];
     const db = new Proxy(svc.db, {
@@ -212,7 +209,7 @@ describe("POST /v1/emails/{id}/reply", () => {
   });
 
   it("is idempotent, and refuses bad input, unknown ids, other projects and unverified senders", async () => {
-    const { id } = await (await send(base)).json();
+    const { id } = await (await svc.sendEmail(base)).json();
     const k = { headers: { "Idempotency-Key": "r-1" } };
     const a = await (await svc.call("POST", `/v1/emails/${id}/reply`, { body: { text: "x" }, ...k })).json();
     const b = await (await svc.call("POST", `/v1/emails/${id}/reply`, { body: { text: "x" }, ...k })).json();

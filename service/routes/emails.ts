@@ -1,16 +1,16 @@
-import { createRoute } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import {
   batchRequest, batchResponse, idParam, message as messageShape, replyRequest, sendEmailRequest, sendEmailResponse,
   type SendEmail,
 } from "../../lib/schemas";
-import type { App } from "../context";
+import type { App, AppEnv } from "../context";
 import { acceptPrepared, createSendChecks, prepareSend, type Prepared } from "../lib/accept";
-import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
+import { assertResourceProject, requireProject, requireResource, requireScope } from "../lib/auth";
 import { ServiceError, fromZodError, notFound } from "../lib/errors";
 import { idempotent, type Outcome } from "../lib/idempotency";
 import { findMessage, loadMessage } from "../lib/messages";
 import { registerAttachments } from "./email-attachments";
-import { errorResponse, errorResponses, idempotencyHeaders, json, projectHeaders } from "./shared";
+import { errorResponse, errorResponses, idempotencyHeaders, jsonAnswer, jsonBody, projectHeaders, routesTagged } from "./shared";
 
 const errors = { ...errorResponses, 403: errorResponse("The key may not do this, or the sender's domain is not verified") };
 const idempotencyErrors = {
@@ -18,76 +18,74 @@ const idempotencyErrors = {
 };
 const sendHeaders = projectHeaders.extend(idempotencyHeaders.shape);
 
-const send = createRoute({
-  method: "post",
-  path: "/v1/emails",
-  tags: ["Emails"],
-  request: { headers: sendHeaders, body: { required: true, content: json(sendEmailRequest) } },
-  responses: {
-    202: { description: "Accepted and queued", content: json(sendEmailResponse) },
-    ...errors, ...idempotencyErrors,
-  },
+const route = routesTagged("Emails");
+
+const send = route({
+  method: "post", path: "/v1/emails",
+  request: { headers: sendHeaders, body: jsonBody(sendEmailRequest) },
+  responses: { 202: jsonAnswer("Accepted and queued", sendEmailResponse), ...errors, ...idempotencyErrors },
 });
 
-const batch = createRoute({
-  method: "post",
-  path: "/v1/emails/batch",
-  tags: ["Emails"],
-  request: { headers: sendHeaders, body: { required: true, content: json(batchRequest) } },
+const batch = route({
+  method: "post", path: "/v1/emails/batch",
+  request: { headers: sendHeaders, body: jsonBody(batchRequest) },
   responses: {
-    207: { description: "One entry per email, in order: `{id, status}` when queued, `{error}` (param names the item's field) when not", content: json(batchResponse) },
+    207: jsonAnswer("One entry per email, in order: `{id, status}` when queued, `{error}` (param names the item's field) when not", batchResponse),
     ...errors, ...idempotencyErrors,
     503: errorResponse("Injected fault (SERVICE_FAULT_BATCH_EVERY), nothing was done; retry"),
   },
 });
 
-const get = createRoute({
-  method: "get",
-  path: "/v1/emails/{id}",
-  tags: ["Emails"],
+const get = route({
+  method: "get", path: "/v1/emails/{id}",
   request: { params: idParam },
-  responses: {
-    200: { description: "The message with its lifecycle events", content: json(messageShape) },
-    ...errors,
-    404: errorResponse("No such message"),
-  },
+  responses: { 200: jsonAnswer("The message with its lifecycle events", messageShape), ...errors, 404: errorResponse("No such message") },
 });
 
-const reply = createRoute({
-  method: "post",
-  path: "/v1/emails/{id}/reply",
-  tags: ["Emails"],
-  request: { params: idParam, headers: idempotencyHeaders, body: { required: true, content: json(replyRequest) } },
+const reply = route({
+  method: "post", path: "/v1/emails/{id}/reply",
+  request: { params: idParam, headers: idempotencyHeaders, body: jsonBody(replyRequest) },
   responses: {
-    202: { description: "The reply, accepted and queued in the same thread", content: json(sendEmailResponse) },
+    202: jsonAnswer("The reply, accepted and queued in the same thread", sendEmailResponse),
     ...errors, ...idempotencyErrors,
     404: errorResponse("No such message"),
   },
 });
 
 const queuedBody = (p: Prepared) => ({ id: p.message.id, status: "queued" });
+const acceptedOne = (p: Prepared): Accepted => ({ accepted: [p], outcome: { status: 202, body: queuedBody(p) } });
+
+type Accepted = { accepted: Prepared[]; outcome: Outcome };
+
+/**
+ * Runs an accepting POST at most once per Idempotency-Key: `prepare` checks the input and
+ * builds the messages and the answer; the messages are accepted in one transaction with the
+ * stored answer (a few multi-row inserts however many). A replayed answer says so in a header.
+ */
+async function acceptOnce(c: Context<AppEnv>, scope: { projectId: string; key?: string; body: unknown }, prepare: () => Promise<Accepted>) {
+  const deps = c.get("deps");
+  const out = await idempotent(deps.db, { ...scope, method: "POST", path: c.req.path }, async (save) => {
+    const { accepted, outcome } = await prepare();
+    await deps.db.transaction(async (tx) => {
+      await acceptPrepared(tx, accepted);
+      await save(tx, outcome);
+    });
+    if (accepted.length) deps.kick();
+    return outcome;
+  });
+  if (out.replayed) c.header("Idempotent-Replayed", "true");
+  return out;
+}
 
 export function register(app: App) {
   let batchRequests = 0;
 
   app.openapi(send, async (c) => {
-    requireScope(c.get("auth"), "emails:send");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "emails:send");
     const body = c.req.valid("json");
     const deps = c.get("deps");
-    const out = await idempotent(deps.db, {
-      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
-    }, async (save) => {
-      const prepared = await prepareSend(createSendChecks(deps.db, project.id), project.id, body);
-      const outcome: Outcome = { status: 202, body: queuedBody(prepared) };
-      await deps.db.transaction(async (tx) => {
-        await acceptPrepared(tx, [prepared]);
-        await save(tx, outcome);
-      });
-      deps.kick();
-      return outcome;
-    });
-    if (out.replayed) c.header("Idempotent-Replayed", "true");
+    const out = await acceptOnce(c, { projectId: project.id, key: c.req.valid("header")["idempotency-key"], body }, async () =>
+      acceptedOne(await prepareSend(createSendChecks(deps.db, project.id), project.id, body)));
     return c.json(out.body as never, out.status as 202);
   });
 
@@ -98,12 +96,9 @@ export function register(app: App) {
     if (every > 0 && ++batchRequests % every === 0) {
       throw new ServiceError(503, "fault_injected", `Injected fault: every ${every}th batch request fails (SERVICE_FAULT_BATCH_EVERY); retry`, null, { "Retry-After": "1" });
     }
-    requireScope(c.get("auth"), "emails:send");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "emails:send");
     const body = c.req.valid("json");
-    const out = await idempotent(deps.db, {
-      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
-    }, async (save) => {
+    const out = await acceptOnce(c, { projectId: project.id, key: c.req.valid("header")["idempotency-key"], body }, async () => {
       const checks = createSendChecks(deps.db, project.id);
       const items = await Promise.all(body.emails.map(async (item, i) => {
         const parsed = sendEmailRequest.safeParse(item);
@@ -116,19 +111,9 @@ export function register(app: App) {
         }
       }));
       const accepted = items.flatMap((r) => (r.prepared ? [r.prepared] : []));
-      const outcome: Outcome = {
-        status: 207,
-        body: { data: items.map((r) => (r.prepared ? queuedBody(r.prepared) : { error: r.error!.toBody().error })) },
-      };
-      // One transaction and a few multi-row inserts for the whole batch.
-      await deps.db.transaction(async (tx) => {
-        await acceptPrepared(tx, accepted);
-        await save(tx, outcome);
-      });
-      if (accepted.length) deps.kick();
-      return outcome;
+      const answer = { data: items.map((r) => (r.prepared ? queuedBody(r.prepared) : { error: r.error!.toBody().error })) };
+      return { accepted, outcome: { status: 207, body: answer } };
     });
-    if (out.replayed) c.header("Idempotent-Replayed", "true");
     return c.json(out.body as never, out.status as 207);
   });
 
@@ -136,9 +121,7 @@ export function register(app: App) {
     requireScope(c.get("auth"), "emails:read");
     const { id } = c.req.valid("param");
     const db = c.get("deps").db;
-    const found = await loadMessage(db, id);
-    if (!found) throw notFound("Message");
-    await assertResourceProject(c, found.projectId, "Message");
+    const found = await requireResource(c, await loadMessage(db, id), "Message");
     return c.json(found.message, 200);
   });
 
@@ -150,9 +133,7 @@ export function register(app: App) {
     if (!original) throw notFound("Message");
     const project = await assertResourceProject(c, original.projectId, "Message");
     const body = c.req.valid("json");
-    const out = await idempotent(deps.db, {
-      projectId: project.id, key: c.req.valid("header")["idempotency-key"], method: "POST", path: c.req.path, body,
-    }, async (save) => {
+    const out = await acceptOnce(c, { projectId: project.id, key: c.req.valid("header")["idempotency-key"], body }, async () => {
       const checks = createSendChecks(deps.db, project.id);
       const inbound = original.direction === "inbound";
       const input: SendEmail = {
@@ -168,15 +149,8 @@ export function register(app: App) {
         inReplyTo: original.rfcMessageId,
         references: [...original.references, original.rfcMessageId],
       });
-      const outcome: Outcome = { status: 202, body: queuedBody(prepared) };
-      await deps.db.transaction(async (tx) => {
-        await acceptPrepared(tx, [prepared]);
-        await save(tx, outcome);
-      });
-      deps.kick();
-      return outcome;
+      return acceptedOne(prepared);
     });
-    if (out.replayed) c.header("Idempotent-Replayed", "true");
     return c.json(out.body as never, out.status as 202);
   });
 

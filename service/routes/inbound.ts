@@ -1,26 +1,22 @@
-import { createRoute } from "@hono/zod-openapi";
 import { inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
 import type { App } from "../context";
-import { requireProject, requireScope } from "../lib/auth";
+import { requireProject } from "../lib/auth";
 import { storeInbound } from "../lib/inbound";
 import { eventsOf, toMessage } from "../lib/messages";
-import { errorResponses, json, projectHeaders } from "./shared";
+import { errorResponses, jsonAnswer, jsonBody, projectHeaders, routesTagged } from "./shared";
 
-const simulate = createRoute({
-  method: "post",
-  path: "/v1/inbound/simulate",
-  tags: ["Inbound"],
-  request: { headers: projectHeaders, body: { required: true, content: json(inboundSimulateRequest) } },
+const simulate = routesTagged("Inbound")({
+  method: "post", path: "/v1/inbound/simulate",
+  request: { headers: projectHeaders, body: jsonBody(inboundSimulateRequest) },
   responses: {
-    200: { description: "The stored inbound message (status `received`), as GET /v1/emails/{id} returns it", content: json(messageShape) },
+    200: jsonAnswer("The stored inbound message (status `received`), as GET /v1/emails/{id} returns it", messageShape),
     ...errorResponses,
   },
 });
 
 export function register(app: App) {
   app.openapi(simulate, async (c) => {
-    requireScope(c.get("auth"), "inbound:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "inbound:write");
     const body = c.req.valid("json");
     const db = c.get("deps").db;
     // A simulation is a test aid: it is stored for the named project whatever the `to` domain.

@@ -1,5 +1,6 @@
+import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { errorBody } from "../../lib/schemas";
+import { errorBody, page } from "../../lib/schemas";
 
 /** The project headers, documented on the operations that list them. */
 export const projectHeaders = z.object({
@@ -14,6 +15,12 @@ export const idempotencyHeaders = z.object({
 /** A JSON body in the OpenAPI document: `content` of a request or a response. */
 export const json = <T>(schema: T) => ({ "application/json": { schema } });
 
+/** A request body that must be there, as JSON. */
+export const jsonBody = <T>(schema: T) => ({ required: true, content: json(schema) });
+
+/** A documented answer with a JSON body. */
+export const jsonAnswer = <T>(description: string, schema: T) => ({ description, content: json(schema) });
+
 /** A documented error answer: every error has the same body (`{ error: { message, code, param } }`). */
 export const errorResponse = (description: string) => ({ description, content: json(errorBody) });
 
@@ -26,3 +33,32 @@ export const errorResponses = {
   401: errorResponse("Missing or unknown API key"),
   403: errorResponse("The key may not do this"),
 };
+
+/** The error answers of an operation on one resource by id: the common ones and a 404. */
+export const notFoundResponses = (description: string) => ({ ...errorResponses, 404: errorResponse(description) });
+
+/**
+ * `createRoute` for the operations of one file: they share one tag (the resource), so each
+ * definition says only its method, path, request and answers.
+ */
+export const routesTagged = (tag: string) =>
+  <P extends string, R extends Omit<RouteConfig, "path" | "tags"> & { path: P }>(config: R) =>
+    createRoute({ ...config, tags: [tag] });
+
+/**
+ * The request and answers of a GET of a project's paged list, newest first: a page query
+ * (with the list's own filters) and the project headers in, a page of `item` out.
+ */
+export const pagedList = <Q extends z.ZodObject, T extends z.ZodType>(query: Q, item: T, description: string) => ({
+  request: { query, headers: projectHeaders },
+  responses: { 200: jsonAnswer(description, page(item)), ...errorResponses },
+});
+
+/**
+ * The request and answers of a POST that creates one of a project's resources: the project
+ * headers and a JSON body in, 201 with the resource out; `errors` adds the operation's own (409…).
+ */
+export const createdInProject = <B, T, E extends object = object>(body: B, item: T, description: string, errors?: E) => ({
+  request: { headers: projectHeaders, body: jsonBody(body) },
+  responses: { 201: jsonAnswer(description, item), ...errorResponses, ...(errors as E) },
+});

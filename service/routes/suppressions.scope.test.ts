@@ -1,15 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messageEvents } from "../db/schema";
-import { createTestService, type TestService } from "../test/harness";
-import { addVerifiedDomain, statusOf, waitFor } from "../test/sending-fixtures";
+import type { TestService } from "../test/harness";
+import { createSendingService, statusOf, waitFor } from "../test/sending-fixtures";
 
 /** A suppression belongs to its project: it blocks sends there and nowhere else. */
 let svc: TestService;
 beforeAll(async () => {
-  svc = await createTestService({ worker: true });
-  await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
-  await addVerifiedDomain(svc.db, svc.beta.id, "beta.test");
+  svc = await createSendingService({ worker: true });
 });
 afterAll(() => svc.close());
 

@@ -1,11 +1,10 @@
-import { createRoute } from "@hono/zod-openapi";
 import { and, desc, eq, sql } from "drizzle-orm";
-import { addSuppressionRequest, page, pageQuery, suppression } from "../../lib/schemas";
+import { addSuppressionRequest, pageQuery, suppression } from "../../lib/schemas";
 import type { App } from "../context";
 import { suppressions } from "../db/schema";
-import { requireProject, requireScope } from "../lib/auth";
+import { requireProject } from "../lib/auth";
 import { decodeCursor, toPage } from "../lib/pagination";
-import { errorResponses, json, projectHeaders } from "./shared";
+import { createdInProject, pagedList, routesTagged } from "./shared";
 
 type SuppressionRow = typeof suppressions.$inferSelect;
 export const toSuppression = (row: SuppressionRow) => ({
@@ -15,32 +14,18 @@ export const toSuppression = (row: SuppressionRow) => ({
   messageId: row.messageId,
 });
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/suppressions",
-  tags: ["Suppressions"],
-  request: { query: pageQuery, headers: projectHeaders },
-  responses: {
-    200: { description: "A page of suppressions, newest first", content: json(page(suppression)) },
-    ...errorResponses,
-  },
-});
+const route = routesTagged("Suppressions");
 
-const add = createRoute({
-  method: "post",
-  path: "/v1/suppressions",
-  tags: ["Suppressions"],
-  request: { headers: projectHeaders, body: { required: true, content: json(addSuppressionRequest) } },
-  responses: {
-    201: { description: "The suppression (an existing one is returned unchanged)", content: json(suppression) },
-    ...errorResponses,
-  },
+const list = route({ method: "get", path: "/v1/suppressions", ...pagedList(pageQuery, suppression, "A page of suppressions, newest first") });
+
+const add = route({
+  method: "post", path: "/v1/suppressions",
+  ...createdInProject(addSuppressionRequest, suppression, "The suppression (an existing one is returned unchanged)"),
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "suppressions:read");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "suppressions:read");
     const { limit, cursor } = c.req.valid("query");
     // Suppressions have no id: the cursor is (created_at in microseconds, email) of the last row,
     // the sort key itself. Microseconds, not a JS Date: a millisecond cursor would skip rows
@@ -60,8 +45,7 @@ export function register(app: App) {
   });
 
   app.openapi(add, async (c) => {
-    requireScope(c.get("auth"), "suppressions:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "suppressions:write");
     const body = c.req.valid("json");
     const email = body.email.toLowerCase();
     const db = c.get("deps").db;

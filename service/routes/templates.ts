@@ -1,14 +1,13 @@
-import { createRoute } from "@hono/zod-openapi";
-import { and, desc, eq, lt } from "drizzle-orm";
-import { idParam, page, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
+import { eq } from "drizzle-orm";
+import { idParam, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { templates } from "../db/schema";
-import { assertResourceProject, requireProject, requireScope, resolveProject } from "../lib/auth";
+import { requireProject, requireResource, requireScope, resolveProject } from "../lib/auth";
 import { ServiceError, badRequest, notFound } from "../lib/errors";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { TemplateSyntaxError, renderTemplate } from "../lib/render";
 import { findTemplate, isTemplateId, type TemplateRow } from "../lib/templates";
-import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
+import { errorResponses, jsonAnswer, jsonBody, notFoundResponses, pagedList, projectHeaders, routesTagged } from "./shared";
 
 export const toTemplate = (row: TemplateRow) => ({
   id: row.id,
@@ -21,51 +20,26 @@ export const toTemplate = (row: TemplateRow) => ({
   variables: renderTemplate(row, {}).variables,
 });
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/templates",
-  tags: ["Templates"],
-  request: { query: pageQuery, headers: projectHeaders },
-  responses: {
-    200: { description: "A page of templates, newest first", content: json(page(templateShape)) },
-    ...errorResponses,
-  },
-});
+const route = routesTagged("Templates");
 
-const get = createRoute({
-  method: "get",
-  path: "/v1/templates/{id}",
-  tags: ["Templates"],
+const list = route({ method: "get", path: "/v1/templates", ...pagedList(pageQuery, templateShape, "A page of templates, newest first") });
+
+const get = route({
+  method: "get", path: "/v1/templates/{id}",
   request: { params: idParam },
-  responses: {
-    200: { description: "The template, by id or slug", content: json(templateShape) },
-    ...errorResponses,
-    404: errorResponse("No such template"),
-  },
+  responses: { 200: jsonAnswer("The template, by id or slug", templateShape), ...notFoundResponses("No such template") },
 });
 
-const preview = createRoute({
-  method: "post",
-  path: "/v1/templates/preview",
-  tags: ["Templates"],
-  request: { headers: projectHeaders, body: { required: true, content: json(previewRequest) } },
-  responses: {
-    200: { description: "The rendered draft, the variables it uses and those `data` lacks", content: json(previewResponse) },
-    ...errorResponses,
-  },
+const preview = route({
+  method: "post", path: "/v1/templates/preview",
+  request: { headers: projectHeaders, body: jsonBody(previewRequest) },
+  responses: { 200: jsonAnswer("The rendered draft, the variables it uses and those `data` lacks", previewResponse), ...errorResponses },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "templates:read");
-    const project = await requireProject(c);
-    const { limit, cursor } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(templates)
-      .where(and(eq(templates.projectId, project.id), after ? lt(templates.id, after) : undefined))
-      .orderBy(desc(templates.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "templates:read");
+    const { data, nextCursor } = await pageById(c.get("deps").db, templates, c.req.valid("query"), eq(templates.projectId, project.id));
     return c.json({ data: data.map(toTemplate), nextCursor }, 200);
   });
 
@@ -75,9 +49,7 @@ export function register(app: App) {
     const db = c.get("deps").db;
     if (isTemplateId(id)) {
       const [row] = await db.select().from(templates).where(eq(templates.id, id)).limit(1);
-      if (!row) throw notFound("Template");
-      await assertResourceProject(c, row.projectId, "Template");
-      return c.json(toTemplate(row), 200);
+      return c.json(toTemplate(await requireResource(c, row, "Template")), 200);
     }
     // A slug is unique only within a project, so it needs one: the key's, or the header's.
     const project = await resolveProject(c);
@@ -92,8 +64,7 @@ export function register(app: App) {
   });
 
   app.openapi(preview, async (c) => {
-    requireScope(c.get("auth"), "templates:read");
-    await requireProject(c);
+    await requireProject(c, "templates:read");
     const body = c.req.valid("json");
     try {
       const result = renderTemplate({ subject: body.subject ?? null, html: body.html ?? null, text: body.text ?? null }, body.data ?? {});

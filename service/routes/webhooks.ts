@@ -1,16 +1,14 @@
-import { createRoute } from "@hono/zod-openapi";
 import { randomBytes } from "node:crypto";
-import { and, desc, eq, isNull, lt } from "drizzle-orm";
-import { createWebhookRequest, idParam, page, pageQuery, webhook as webhookShape } from "../../lib/schemas";
+import { and, eq, isNull } from "drizzle-orm";
+import { createWebhookRequest, idParam, pageQuery, webhook as webhookShape } from "../../lib/schemas";
 import type { App } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
-import { assertResourceProject, requireProject, requireScope } from "../lib/auth";
-import { notFound } from "../lib/errors";
+import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { newId } from "../lib/ids";
 import { assertWebhookDestination } from "../lib/webhook-destination";
-import { decodeCursor, toPage } from "../lib/pagination";
+import { pageById } from "../lib/pagination";
 import { offerDemoHistory } from "../seed/replay";
-import { errorResponse, errorResponses, json, projectHeaders } from "./shared";
+import { createdInProject, notFoundResponses, pagedList, routesTagged } from "./shared";
 
 type WebhookRow = typeof webhooks.$inferSelect;
 
@@ -29,57 +27,31 @@ export const toWebhook = (row: WebhookRow, secret: "full" | "redacted") => ({
 /** A Standard Webhooks secret: `whsec_` and base64 of 32 random bytes. */
 const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-const list = createRoute({
-  method: "get",
-  path: "/v1/webhooks",
-  tags: ["Webhooks"],
-  request: { query: pageQuery, headers: projectHeaders },
-  responses: {
-    200: { description: "A page of endpoints, newest first, secrets redacted", content: json(page(webhookShape)) },
-    ...errorResponses,
-  },
+const route = routesTagged("Webhooks");
+
+const list = route({ method: "get", path: "/v1/webhooks", ...pagedList(pageQuery, webhookShape, "A page of endpoints, newest first, secrets redacted") });
+
+const create = route({
+  method: "post", path: "/v1/webhooks",
+  ...createdInProject(createWebhookRequest, webhookShape, "The endpoint with its signing secret, shown only here"),
 });
 
-const create = createRoute({
-  method: "post",
-  path: "/v1/webhooks",
-  tags: ["Webhooks"],
-  request: { headers: projectHeaders, body: { required: true, content: json(createWebhookRequest) } },
-  responses: {
-    201: { description: "The endpoint with its signing secret, shown only here", content: json(webhookShape) },
-    ...errorResponses,
-  },
-});
-
-const remove = createRoute({
-  method: "delete",
-  path: "/v1/webhooks/{id}",
-  tags: ["Webhooks"],
+const remove = route({
+  method: "delete", path: "/v1/webhooks/{id}",
   request: { params: idParam },
-  responses: {
-    204: { description: "Deleted; pending deliveries are cancelled at once" },
-    ...errorResponses,
-    404: errorResponse("No such endpoint"),
-  },
+  responses: { 204: { description: "Deleted; pending deliveries are cancelled at once" }, ...notFoundResponses("No such endpoint") },
 });
 
 export function register(app: App) {
   app.openapi(list, async (c) => {
-    requireScope(c.get("auth"), "webhooks:read");
-    const project = await requireProject(c);
-    const { limit, cursor } = c.req.valid("query");
-    const after = decodeCursor(cursor);
-    const rows = await c.get("deps").db.select().from(webhooks)
-      .where(and(eq(webhooks.projectId, project.id), isNull(webhooks.deletedAt), after ? lt(webhooks.id, after) : undefined))
-      .orderBy(desc(webhooks.id))
-      .limit(limit + 1);
-    const { data, nextCursor } = toPage(rows, limit, (r) => r.id);
+    const project = await requireProject(c, "webhooks:read");
+    const { data, nextCursor } = await pageById(c.get("deps").db, webhooks, c.req.valid("query"),
+      eq(webhooks.projectId, project.id), isNull(webhooks.deletedAt));
     return c.json({ data: data.map((r) => toWebhook(r, "redacted")), nextCursor }, 200);
   });
 
   app.openapi(create, async (c) => {
-    requireScope(c.get("auth"), "webhooks:write");
-    const project = await requireProject(c);
+    const project = await requireProject(c, "webhooks:write");
     const body = c.req.valid("json");
     // Checked again at every delivery, on the address connected to (DNS can change in between).
     await assertWebhookDestination(c.get("deps"), body.url);
@@ -103,8 +75,7 @@ export function register(app: App) {
     const { id } = c.req.valid("param");
     const db = c.get("deps").db;
     const [row] = await db.select().from(webhooks).where(and(eq(webhooks.id, id), isNull(webhooks.deletedAt))).limit(1);
-    if (!row) throw notFound("Webhook");
-    await assertResourceProject(c, row.projectId, "Webhook");
+    await requireResource(c, row, "Webhook");
     // Soft delete keeps the delivery history; cancelling pending deliveries stops retries at once.
     await db.transaction(async (tx) => {
       await tx.update(webhooks).set({ deletedAt: new Date(), enabled: false }).where(eq(webhooks.id, id));

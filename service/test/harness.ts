@@ -40,8 +40,11 @@ export async function createTestService(opts: { config?: Partial<ServiceConfig>;
     return app.request(path, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   }
 
+  /** POST /v1/emails with `body`, as `call` makes it. */
+  const sendEmail = (body: unknown, init: Parameters<typeof call>[2] = {}) => call("POST", "/v1/emails", { body, ...init });
+
   return {
-    app, deps, db: database.db, account, alpha, beta, accountKey, alphaKey, call,
+    app, deps, db: database.db, account, alpha, beta, accountKey, alphaKey, call, sendEmail,
     get worker() { return worker; },
     async close() {
       await worker?.stop();

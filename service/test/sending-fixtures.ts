@@ -4,6 +4,18 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { domains, messages, templates } from "../db/schema";
 import { newId } from "../lib/ids";
+import { createTestService } from "./harness";
+
+/** An email the alpha project may send once its domain is verified (`createSendingService`). */
+export const sendableEmail = { from: { email: "hello@alpha.test", name: "Alpha Team" }, to: [{ email: "delivered@example.com" }], subject: "Hi", text: "Hello" };
+
+/** A test service whose projects may send: alpha from alpha.test, beta from beta.test. */
+export async function createSendingService(opts: Parameters<typeof createTestService>[0] = {}) {
+  const svc = await createTestService(opts);
+  await addVerifiedDomain(svc.db, svc.alpha.id, "alpha.test");
+  await addVerifiedDomain(svc.db, svc.beta.id, "beta.test");
+  return svc;
+}
 
 /** A verified sending domain (and optionally receiving), without waiting for DNS checks. */
 export async function addVerifiedDomain(db: Db, projectId: string, domain: string, opts: { receiving?: boolean; status?: string } = {}) {
