@@ -52,30 +52,14 @@ export function DropdownMenuItem({
   );
 }
 
-/** The check shown left of a checkbox or radio item while it is on. */
-function ItemCheck() {
-  return (
-    <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-      <DropdownMenuPrimitive.ItemIndicator>
-        <CheckIcon aria-hidden="true" />
-      </DropdownMenuPrimitive.ItemIndicator>
-    </span>
-  );
-}
-
-export function DropdownMenuCheckboxItem({ className, children, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.CheckboxItem>) {
-  return (
-    <DropdownMenuPrimitive.CheckboxItem className={cn(itemClass, "pl-8", className)} {...props}>
-      <ItemCheck />
-      {children}
-    </DropdownMenuPrimitive.CheckboxItem>
-  );
-}
-
 export function DropdownMenuRadioItem({ className, children, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.RadioItem>) {
   return (
     <DropdownMenuPrimitive.RadioItem className={cn(itemClass, "pl-8", className)} {...props}>
-      <ItemCheck />
+      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
+        <DropdownMenuPrimitive.ItemIndicator>
+          <CheckIcon aria-hidden="true" />
+        </DropdownMenuPrimitive.ItemIndicator>
+      </span>
       {children}
     </DropdownMenuPrimitive.RadioItem>
   );
