@@ -157,3 +157,27 @@ test("send again refills the recipient, the template and its merge data", async 
   await expect(page.getByLabel("actionUrl", { exact: true })).toHaveValue("https://acme.test/start");
   await screenshot(page, "marketer-send-again");
 });
+
+/** Dropping goes through the shared drop-zone hook: a dropped file is taken as a chosen one would be, on both zones. */
+test("files dropped on the attachments zone and the batch CSV zone are taken like chosen ones", async ({ page }) => {
+  async function drop(zone: import("@playwright/test").Locator, name: string, type: string, text: string) {
+    const dataTransfer = await page.evaluateHandle(
+      ([name, type, text]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], name, { type }));
+        return dt;
+      },
+      [name, type, text] as const,
+    );
+    await zone.dispatchEvent("dragover", { dataTransfer });
+    await expect(zone).toHaveClass(/border-primary/);
+    await zone.dispatchEvent("drop", { dataTransfer });
+    await expect(zone).not.toHaveClass(/border-primary/);
+  }
+  await visit(page, compose);
+  await drop(page.getByText("Drop files here or").locator("xpath=ancestor-or-self::div[1]"), "notes.txt", "text/plain", "hello");
+  await expect(page.getByRole("listitem").filter({ hasText: "notes.txt" })).toContainText("5 B");
+  await visit(page, `/p/${project}/batches`);
+  await drop(page.getByText("Drop a CSV file here, or").locator(".."), "list.csv", "text/csv", "email,name\na@example.com,A\nb@example.com,B\n");
+  await expect(page.getByRole("status").filter({ hasText: "Read 2 rows" })).toBeVisible();
+});

@@ -4,6 +4,7 @@ import * as React from "react";
 import { UploadIcon } from "lucide-react";
 import type { ParsedCsv } from "@/lib/batch/csv";
 import { Textarea } from "@/components/ui/textarea";
+import { useFileDrop } from "@/components/common/use-file-drop";
 import { cn } from "@/lib/utils";
 
 export type LoadedFile = { text: string; fileName: string | null; parsed: ParsedCsv };
@@ -14,7 +15,6 @@ const preload = () => void loadParser().catch(() => {});
 
 /** A CSV by upload (or drop), or rows pasted from a spreadsheet; parsed at once to show what was read. */
 export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | null) => void; loaded: LoadedFile | null }) {
-  const [over, setOver] = React.useState(false);
   const [pasted, setPasted] = React.useState("");
   const inputId = React.useId();
   // Only the newest file or paste is reported, however the parser's loading and the reads interleave.
@@ -35,19 +35,12 @@ export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | nu
     if (turn === latest.current) await read(text, file.name);
   }
 
+  const { over, zoneProps } = useFileDrop((files) => void fromFile(files[0]));
+
   return (
     <div className="grid gap-4 md:grid-cols-2" onPointerEnter={preload} onFocus={preload}>
       <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          void fromFile(e.dataTransfer.files[0]);
-        }}
+        {...zoneProps}
         className={cn("flex flex-col items-center justify-center gap-2 rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground", over && "border-primary bg-primary/5")}
       >
         <UploadIcon className="size-5" aria-hidden="true" />

@@ -21,30 +21,24 @@ export function DateRangeFilter({
   to: string | undefined | null;
   onChange: (patch: { from?: string | null; to?: string | null }) => void;
 }) {
+  const fromDay = isoToDay(from);
+  const toDay = isoToDay(to);
   return (
     <div className="flex items-center gap-1.5">
-      <Label htmlFor={`${idPrefix}-from`} className="text-xs text-muted-foreground">
-        From
-      </Label>
-      <Input
-        id={`${idPrefix}-from`}
-        type="date"
-        className="w-40"
-        value={isoToDay(from)}
-        max={isoToDay(to) || undefined}
-        onChange={(e) => onChange({ from: e.target.value ? dayToIso(e.target.value, "start") : null })}
-      />
-      <Label htmlFor={`${idPrefix}-to`} className="text-xs text-muted-foreground">
-        to
-      </Label>
-      <Input
-        id={`${idPrefix}-to`}
-        type="date"
-        className="w-40"
-        value={isoToDay(to)}
-        min={isoToDay(from) || undefined}
-        onChange={(e) => onChange({ to: e.target.value ? dayToIso(e.target.value, "end") : null })}
-      />
+      <DayInput id={`${idPrefix}-from`} label="From" value={fromDay} max={toDay || undefined} onDay={(day) => onChange({ from: day ? dayToIso(day, "start") : null })} />
+      <DayInput id={`${idPrefix}-to`} label="to" value={toDay} min={fromDay || undefined} onDay={(day) => onChange({ to: day ? dayToIso(day, "end") : null })} />
     </div>
+  );
+}
+
+/** One end of the range: a labelled day input, bounded by the other end. */
+function DayInput({ id, label, onDay, ...valueAndBound }: { id: string; label: string; value: string; min?: string; max?: string; onDay: (day: string) => void }) {
+  return (
+    <>
+      <Label htmlFor={id} className="text-xs text-muted-foreground">
+        {label}
+      </Label>
+      <Input id={id} type="date" className="w-40" {...valueAndBound} onChange={(e) => onDay(e.target.value)} />
+    </>
   );
 }

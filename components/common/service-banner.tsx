@@ -4,10 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { CloudOffIcon, FolderXIcon, KeyRoundIcon, SnailIcon, WifiOffIcon } from "lucide-react";
 import { healthQuery } from "@/lib/queries/health";
 import { isAppError } from "@/lib/errors";
-import type { ServiceHealthView } from "@/lib/schemas/health";
-
-/** The server's answer the page was rendered with, and when it was taken. */
-export type InitialHealth = { value: ServiceHealthView; at: number };
+import type { TakenHealth } from "@/lib/schemas/health";
 
 /**
  * The one banner that says the email service is slow, unreachable, refuses the dashboard's
@@ -16,7 +13,7 @@ export type InitialHealth = { value: ServiceHealthView; at: number };
  * on the service); it clears by itself once the service answers again. It starts from the
  * server's answer (`initial`), so a page's first load does not ask again.
  */
-export function ServiceBanner({ initial }: { initial?: InitialHealth | null }) {
+export function ServiceBanner({ initial }: { initial?: TakenHealth | null }) {
   const { data, error } = useQuery({ ...healthQuery(), ...(initial ? { initialData: initial.value, initialDataUpdatedAt: initial.at } : {}) });
 
   let content: { icon: typeof CloudOffIcon; text: string } | null = null;

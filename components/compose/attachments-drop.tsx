@@ -4,6 +4,7 @@ import * as React from "react";
 import { PaperclipIcon, Trash2Icon } from "lucide-react";
 import { MAX_ATTACHMENTS_BYTES } from "@/lib/schemas/limits";
 import { Button } from "@/components/ui/button";
+import { useFileDrop } from "@/components/common/use-file-drop";
 import { cn } from "@/lib/utils";
 
 export type ComposeAttachment = { filename: string; content: string; contentType: string; size: number };
@@ -24,7 +25,6 @@ async function toBase64(file: File): Promise<string> {
 
 /** Drag and drop (or choose) files; each is listed with name and size against the stated limit. */
 export function AttachmentsDrop({ value, onChange, error }: { value: ComposeAttachment[]; onChange: (v: ComposeAttachment[]) => void; error?: string }) {
-  const [over, setOver] = React.useState(false);
   const inputId = React.useId();
   const total = value.reduce((s, a) => s + a.size, 0);
 
@@ -35,6 +35,7 @@ export function AttachmentsDrop({ value, onChange, error }: { value: ComposeAtta
     );
     onChange([...value, ...added]);
   }
+  const { over, zoneProps } = useFileDrop((files) => void add(files));
 
   return (
     <div className="space-y-2">
@@ -42,16 +43,7 @@ export function AttachmentsDrop({ value, onChange, error }: { value: ComposeAtta
         Attachments
       </p>
       <div
-        onDragOver={(e) => {
-          e.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={(e) => {
-          e.preventDefault();
-          setOver(false);
-          void add(e.dataTransfer.files);
-        }}
+        {...zoneProps}
         className={cn("rounded-md border border-dashed px-4 py-4 text-center text-sm text-muted-foreground", over && "border-primary bg-primary/5", error && "border-destructive")}
       >
         <PaperclipIcon className="mx-auto mb-1 size-4" aria-hidden="true" />

@@ -6,7 +6,8 @@ import { TopBar } from "@/components/shell/top-bar";
 import { CommandPalette } from "@/components/shell/command-palette";
 import { ShellProvider, type ShellProject, type ShellUser } from "@/components/shell/shell-context";
 import { DashboardProviders } from "@/components/shell/dashboard-providers";
-import { ServiceBanner, type InitialHealth } from "@/components/common/service-banner";
+import { ServiceBanner } from "@/components/common/service-banner";
+import type { TakenHealth } from "@/lib/schemas/health";
 
 /**
  * The frame of every signed-in screen: sidebar, top bar, the service banner and the page.
@@ -23,7 +24,7 @@ export function AppShell({
   user: ShellUser;
   projects: ShellProject[];
   lastProject: string | null;
-  health: InitialHealth | null;
+  health: TakenHealth | null;
   children: React.ReactNode;
 }) {
   return (

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { usePathname, useRouter } from "next/navigation";
 import { useTheme } from "next-themes";
-import { FolderKanbanIcon, MailSearchIcon, MonitorIcon, MoonIcon, SunIcon } from "lucide-react";
+import { FolderKanbanIcon, MailSearchIcon, MonitorIcon, MoonIcon, SunIcon, type LucideIcon } from "lucide-react";
 import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, CommandList, CommandSeparator, CommandShortcut } from "@/components/ui/command";
 import { useCurrentProject, useShell } from "@/components/shell/shell-context";
 import { looksLikeMessageId, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
@@ -85,26 +85,8 @@ export function CommandPaletteDialog({
             </CommandItem>
           </CommandGroup>
         )}
-        {project && screens.length > 0 && (
-          <CommandGroup heading={`Go to · ${project.name}`}>
-            {screens.map((s) => (
-              <CommandItem key={s.key} value={`${s.label} ${s.keywords?.join(" ") ?? ""}`} onSelect={() => go(projectHref(project.externalId, s.segment))}>
-                <s.icon aria-hidden="true" />
-                {s.label}
-              </CommandItem>
-            ))}
-          </CommandGroup>
-        )}
-        {admin.length > 0 && (
-          <CommandGroup heading="Admin">
-            {admin.map((s) => (
-              <CommandItem key={s.key} value={`${s.label} admin ${s.keywords?.join(" ") ?? ""}`} onSelect={() => go(s.href)}>
-                <s.icon aria-hidden="true" />
-                {s.label}
-              </CommandItem>
-            ))}
-          </CommandGroup>
-        )}
+        {project && <ScreenGroup heading={`Go to · ${project.name}`} screens={screens} hrefOf={(s) => projectHref(project.externalId, s.segment)} go={go} />}
+        <ScreenGroup heading="Admin" screens={admin} extraWords={["admin"]} hrefOf={(s) => s.href} go={go} />
         {projects.length > 1 && (
           <CommandGroup heading="Switch project">
             {projects.map((p) => (
@@ -141,5 +123,34 @@ export function CommandPaletteDialog({
       </CommandList>
       {!messageId && <PaletteTip projectName={project?.name} />}
     </CommandDialog>
+  );
+}
+
+type Screen = { key: string; label: string; keywords?: string[]; icon: LucideIcon };
+
+/** Screens to go to, found by their label, `extraWords` and their own keywords; nothing when there are none. */
+function ScreenGroup<S extends Screen>({
+  heading,
+  screens,
+  extraWords = [],
+  hrefOf,
+  go,
+}: {
+  heading: string;
+  screens: S[];
+  extraWords?: string[];
+  hrefOf: (screen: S) => string;
+  go: (href: string) => void;
+}) {
+  if (screens.length === 0) return null;
+  return (
+    <CommandGroup heading={heading}>
+      {screens.map((s) => (
+        <CommandItem key={s.key} value={[s.label, ...extraWords, s.keywords?.join(" ") ?? ""].join(" ")} onSelect={() => go(hrefOf(s))}>
+          <s.icon aria-hidden="true" />
+          {s.label}
+        </CommandItem>
+      ))}
+    </CommandGroup>
   );
 }

@@ -3,13 +3,14 @@
 import * as React from "react";
 import { usePathname } from "next/navigation";
 import type { Role } from "@/lib/permissions";
+import type { ProjectView } from "@/lib/schemas/projects";
 import { allows, type Permission } from "@/lib/permissions";
 import { projectFromPath } from "@/components/shell/nav";
 import { pickProject, rememberProjectCookie } from "@/components/shell/last-project";
 
 /** `allProjects`: whether the user may open every project; account-wide permissions need it. */
 export type ShellUser = { id: string; email: string; name: string | null; role: Role; allProjects: boolean };
-export type ShellProject = { id: string; externalId: string; name: string };
+export type ShellProject = Pick<ProjectView, "id" | "externalId" | "name">;
 
 type ShellValue = { user: ShellUser; projects: ShellProject[]; lastProject: string | null };
 

@@ -12,6 +12,8 @@ export const serviceHealth = z.object({
   reason: z.string().nullable().optional().default(null),
 });
 export type ServiceHealthView = z.infer<typeof serviceHealth>;
+/** A reading and when it was taken (ms since epoch): the server renders the banner from it. */
+export type TakenHealth = { value: ServiceHealthView; at: number };
 
 /** `GET /api/health` answers `{ service: {state, latencyMs, problem, reason} }`; a bare object is read too. */
 export const healthResponse = z.preprocess(

@@ -1,5 +1,6 @@
 import { summarizeErrorBody } from "./error-body";
 import { serviceHeaders } from "./headers";
+import type { HEALTH_PROBLEMS } from "../../schemas/health";
 
 /**
  * Can the dashboard use the configured service? Asked with an operation OF THE INTERFACE
@@ -9,7 +10,7 @@ import { serviceHeaders } from "./headers";
  *
  * No "server-only" import: scripts/ runs this outside Next.
  */
-export type AccessProblem = "unreachable" | "key_refused" | "unknown_project" | "failing";
+export type AccessProblem = (typeof HEALTH_PROBLEMS)[number];
 export type AccessCheck = {
   /** Null when the service answered as expected. */
   problem: AccessProblem | null;

@@ -1,16 +1,8 @@
 import "server-only";
-import type { AccessProblem } from "./access-check";
+// The probe answers in our API's shape (GET /api/health), defined once in lib/schemas/health.ts.
+import type { ServiceHealthView as ServiceHealth, TakenHealth } from "@/lib/schemas/health";
 import { checkServiceAccess } from "./access-check";
 import { env } from "../env";
-
-export type ServiceHealth = {
-  state: "up" | "slow" | "down";
-  latencyMs: number | null;
-  /** What stands in the way, when something does: the same kinds `npm start` reports. */
-  problem: AccessProblem | null;
-  /** One sentence for the banner, with what the service said. */
-  reason: string | null;
-};
 
 /** Above this the banner says the service is slow. */
 export const SLOW_MS = 1_500;
@@ -53,8 +45,6 @@ async function probe(): Promise<ServiceHealth> {
   return { state, latencyMs: check.latencyMs, problem: check.problem, reason: check.reason };
 }
 
-/** A probe's answer and when it was taken. */
-export type TakenHealth = { value: ServiceHealth; at: number };
 const LAST = Symbol.for("mail-dashboard.service-health-last");
 
 /**

@@ -22,6 +22,16 @@ function Figure({ label, children, name }: { label: string; children: React.Reac
   );
 }
 
+/** The card's figures that are counts, in the order it shows them: label, data-health name, count. */
+function countFigures(s: StreamStatus): [label: string, name: string, count: number][] {
+  return [
+    ["Accepted", "accepted", s.health.acceptedCount],
+    ["Unusable (acknowledged)", "unusable", s.health.unusableCount],
+    ["Refused signatures", "refused", s.health.refusedCount],
+    ["Waiting to be read", "waiting", s.rereads.waiting],
+  ];
+}
+
 /**
  * The dashboard's own event stream on the webhooks screen: whether statuses come from it
  * (live) or from the dashboard reading messages itself (polling) and why, and its health.
@@ -65,18 +75,11 @@ export function StreamStatusCard({ project, initial, canConnect }: { project: st
               <Figure label="Last delivery" name="last-delivery">
                 <RelativeTime value={s.health.lastDeliveryAt} fallback="None yet" />
               </Figure>
-              <Figure label="Accepted" name="accepted">
-                {s.health.acceptedCount.toLocaleString()}
-              </Figure>
-              <Figure label="Unusable (acknowledged)" name="unusable">
-                {s.health.unusableCount.toLocaleString()}
-              </Figure>
-              <Figure label="Refused signatures" name="refused">
-                {s.health.refusedCount.toLocaleString()}
-              </Figure>
-              <Figure label="Waiting to be read" name="waiting">
-                {s.rereads.waiting.toLocaleString()}
-              </Figure>
+              {countFigures(s).map(([label, name, count]) => (
+                <Figure key={name} label={label} name={name}>
+                  {count.toLocaleString()}
+                </Figure>
+              ))}
               <Figure label="Rate limit" name="paused">
                 {s.rereads.pausedUntil ? (
                   <>
