@@ -2,7 +2,8 @@ import type { DeliverabilityData, ProviderRow } from "@/lib/schemas/deliverabili
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { LevelBadge } from "@/components/insight/level-badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 function RateCell({ count, rate, level, judged, metric }: { count: number; rate: number | null; level: Level; judged: boolean; metric: string }) {
   return (
@@ -40,27 +41,27 @@ function Row({ label, row, minVolume, id, strong }: { label: string; row: Omit<P
 export function ProviderTable({ data }: { data: DeliverabilityData }) {
   const t = data.thresholds;
   return (
-    <Table label="Mail by mailbox provider">
-      <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
-        Bounced ÷ sent (warning {formatThreshold(t.bounceWarning)}, limit {formatThreshold(t.bounceLimit)}); complained ÷ delivered (warning {formatThreshold(t.complaintWarning)}, limit{" "}
-        {formatThreshold(t.complaintLimit)}); opened ÷ delivered.
-      </caption>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Provider</TableHead>
-          <TableHead className="text-right">Sent</TableHead>
-          <TableHead className="text-right">Delivered</TableHead>
-          <TableHead className="text-right">Bounced</TableHead>
-          <TableHead className="text-right">Complained</TableHead>
-          <TableHead className="text-right">Opened</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {data.providers.map((row) => (
-          <Row key={row.provider} id={row.provider} label={PROVIDERS[row.provider].label} row={row} minVolume={data.minVolume} />
-        ))}
-        <Row id="all" label="All providers" row={data.total} minVolume={data.minVolume} strong />
-      </TableBody>
-    </Table>
+    <ListTable
+      label="Mail by mailbox provider"
+      columns={[
+        "Provider",
+        { label: "Sent", className: "text-right" },
+        { label: "Delivered", className: "text-right" },
+        { label: "Bounced", className: "text-right" },
+        { label: "Complained", className: "text-right" },
+        { label: "Opened", className: "text-right" },
+      ]}
+      caption={
+        <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
+          Bounced ÷ sent (warning {formatThreshold(t.bounceWarning)}, limit {formatThreshold(t.bounceLimit)}); complained ÷ delivered (warning {formatThreshold(t.complaintWarning)}, limit{" "}
+          {formatThreshold(t.complaintLimit)}); opened ÷ delivered.
+        </caption>
+      }
+    >
+      {data.providers.map((row) => (
+        <Row key={row.provider} id={row.provider} label={PROVIDERS[row.provider].label} row={row} minVolume={data.minVolume} />
+      ))}
+      <Row id="all" label="All providers" row={data.total} minVolume={data.minVolume} strong />
+    </ListTable>
   );
 }

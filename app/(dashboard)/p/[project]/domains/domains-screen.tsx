@@ -15,7 +15,8 @@ import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { FilterSelect } from "@/components/common/filter-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { AddDomainDialog } from "./add-domain-dialog";
@@ -60,36 +61,26 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
       ) : (
         <>
           {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
-          <Table label="Domains">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Domain</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Records verified</TableHead>
-                <TableHead>Added</TableHead>
+          <ListTable label="Domains" columns={["Domain", "Status", "Records verified", "Added"]}>
+            {rows.map((d) => (
+              <TableRow key={d.id}>
+                <TableCell>
+                  <Link className="font-medium underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
+                    {d.domain}
+                  </Link>
+                </TableCell>
+                <TableCell>
+                  <StatusBadge status={d.status ?? "pending"} />
+                </TableCell>
+                <TableCell className="text-sm text-muted-foreground">
+                  {d.records.filter((r) => r.verified).length} of {d.records.length}
+                </TableCell>
+                <TableCell>
+                  <RelativeTime value={d.createdAt} />
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((d) => (
-                <TableRow key={d.id}>
-                  <TableCell>
-                    <Link className="font-medium underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
-                      {d.domain}
-                    </Link>
-                  </TableCell>
-                  <TableCell>
-                    <StatusBadge status={d.status ?? "pending"} />
-                  </TableCell>
-                  <TableCell className="text-sm text-muted-foreground">
-                    {d.records.filter((r) => r.verified).length} of {d.records.length}
-                  </TableCell>
-                  <TableCell>
-                    <RelativeTime value={d.createdAt} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </ListTable>
           <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }, { keepCursor: true }) : undefined} />
         </>
       )}

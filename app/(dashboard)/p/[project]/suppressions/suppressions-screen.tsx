@@ -15,7 +15,8 @@ import { CopyableText } from "@/components/common/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { CursorPager } from "@/components/common/cursor-pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { AddSuppressionDialog } from "@/app/(dashboard)/p/[project]/suppressions/add-suppression-dialog";
@@ -65,42 +66,32 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
         />
       ) : (
         <>
-          <Table label="Suppressions">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Address</TableHead>
-                <TableHead>Reason</TableHead>
-                <TableHead>Behind it</TableHead>
-                <TableHead>Since</TableHead>
+          <ListTable label="Suppressions" columns={["Address", "Reason", "Behind it", "Since"]}>
+            {rows.map((s) => (
+              <TableRow key={`${s.email}-${s.createdAt}`}>
+                <TableCell className="max-w-72">
+                  <CopyableText value={s.email} label="address" />
+                </TableCell>
+                <TableCell>
+                  <Badge variant="outline" title={REASONS[s.reason]}>
+                    {s.reason}
+                  </Badge>
+                </TableCell>
+                <TableCell className="text-sm">
+                  {s.linkedMessageId ? (
+                    <Link className="underline underline-offset-4" href={`${projectHref(project, "messages")}/${encodeURIComponent(s.linkedMessageId)}`}>
+                      The {s.reason === "complaint" ? "complaint" : "bounce"} message
+                    </Link>
+                  ) : (
+                    <span className="text-muted-foreground">{REASONS[s.reason] ?? "—"}</span>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <RelativeTime value={s.createdAt} />
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((s) => (
-                <TableRow key={`${s.email}-${s.createdAt}`}>
-                  <TableCell className="max-w-72">
-                    <CopyableText value={s.email} label="address" />
-                  </TableCell>
-                  <TableCell>
-                    <Badge variant="outline" title={REASONS[s.reason]}>
-                      {s.reason}
-                    </Badge>
-                  </TableCell>
-                  <TableCell className="text-sm">
-                    {s.linkedMessageId ? (
-                      <Link className="underline underline-offset-4" href={`${projectHref(project, "messages")}/${encodeURIComponent(s.linkedMessageId)}`}>
-                        The {s.reason === "complaint" ? "complaint" : "bounce"} message
-                      </Link>
-                    ) : (
-                      <span className="text-muted-foreground">{REASONS[s.reason] ?? "—"}</span>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <RelativeTime value={s.createdAt} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+            ))}
+          </ListTable>
           <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
         </>
       )}

@@ -12,7 +12,8 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CursorPager } from "@/components/common/cursor-pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 /** The project's templates, a page at a time (the cursor lives in the URL). */
 export function TemplatesScreen({ project, initial }: { project: string; initial: Page<Template> | null }) {
@@ -33,32 +34,22 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
       ) : data.data.length === 0 ? (
         <EmptyState icon={FileTextIcon} title="No templates in this project" description="Templates are created through the service's own tools; they appear here once they exist." />
       ) : (
-        <Table label="Templates">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Slug</TableHead>
-              <TableHead>Subject</TableHead>
-              <TableHead>Created</TableHead>
+        <ListTable label="Templates" columns={["Name", "Slug", "Subject", "Created"]}>
+          {data.data.map((t) => (
+            <TableRow key={t.id}>
+              <TableCell>
+                <Link href={`/p/${encodeURIComponent(project)}/templates/${encodeURIComponent(t.id)}`} className="font-medium underline-offset-4 hover:underline">
+                  {t.name}
+                </Link>
+              </TableCell>
+              <TableCell className="font-mono text-xs">{t.slug ?? "—"}</TableCell>
+              <TableCell className="max-w-md truncate">{t.subject}</TableCell>
+              <TableCell>
+                <RelativeTime value={t.createdAt} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.data.map((t) => (
-              <TableRow key={t.id}>
-                <TableCell>
-                  <Link href={`/p/${encodeURIComponent(project)}/templates/${encodeURIComponent(t.id)}`} className="font-medium underline-offset-4 hover:underline">
-                    {t.name}
-                  </Link>
-                </TableCell>
-                <TableCell className="font-mono text-xs">{t.slug ?? "—"}</TableCell>
-                <TableCell className="max-w-md truncate">{t.subject}</TableCell>
-                <TableCell>
-                  <RelativeTime value={t.createdAt} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
       <CursorPager label="Pages" className="justify-start" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
     </div>
