@@ -1,11 +1,25 @@
 import type * as React from "react";
-import { Table, TableBody, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 
 /**
  * A header cell: its text, or the text with classes and a tooltip. `hidden` keeps the text for
  * screen readers only (an actions column has no visible heading but still needs a name).
  */
 export type ListColumn = string | { label: string; className?: string; title?: string; hidden?: boolean };
+
+/** A column of counts: heading and cells align right so the digits line up. */
+export function numberColumn(label: string, title?: string): ListColumn {
+  return { label, className: "text-right", title };
+}
+
+/** A count in a `numberColumn`, named by `data-metric` so tests and styles can find it. */
+export function CountCell({ metric, value }: { metric: string; value: number }) {
+  return (
+    <TableCell className="text-right tabular-nums" data-metric={metric}>
+      {value.toLocaleString()}
+    </TableCell>
+  );
+}
 
 function ColumnHead({ column }: { column: ListColumn }) {
   const { label, className, title, hidden } = typeof column === "string" ? { label: column } : column;

@@ -1,7 +1,7 @@
 import { ExternalLinkIcon, MousePointerClickIcon } from "lucide-react";
 import type { TopLink } from "@/lib/schemas/overview";
 import { EmptyState } from "@/components/common/empty-state";
-import { ListTable } from "@/components/common/list-table";
+import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 /** "What do people click?": the links clicked most in the period's messages. */
@@ -27,8 +27,8 @@ export function OverviewLinks({ links, period }: { links: TopLink[]; period: str
           label="Clicked links, most clicked first"
           columns={[
             "Link",
-            { label: "Unique clicks", className: "text-right", title: "Different recipients who clicked it" },
-            { label: "Messages", className: "text-right", title: "Messages in which it was clicked at least once" },
+            numberColumn("Unique clicks", "Different recipients who clicked it"),
+            numberColumn("Messages", "Messages in which it was clicked at least once"),
           ]}
         >
           {links.map((l) => (
@@ -40,12 +40,8 @@ export function OverviewLinks({ links, period }: { links: TopLink[]; period: str
                   <span className="sr-only">(opens in a new tab)</span>
                 </a>
               </TableCell>
-              <TableCell className="text-right tabular-nums" data-metric="unique">
-                {l.uniqueClicks.toLocaleString()}
-              </TableCell>
-              <TableCell className="text-right tabular-nums" data-metric="messages">
-                {l.messages.toLocaleString()}
-              </TableCell>
+              <CountCell metric="unique" value={l.uniqueClicks} />
+              <CountCell metric="messages" value={l.messages} />
             </TableRow>
           ))}
         </ListTable>

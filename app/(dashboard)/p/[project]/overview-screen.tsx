@@ -11,7 +11,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CopyableText } from "@/components/common/copy-button";
 import { PeriodPicker } from "@/components/insight/period-picker";
-import { ListTable } from "@/components/common/list-table";
+import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
@@ -61,13 +61,13 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
             label="Volumes by period"
             columns={[
               "Period",
-              { label: "Sent", className: "text-right" },
-              { label: "Delivered", className: "text-right" },
-              { label: "Bounced", className: "text-right" },
-              { label: "Complained", className: "text-right" },
-              { label: "Rejected", className: "text-right" },
-              { label: "Opened", className: "text-right" },
-              { label: "Clicked", className: "text-right" },
+              numberColumn("Sent"),
+              numberColumn("Delivered"),
+              numberColumn("Bounced"),
+              numberColumn("Complained"),
+              numberColumn("Rejected"),
+              numberColumn("Opened"),
+              numberColumn("Clicked"),
             ]}
           >
             {OVERVIEW_RANGES.map((r) => {
@@ -76,9 +76,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
                 <TableRow key={r} data-period={r}>
                   <TableCell>{RANGE_LABELS[r]}</TableCell>
                   {(["sent", "delivered", "bounced", "complained", "rejected", "opened", "clicked"] as const).map((k) => (
-                    <TableCell key={k} className="text-right tabular-nums" data-metric={k}>
-                      {c[k].toLocaleString()}
-                    </TableCell>
+                    <CountCell key={k} metric={k} value={c[k]} />
                   ))}
                 </TableRow>
               );

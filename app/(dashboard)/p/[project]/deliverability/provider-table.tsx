@@ -2,7 +2,7 @@ import type { DeliverabilityData, ProviderRow } from "@/lib/schemas/deliverabili
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { LevelBadge } from "@/components/insight/level-badge";
-import { ListTable } from "@/components/common/list-table";
+import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 function RateCell({ count, rate, level, judged, metric }: { count: number; rate: number | null; level: Level; judged: boolean; metric: string }) {
@@ -21,12 +21,8 @@ function Row({ label, row, minVolume, id, strong }: { label: string; row: Omit<P
   return (
     <TableRow className={strong ? "font-medium" : undefined} data-provider={id}>
       <TableCell>{label}</TableCell>
-      <TableCell className="text-right tabular-nums" data-metric="sent">
-        {row.sent.toLocaleString()}
-      </TableCell>
-      <TableCell className="text-right tabular-nums" data-metric="delivered">
-        {row.delivered.toLocaleString()}
-      </TableCell>
+      <CountCell metric="sent" value={row.sent} />
+      <CountCell metric="delivered" value={row.delivered} />
       <RateCell metric="bounced" count={row.bounced} rate={row.bounceRate} level={row.bounceLevel} judged={row.sent >= minVolume} />
       <RateCell metric="complained" count={row.complained} rate={row.complaintRate} level={row.complaintLevel} judged={row.delivered >= minVolume} />
       <TableCell className="text-right" data-metric="opened">
@@ -45,11 +41,11 @@ export function ProviderTable({ data }: { data: DeliverabilityData }) {
       label="Mail by mailbox provider"
       columns={[
         "Provider",
-        { label: "Sent", className: "text-right" },
-        { label: "Delivered", className: "text-right" },
-        { label: "Bounced", className: "text-right" },
-        { label: "Complained", className: "text-right" },
-        { label: "Opened", className: "text-right" },
+        numberColumn("Sent"),
+        numberColumn("Delivered"),
+        numberColumn("Bounced"),
+        numberColumn("Complained"),
+        numberColumn("Opened"),
       ]}
       caption={
         <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
