@@ -45,7 +45,7 @@ export function JobRows({ project, kind, jobId, running, linkMessages, initial }
       {error ? (
         <ErrorState compact error={error} onRetry={() => refetch()} />
       ) : isLoading || !data ? (
-        <TableSkeleton columns={["Row", "Email", "Outcome", "Detail"]} />
+        <TableSkeleton columns={["w-10", "w-48", "w-20", "w-56"]} />
       ) : (
         <ListTable label="Rows of the job" columns={[{ label: "Row", className: "w-16" }, "Email", "Outcome", "Message or reason"]}>
           {data.data.map((r) => (

@@ -30,7 +30,7 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
       {error ? (
         <ErrorState error={error} onRetry={() => refetch()} retrying={isRefetching} />
       ) : isLoading || !data ? (
-        <TableSkeleton columns={["Name", "Slug", "Subject", "Created"]} />
+        <TableSkeleton columns={["w-40", "w-28", "w-64", "w-20"]} />
       ) : data.data.length === 0 ? (
         <EmptyState icon={FileTextIcon} title="No templates in this project" description="Templates are created through the service's own tools; they appear here once they exist." />
       ) : (
