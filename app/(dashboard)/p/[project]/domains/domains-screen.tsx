@@ -13,7 +13,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
-import { CursorPager } from "@/components/common/cursor-pager";
+import { UrlCursorPager } from "@/components/common/url-cursor-pager";
 import { FilterSelect } from "@/components/common/filter-select";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
@@ -28,7 +28,6 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
   const cursor = get("cursor");
   const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
-  const next = query.data?.nextCursor;
 
   return (
     <div className="space-y-6">
@@ -81,7 +80,7 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
               </TableRow>
             ))}
           </ListTable>
-          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }, { keepCursor: true }) : undefined} />
+          <UrlCursorPager next={query.data?.nextCursor} />
         </>
       )}
     </div>

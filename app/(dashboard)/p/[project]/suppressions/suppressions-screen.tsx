@@ -14,7 +14,7 @@ import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CopyableText } from "@/components/common/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CursorPager } from "@/components/common/cursor-pager";
+import { UrlCursorPager } from "@/components/common/url-cursor-pager";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
@@ -33,7 +33,6 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
   const cursor = get("cursor");
   const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
-  const next = query.data?.nextCursor;
   const add = <AddSuppressionDialog project={project} />;
 
   return (
@@ -92,7 +91,7 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
               </TableRow>
             ))}
           </ListTable>
-          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
+          <UrlCursorPager next={query.data?.nextCursor} />
         </>
       )}
     </div>

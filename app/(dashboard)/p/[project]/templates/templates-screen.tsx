@@ -11,16 +11,15 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
-import { CursorPager } from "@/components/common/cursor-pager";
+import { UrlCursorPager } from "@/components/common/url-cursor-pager";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 /** The project's templates, a page at a time (the cursor lives in the URL). */
 export function TemplatesScreen({ project, initial }: { project: string; initial: Page<Template> | null }) {
-  const { get, set } = useUrlState();
+  const { get } = useUrlState();
   const cursor = get("cursor");
   const { data, error, refetch, isLoading, isRefetching } = useQuery({ ...templatesQuery(project, cursor), initialData: initial ?? undefined });
-  const next = data?.nextCursor;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -51,7 +50,7 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
           ))}
         </ListTable>
       )}
-      <CursorPager label="Pages" className="justify-start" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
+      <UrlCursorPager next={data?.nextCursor} className="justify-start" />
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CursorPager } from "@/components/common/cursor-pager";
+import { UrlCursorPager } from "@/components/common/url-cursor-pager";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
@@ -31,7 +31,6 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
   const queryClient = useQueryClient();
   const query = useQuery({ ...webhooksQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
   const rows = query.data?.data ?? [];
-  const next = query.data?.nextCursor;
   const create = <CreateWebhookDialog project={project} />;
 
   async function remove(w: WebhookListItem, confirmUrl?: string) {
@@ -107,7 +106,7 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
               </TableRow>
             ))}
           </ListTable>
-          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
+          <UrlCursorPager next={query.data?.nextCursor} />
         </>
       )}
     </div>
