@@ -12,6 +12,11 @@ export function numberColumn(label: string, title?: string): ListColumn {
   return { label, className: "text-right", title };
 }
 
+/** Several count columns in a row, by their headings. */
+export function numberColumns(...labels: string[]): ListColumn[] {
+  return labels.map((label) => numberColumn(label));
+}
+
 /** A count in a `numberColumn`, named by `data-metric` so tests and styles can find it. */
 export function CountCell({ metric, value }: { metric: string; value: number }) {
   return (

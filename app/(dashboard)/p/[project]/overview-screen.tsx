@@ -11,7 +11,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CopyableText } from "@/components/common/copy-button";
 import { PeriodPicker } from "@/components/insight/period-picker";
-import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
+import { CountCell, ListTable, numberColumns } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
@@ -57,19 +57,7 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
           {data.stream && <StreamStatusLine project={project} status={data.stream} />}
           <OverviewNumbers counts={data.counts[range]} engagement={data.engagement[range]} thresholds={data.thresholds} />
           <OverviewChart series={data.series} range={data.range} />
-          <ListTable
-            label="Volumes by period"
-            columns={[
-              "Period",
-              numberColumn("Sent"),
-              numberColumn("Delivered"),
-              numberColumn("Bounced"),
-              numberColumn("Complained"),
-              numberColumn("Rejected"),
-              numberColumn("Opened"),
-              numberColumn("Clicked"),
-            ]}
-          >
+          <ListTable label="Volumes by period" columns={["Period", ...numberColumns("Sent", "Delivered", "Bounced", "Complained", "Rejected", "Opened", "Clicked")]}>
             {OVERVIEW_RANGES.map((r) => {
               const c = { ...data.counts[r], ...data.engagement[r] };
               return (

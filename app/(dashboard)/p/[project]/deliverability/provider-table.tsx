@@ -2,7 +2,7 @@ import type { DeliverabilityData, ProviderRow } from "@/lib/schemas/deliverabili
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { LevelBadge } from "@/components/insight/level-badge";
-import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
+import { CountCell, ListTable, numberColumns } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 function RateCell({ count, rate, level, judged, metric }: { count: number; rate: number | null; level: Level; judged: boolean; metric: string }) {
@@ -39,14 +39,7 @@ export function ProviderTable({ data }: { data: DeliverabilityData }) {
   return (
     <ListTable
       label="Mail by mailbox provider"
-      columns={[
-        "Provider",
-        numberColumn("Sent"),
-        numberColumn("Delivered"),
-        numberColumn("Bounced"),
-        numberColumn("Complained"),
-        numberColumn("Opened"),
-      ]}
+      columns={["Provider", ...numberColumns("Sent", "Delivered", "Bounced", "Complained", "Opened")]}
       caption={
         <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
           Bounced ÷ sent (warning {formatThreshold(t.bounceWarning)}, limit {formatThreshold(t.bounceLimit)}); complained ÷ delivered (warning {formatThreshold(t.complaintWarning)}, limit{" "}
