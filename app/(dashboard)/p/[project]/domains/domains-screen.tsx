@@ -13,7 +13,7 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
-import { UrlCursorPager } from "@/components/common/url-cursor-pager";
+import { PagedList } from "@/components/common/paged-list";
 import { FilterSelect } from "@/components/common/filter-select";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
@@ -27,7 +27,6 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
   const status = (DOMAIN_STATUSES as readonly string[]).includes(get("status") ?? "") ? (get("status") as DomainStatus) : null;
   const cursor = get("cursor");
   const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
-  const rows = query.data?.data ?? [];
 
   return (
     <div className="space-y-6">
@@ -46,43 +45,45 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
           options={DOMAIN_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))}
         />
       </div>
-      {query.error && !query.data ? (
-        <ErrorState title="The domains could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
-        <TableSkeleton columns={["w-48", "w-20", "w-24", "w-24"]} rows={4} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={GlobeIcon}
-          title={status ? `No ${status} domains` : cursor ? "No more domains" : "No domains yet"}
-          description={status ? "Change the filter to see the other domains." : "Add the domain you send from; the records to publish appear right after."}
-          action={status || cursor ? <Button variant="outline" onClick={() => set({ status: null, cursor: null })}>Show all domains</Button> : <AddDomainDialog project={project} />}
-        />
-      ) : (
-        <>
-          {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
-          <ListTable label="Domains" columns={["Domain", "Status", "Records verified", "Added"]}>
-            {rows.map((d) => (
-              <TableRow key={d.id}>
-                <TableCell>
-                  <Link className="font-medium underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
-                    {d.domain}
-                  </Link>
-                </TableCell>
-                <TableCell>
-                  <StatusBadge status={d.status ?? "pending"} />
-                </TableCell>
-                <TableCell className="text-sm text-muted-foreground">
-                  {d.records.filter((r) => r.verified).length} of {d.records.length}
-                </TableCell>
-                <TableCell>
-                  <RelativeTime value={d.createdAt} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </ListTable>
-          <UrlCursorPager next={query.data?.nextCursor} />
-        </>
-      )}
+      <PagedList
+        query={query}
+        failure="The domains could not be loaded"
+        skeleton={<TableSkeleton columns={["w-48", "w-20", "w-24", "w-24"]} rows={4} />}
+        empty={
+          <EmptyState
+            icon={GlobeIcon}
+            title={status ? `No ${status} domains` : cursor ? "No more domains" : "No domains yet"}
+            description={status ? "Change the filter to see the other domains." : "Add the domain you send from; the records to publish appear right after."}
+            action={status || cursor ? <Button variant="outline" onClick={() => set({ status: null, cursor: null })}>Show all domains</Button> : <AddDomainDialog project={project} />}
+          />
+        }
+      >
+        {(rows) => (
+          <>
+            {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
+            <ListTable label="Domains" columns={["Domain", "Status", "Records verified", "Added"]}>
+              {rows.map((d) => (
+                <TableRow key={d.id}>
+                  <TableCell>
+                    <Link className="font-medium underline-offset-4 hover:underline" href={`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`}>
+                      {d.domain}
+                    </Link>
+                  </TableCell>
+                  <TableCell>
+                    <StatusBadge status={d.status ?? "pending"} />
+                  </TableCell>
+                  <TableCell className="text-sm text-muted-foreground">
+                    {d.records.filter((r) => r.verified).length} of {d.records.length}
+                  </TableCell>
+                  <TableCell>
+                    <RelativeTime value={d.createdAt} />
+                  </TableCell>
+                </TableRow>
+              ))}
+            </ListTable>
+          </>
+        )}
+      </PagedList>
     </div>
   );
 }

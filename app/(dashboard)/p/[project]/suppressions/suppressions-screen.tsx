@@ -8,13 +8,12 @@ import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions"
 import type { SuppressionRow } from "@/lib/schemas";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
-import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CopyableText } from "@/components/common/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { UrlCursorPager } from "@/components/common/url-cursor-pager";
+import { PagedList } from "@/components/common/paged-list";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
@@ -32,7 +31,6 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
   const { get, set } = useUrlState();
   const cursor = get("cursor");
   const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
-  const rows = query.data?.data ?? [];
   const add = <AddSuppressionDialog project={project} />;
 
   return (
@@ -52,19 +50,20 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
           </>
         }
       />
-      {query.error && !query.data ? (
-        <ErrorState title="The suppressions could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
-        <TableSkeleton columns={["w-56", "w-24", "w-24", "w-20"]} rows={5} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={BanIcon}
-          title={cursor ? "No more suppressions" : "No suppressed addresses"}
-          description="Addresses that bounce hard or complain are added by themselves; you can add one by hand."
-          action={cursor ? <Button variant="outline" onClick={() => set({ cursor: null })}>First page</Button> : add}
-        />
-      ) : (
-        <>
+      <PagedList
+        query={query}
+        failure="The suppressions could not be loaded"
+        skeleton={<TableSkeleton columns={["w-56", "w-24", "w-24", "w-20"]} rows={5} />}
+        empty={
+          <EmptyState
+            icon={BanIcon}
+            title={cursor ? "No more suppressions" : "No suppressed addresses"}
+            description="Addresses that bounce hard or complain are added by themselves; you can add one by hand."
+            action={cursor ? <Button variant="outline" onClick={() => set({ cursor: null })}>First page</Button> : add}
+          />
+        }
+      >
+        {(rows) => (
           <ListTable label="Suppressions" columns={["Address", "Reason", "Behind it", "Since"]}>
             {rows.map((s) => (
               <TableRow key={`${s.email}-${s.createdAt}`}>
@@ -91,9 +90,8 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
               </TableRow>
             ))}
           </ListTable>
-          <UrlCursorPager next={query.data?.nextCursor} />
-        </>
-      )}
+        )}
+      </PagedList>
     </div>
   );
 }

@@ -9,13 +9,12 @@ import type { WebhookListItem } from "@/lib/schemas/webhooks-form";
 import { webhookKeys, webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
-import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { UrlCursorPager } from "@/components/common/url-cursor-pager";
+import { PagedList } from "@/components/common/paged-list";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
@@ -25,12 +24,11 @@ import { StreamStatusCard } from "@/app/(dashboard)/p/[project]/webhooks/stream-
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
 export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial?: Page<WebhookListItem>; stream?: StreamStatus; canConnect: boolean }) {
-  const { get, set } = useUrlState();
+  const { get } = useUrlState();
   const { can } = useShell();
   const cursor = get("cursor");
   const queryClient = useQueryClient();
   const query = useQuery({ ...webhooksQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
-  const rows = query.data?.data ?? [];
   const create = <CreateWebhookDialog project={project} />;
 
   async function remove(w: WebhookListItem, confirmUrl?: string) {
@@ -43,14 +41,13 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
     <div className="space-y-6">
       <PageHeader title="Webhooks" description="Endpoints the service notifies about delivery and inbound events. Signing secrets are shown once, when the endpoint is created." actions={create} />
       <StreamStatusCard project={project} initial={stream} canConnect={canConnect} />
-      {query.error && !query.data ? (
-        <ErrorState title="The webhooks could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
-        <TableSkeleton columns={["w-64", "w-40", "w-16", "w-20", "w-8"]} rows={3} />
-      ) : rows.length === 0 ? (
-        <EmptyState icon={WebhookIcon} title="No webhooks yet" description="Add an endpoint to be told when mail is delivered, bounces or arrives." action={create} />
-      ) : (
-        <>
+      <PagedList
+        query={query}
+        failure="The webhooks could not be loaded"
+        skeleton={<TableSkeleton columns={["w-64", "w-40", "w-16", "w-20", "w-8"]} rows={3} />}
+        empty={<EmptyState icon={WebhookIcon} title="No webhooks yet" description="Add an endpoint to be told when mail is delivered, bounces or arrives." action={create} />}
+      >
+        {(rows) => (
           <ListTable label="Webhooks" columns={["Endpoint", "Events", "Signing secret", "Created", { label: "Actions", className: "w-12", hidden: true }]}>
             {rows.map((w) => (
               <TableRow key={w.id} data-webhook-id={w.id}>
@@ -106,9 +103,8 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
               </TableRow>
             ))}
           </ListTable>
-          <UrlCursorPager next={query.data?.nextCursor} />
-        </>
-      )}
+        )}
+      </PagedList>
     </div>
   );
 }
