@@ -10,7 +10,8 @@ import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CursorPager } from "@/components/common/cursor-pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 /** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
 export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
@@ -44,51 +45,41 @@ export function JobRows({ project, kind, jobId, running, linkMessages, initial }
       {error ? (
         <ErrorState compact error={error} onRetry={() => refetch()} />
       ) : isLoading || !data ? (
-        <TableSkeleton columns={["Row", "Email", "Outcome", "Detail"]} />
+        <TableSkeleton columns={["w-10", "w-48", "w-20", "w-56"]} />
       ) : (
-        <Table label="Rows of the job">
-          <TableHeader>
-            <TableRow>
-              <TableHead className="w-16">Row</TableHead>
-              <TableHead>Email</TableHead>
-              <TableHead>Outcome</TableHead>
-              <TableHead>Message or reason</TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.data.map((r) => (
-              <TableRow key={r.row} data-testid="job-row">
-                <TableCell className="tabular-nums">{r.row}</TableCell>
-                <TableCell className="max-w-xs truncate">{r.email || "—"}</TableCell>
-                <TableCell>
-                  <StatusBadge status={r.status} />
-                </TableCell>
-                <TableCell className="text-xs">
-                  {r.messageId ? (
-                    linkMessages ? (
-                      <Link className="font-mono underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(r.messageId)}`}>
-                        {r.messageId}
-                      </Link>
-                    ) : (
-                      <span className="font-mono">{r.messageId}</span>
-                    )
-                  ) : r.error ? (
-                    <span className="text-destructive dark:text-red-300">{r.error.message}</span>
+        <ListTable label="Rows of the job" columns={[{ label: "Row", className: "w-16" }, "Email", "Outcome", "Message or reason"]}>
+          {data.data.map((r) => (
+            <TableRow key={r.row} data-testid="job-row">
+              <TableCell className="tabular-nums">{r.row}</TableCell>
+              <TableCell className="max-w-xs truncate">{r.email || "—"}</TableCell>
+              <TableCell>
+                <StatusBadge status={r.status} />
+              </TableCell>
+              <TableCell className="text-xs">
+                {r.messageId ? (
+                  linkMessages ? (
+                    <Link className="font-mono underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(r.messageId)}`}>
+                      {r.messageId}
+                    </Link>
                   ) : (
-                    "—"
-                  )}
-                </TableCell>
-              </TableRow>
-            ))}
-            {data.data.length === 0 && (
-              <TableRow>
-                <TableCell colSpan={4} className="py-6 text-center text-muted-foreground">
-                  No rows with this outcome.
-                </TableCell>
-              </TableRow>
-            )}
-          </TableBody>
-        </Table>
+                    <span className="font-mono">{r.messageId}</span>
+                  )
+                ) : r.error ? (
+                  <span className="text-destructive dark:text-red-300">{r.error.message}</span>
+                ) : (
+                  "—"
+                )}
+              </TableCell>
+            </TableRow>
+          ))}
+          {data.data.length === 0 && (
+            <TableRow>
+              <TableCell colSpan={4} className="py-6 text-center text-muted-foreground">
+                No rows with this outcome.
+              </TableCell>
+            </TableRow>
+          )}
+        </ListTable>
       )}
       <CursorPager
         label="Row pages"

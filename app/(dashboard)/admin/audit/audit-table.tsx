@@ -5,7 +5,8 @@ import { InfoIcon } from "lucide-react";
 import type { AuditEntry } from "@/lib/schemas/audit";
 import { Button } from "@/components/ui/button";
 import { LazyMenu } from "@/components/shell/lazy-menu";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 
@@ -29,45 +30,30 @@ function Detail({ entry }: { entry: AuditEntry }) {
 
 export function AuditTable({ rows }: { rows: AuditEntry[] }) {
   return (
-    <Table label="Audit log entries">
-      <TableHeader>
-        <TableRow>
-          <TableHead>When</TableHead>
-          <TableHead>Outcome</TableHead>
-          <TableHead>Who</TableHead>
-          <TableHead>Action</TableHead>
-          <TableHead>Project</TableHead>
-          <TableHead>Target</TableHead>
-          <TableHead className="w-10">
-            <span className="sr-only">Details</span>
-          </TableHead>
+    <ListTable label="Audit log entries" columns={["When", "Outcome", "Who", "Action", "Project", "Target", { label: "Details", className: "w-10", hidden: true }]}>
+      {rows.map((r) => (
+        <TableRow key={r.id}>
+          <TableCell>
+            <RelativeTime value={r.at} />
+          </TableCell>
+          <TableCell>
+            <StatusBadge status={r.outcome} />
+          </TableCell>
+          <TableCell className="max-w-44 truncate" title={r.actorEmail}>
+            {r.actorEmail}
+          </TableCell>
+          <TableCell>
+            <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{r.action}</code>
+          </TableCell>
+          <TableCell className="max-w-28 truncate font-mono text-xs" title={r.project ?? undefined}>{r.project ?? <span className="text-muted-foreground">—</span>}</TableCell>
+          <TableCell className="max-w-44 truncate" title={r.target ?? undefined}>
+            {r.target ?? <span className="text-muted-foreground">—</span>}
+          </TableCell>
+          <TableCell className="text-right">
+            <Detail entry={r} />
+          </TableCell>
         </TableRow>
-      </TableHeader>
-      <TableBody>
-        {rows.map((r) => (
-          <TableRow key={r.id}>
-            <TableCell>
-              <RelativeTime value={r.at} />
-            </TableCell>
-            <TableCell>
-              <StatusBadge status={r.outcome} />
-            </TableCell>
-            <TableCell className="max-w-44 truncate" title={r.actorEmail}>
-              {r.actorEmail}
-            </TableCell>
-            <TableCell>
-              <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">{r.action}</code>
-            </TableCell>
-            <TableCell className="max-w-28 truncate font-mono text-xs" title={r.project ?? undefined}>{r.project ?? <span className="text-muted-foreground">—</span>}</TableCell>
-            <TableCell className="max-w-44 truncate" title={r.target ?? undefined}>
-              {r.target ?? <span className="text-muted-foreground">—</span>}
-            </TableCell>
-            <TableCell className="text-right">
-              <Detail entry={r} />
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+      ))}
+    </ListTable>
   );
 }

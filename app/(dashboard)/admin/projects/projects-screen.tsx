@@ -10,7 +10,8 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { CopyableText } from "@/components/common/copy-button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { projectHref } from "@/lib/nav";
 import { RegisterProjectDialog } from "./register-project-dialog";
 import { ProjectActions } from "./project-actions";
@@ -35,38 +36,26 @@ export function ProjectsScreen({ initialProjects }: { initialProjects: ProjectVi
           action={<RegisterProjectDialog />}
         />
       ) : (
-        <Table label="Registered projects">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Service project id</TableHead>
-              <TableHead>Registered</TableHead>
-              <TableHead className="w-12">
-                <span className="sr-only">Actions</span>
-              </TableHead>
+        <ListTable label="Registered projects" columns={["Name", "Service project id", "Registered", { label: "Actions", className: "w-12", hidden: true }]}>
+          {projects.map((p) => (
+            <TableRow key={p.id}>
+              <TableCell className="font-medium">
+                <Link href={projectHref(p.externalId)} className="rounded-sm hover:underline">
+                  {p.name}
+                </Link>
+              </TableCell>
+              <TableCell>
+                <CopyableText value={p.externalId} label="project id" />
+              </TableCell>
+              <TableCell>
+                <RelativeTime value={p.createdAt} />
+              </TableCell>
+              <TableCell className="text-right">
+                <ProjectActions project={p} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {projects.map((p) => (
-              <TableRow key={p.id}>
-                <TableCell className="font-medium">
-                  <Link href={projectHref(p.externalId)} className="rounded-sm hover:underline">
-                    {p.name}
-                  </Link>
-                </TableCell>
-                <TableCell>
-                  <CopyableText value={p.externalId} label="project id" />
-                </TableCell>
-                <TableCell>
-                  <RelativeTime value={p.createdAt} />
-                </TableCell>
-                <TableCell className="text-right">
-                  <ProjectActions project={p} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
     </div>
   );

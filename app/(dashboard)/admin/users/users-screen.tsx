@@ -13,7 +13,8 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FilterSelect } from "@/components/common/filter-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { CreateUserDialog } from "./create-user-dialog";
 import { UserActions } from "./user-actions";
@@ -90,62 +91,47 @@ export function UsersScreen({ initialUsers, projects, currentUserId }: { initial
           }
         />
       ) : (
-        <Table label="Users">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Role</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Projects</TableHead>
-              <TableHead>Last sign-in</TableHead>
-              <TableHead>Sessions</TableHead>
-              <TableHead className="w-12">
-                <span className="sr-only">Actions</span>
-              </TableHead>
+        <ListTable label="Users" columns={["Name", "Role", "Status", "Projects", "Last sign-in", "Sessions", { label: "Actions", className: "w-12", hidden: true }]}>
+          {shown.map((u) => (
+            <TableRow key={u.id} data-state={u.active ? undefined : "disabled"} className="data-[state=disabled]:text-muted-foreground">
+              <TableCell>
+                <div className="min-w-0">
+                  <p className="truncate font-medium text-foreground">
+                    {u.name ?? u.email}
+                    {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
+                  </p>
+                  {u.name && <p className="truncate text-xs text-muted-foreground">{u.email}</p>}
+                </div>
+              </TableCell>
+              <TableCell>
+                <Badge variant="outline">{ROLE_LABELS[u.role]}</Badge>
+              </TableCell>
+              <TableCell>
+                {u.active ? (
+                  <Badge variant="outline" className="border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
+                    Active
+                  </Badge>
+                ) : (
+                  <Badge variant="outline" className="border-slate-300 bg-slate-100 text-slate-700 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-200">
+                    Disabled
+                  </Badge>
+                )}
+              </TableCell>
+              <TableCell className="max-w-64">
+                <ProjectAccessSummary user={u} projects={projects} />
+              </TableCell>
+              <TableCell>
+                <RelativeTime value={u.lastSignInAt} fallback="Never" />
+              </TableCell>
+              <TableCell className="text-sm" data-sessions={u.activeSessions}>
+                {u.activeSessions === 0 ? <span className="text-muted-foreground">None</span> : `${u.activeSessions} active`}
+              </TableCell>
+              <TableCell className="text-right">
+                <UserActions user={u} projects={projects} isSelf={u.id === currentUserId} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {shown.map((u) => (
-              <TableRow key={u.id} data-state={u.active ? undefined : "disabled"} className="data-[state=disabled]:text-muted-foreground">
-                <TableCell>
-                  <div className="min-w-0">
-                    <p className="truncate font-medium text-foreground">
-                      {u.name ?? u.email}
-                      {u.id === currentUserId && <span className="ml-1.5 text-xs font-normal text-muted-foreground">(you)</span>}
-                    </p>
-                    {u.name && <p className="truncate text-xs text-muted-foreground">{u.email}</p>}
-                  </div>
-                </TableCell>
-                <TableCell>
-                  <Badge variant="outline">{ROLE_LABELS[u.role]}</Badge>
-                </TableCell>
-                <TableCell>
-                  {u.active ? (
-                    <Badge variant="outline" className="border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
-                      Active
-                    </Badge>
-                  ) : (
-                    <Badge variant="outline" className="border-slate-300 bg-slate-100 text-slate-700 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-200">
-                      Disabled
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell className="max-w-64">
-                  <ProjectAccessSummary user={u} projects={projects} />
-                </TableCell>
-                <TableCell>
-                  <RelativeTime value={u.lastSignInAt} fallback="Never" />
-                </TableCell>
-                <TableCell className="text-sm" data-sessions={u.activeSessions}>
-                  {u.activeSessions === 0 ? <span className="text-muted-foreground">None</span> : `${u.activeSessions} active`}
-                </TableCell>
-                <TableCell className="text-right">
-                  <UserActions user={u} projects={projects} isSelf={u.id === currentUserId} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
     </div>
   );

@@ -1,7 +1,8 @@
 import { ExternalLinkIcon, MousePointerClickIcon } from "lucide-react";
 import type { TopLink } from "@/lib/schemas/overview";
 import { EmptyState } from "@/components/common/empty-state";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { CountCell, ListTable, numberColumn } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 /** "What do people click?": the links clicked most in the period's messages. */
 export function OverviewLinks({ links, period }: { links: TopLink[]; period: string }) {
@@ -22,38 +23,28 @@ export function OverviewLinks({ links, period }: { links: TopLink[]; period: str
           description="When recipients click a link and the service reports it (a click event), the link appears here with how many people clicked it."
         />
       ) : (
-        <Table label="Clicked links, most clicked first">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Link</TableHead>
-              <TableHead className="text-right" title="Different recipients who clicked it">
-                Unique clicks
-              </TableHead>
-              <TableHead className="text-right" title="Messages in which it was clicked at least once">
-                Messages
-              </TableHead>
+        <ListTable
+          label="Clicked links, most clicked first"
+          columns={[
+            "Link",
+            numberColumn("Unique clicks", "Different recipients who clicked it"),
+            numberColumn("Messages", "Messages in which it was clicked at least once"),
+          ]}
+        >
+          {links.map((l) => (
+            <TableRow key={l.link} data-link={l.link}>
+              <TableCell className="max-w-[36rem]">
+                <a href={l.link} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-full items-center gap-1 underline-offset-4 hover:underline">
+                  <span className="truncate">{l.link.replace(/^https?:\/\//, "")}</span>
+                  <ExternalLinkIcon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
+                  <span className="sr-only">(opens in a new tab)</span>
+                </a>
+              </TableCell>
+              <CountCell metric="unique" value={l.uniqueClicks} />
+              <CountCell metric="messages" value={l.messages} />
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {links.map((l) => (
-              <TableRow key={l.link} data-link={l.link}>
-                <TableCell className="max-w-[36rem]">
-                  <a href={l.link} target="_blank" rel="noopener noreferrer nofollow" className="inline-flex max-w-full items-center gap-1 underline-offset-4 hover:underline">
-                    <span className="truncate">{l.link.replace(/^https?:\/\//, "")}</span>
-                    <ExternalLinkIcon className="size-3.5 shrink-0 text-muted-foreground" aria-hidden="true" />
-                    <span className="sr-only">(opens in a new tab)</span>
-                  </a>
-                </TableCell>
-                <TableCell className="text-right tabular-nums" data-metric="unique">
-                  {l.uniqueClicks.toLocaleString()}
-                </TableCell>
-                <TableCell className="text-right tabular-nums" data-metric="messages">
-                  {l.messages.toLocaleString()}
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
     </section>
   );

@@ -11,7 +11,8 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CopyableText } from "@/components/common/copy-button";
 import { PeriodPicker } from "@/components/insight/period-picker";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { CountCell, ListTable, numberColumns } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { OverviewLinks } from "./overview-links";
@@ -56,35 +57,19 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
           {data.stream && <StreamStatusLine project={project} status={data.stream} />}
           <OverviewNumbers counts={data.counts[range]} engagement={data.engagement[range]} thresholds={data.thresholds} />
           <OverviewChart series={data.series} range={data.range} />
-          <Table label="Volumes by period">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Period</TableHead>
-                <TableHead className="text-right">Sent</TableHead>
-                <TableHead className="text-right">Delivered</TableHead>
-                <TableHead className="text-right">Bounced</TableHead>
-                <TableHead className="text-right">Complained</TableHead>
-                <TableHead className="text-right">Rejected</TableHead>
-                <TableHead className="text-right">Opened</TableHead>
-                <TableHead className="text-right">Clicked</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {OVERVIEW_RANGES.map((r) => {
-                const c = { ...data.counts[r], ...data.engagement[r] };
-                return (
-                  <TableRow key={r} data-period={r}>
-                    <TableCell>{RANGE_LABELS[r]}</TableCell>
-                    {(["sent", "delivered", "bounced", "complained", "rejected", "opened", "clicked"] as const).map((k) => (
-                      <TableCell key={k} className="text-right tabular-nums" data-metric={k}>
-                        {c[k].toLocaleString()}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                );
-              })}
-            </TableBody>
-          </Table>
+          <ListTable label="Volumes by period" columns={["Period", ...numberColumns("Sent", "Delivered", "Bounced", "Complained", "Rejected", "Opened", "Clicked")]}>
+            {OVERVIEW_RANGES.map((r) => {
+              const c = { ...data.counts[r], ...data.engagement[r] };
+              return (
+                <TableRow key={r} data-period={r}>
+                  <TableCell>{RANGE_LABELS[r]}</TableCell>
+                  {(["sent", "delivered", "bounced", "complained", "rejected", "opened", "clicked"] as const).map((k) => (
+                    <CountCell key={k} metric={k} value={c[k]} />
+                  ))}
+                </TableRow>
+              );
+            })}
+          </ListTable>
           <OverviewLinks links={data.topLinks} period={RANGE_LABELS[data.range]} />
           <div className="grid gap-4 lg:grid-cols-3">
             <Panel title="Domains not verified">

@@ -9,7 +9,8 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { Badge } from "@/components/ui/badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { CreateKeyDialog } from "@/app/(dashboard)/p/[project]/api-keys/create-key-dialog";
 import { RevokeKeyButton } from "@/app/(dashboard)/p/[project]/api-keys/revoke-key-button";
 
@@ -44,68 +45,53 @@ export function ApiKeysScreen({ project, projectName, initial }: { project: stri
       {keys.length === 0 ? (
         <EmptyState icon={KeyRoundIcon} title="No keys created here yet" description="Keys created through the dashboard for this project (and account-wide ones) appear here." action={create} />
       ) : (
-        <Table label="API keys">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Reach</TableHead>
-              <TableHead>Scopes</TableHead>
-              <TableHead>Created by</TableHead>
-              <TableHead>Created</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead className="w-28">
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {keys.map((k) => (
-              <TableRow key={k.id} data-key-id={k.id} data-state={k.revokedAt ? "disabled" : undefined} className="data-[state=disabled]:text-muted-foreground">
-                <TableCell>
-                  <p className="font-medium">{k.name}</p>
-                  <p className="font-mono text-xs text-muted-foreground">{k.id}</p>
-                </TableCell>
-                <TableCell>
-                  {k.project ? (
-                    <Badge variant="outline">This project</Badge>
-                  ) : (
-                    <Badge variant="outline" className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
-                      Account-wide
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell className="max-w-72">
-                  <div className="flex flex-wrap gap-1">
-                    {k.scopes.map((s) => (
-                      <span key={s} className="rounded bg-muted px-1.5 py-0.5 font-mono text-[11px]">
-                        {s}
-                      </span>
-                    ))}
-                  </div>
-                </TableCell>
-                <TableCell className="text-sm">{k.createdByEmail}</TableCell>
-                <TableCell>
-                  <RelativeTime value={k.createdAt} />
-                </TableCell>
-                <TableCell>
-                  {k.revokedAt ? (
-                    <span className="text-sm">
-                      <Badge variant="outline" className="border-slate-300 bg-slate-100 text-slate-700 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-200">
-                        Revoked
-                      </Badge>{" "}
-                      <RelativeTime value={k.revokedAt} />
+        <ListTable label="API keys" columns={["Name", "Reach", "Scopes", "Created by", "Created", "Status", { label: "Actions", className: "w-28", hidden: true }]}>
+          {keys.map((k) => (
+            <TableRow key={k.id} data-key-id={k.id} data-state={k.revokedAt ? "disabled" : undefined} className="data-[state=disabled]:text-muted-foreground">
+              <TableCell>
+                <p className="font-medium">{k.name}</p>
+                <p className="font-mono text-xs text-muted-foreground">{k.id}</p>
+              </TableCell>
+              <TableCell>
+                {k.project ? (
+                  <Badge variant="outline">This project</Badge>
+                ) : (
+                  <Badge variant="outline" className="border-amber-300 bg-amber-50 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
+                    Account-wide
+                  </Badge>
+                )}
+              </TableCell>
+              <TableCell className="max-w-72">
+                <div className="flex flex-wrap gap-1">
+                  {k.scopes.map((s) => (
+                    <span key={s} className="rounded bg-muted px-1.5 py-0.5 font-mono text-[11px]">
+                      {s}
                     </span>
-                  ) : (
-                    <Badge variant="outline" className="border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
-                      Active
-                    </Badge>
-                  )}
-                </TableCell>
-                <TableCell className="text-right">{!k.revokedAt && <RevokeKeyButton project={project} apiKey={k} support={data.revoke} />}</TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+                  ))}
+                </div>
+              </TableCell>
+              <TableCell className="text-sm">{k.createdByEmail}</TableCell>
+              <TableCell>
+                <RelativeTime value={k.createdAt} />
+              </TableCell>
+              <TableCell>
+                {k.revokedAt ? (
+                  <span className="text-sm">
+                    <Badge variant="outline" className="border-slate-300 bg-slate-100 text-slate-700 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-200">
+                      Revoked
+                    </Badge>{" "}
+                    <RelativeTime value={k.revokedAt} />
+                  </span>
+                ) : (
+                  <Badge variant="outline" className="border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-800 dark:bg-emerald-950 dark:text-emerald-200">
+                    Active
+                  </Badge>
+                )}
+              </TableCell>
+              <TableCell className="text-right">{!k.revokedAt && <RevokeKeyButton project={project} apiKey={k} support={data.revoke} />}</TableCell>
+            </TableRow>
+          ))}
+        </ListTable>
       )}
     </div>
   );

@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { JobView } from "@/lib/schemas/batch";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 /** Earlier jobs of the project, newest first. */
 export function JobList({ project, jobs }: { project: string; jobs: JobView[] }) {
@@ -10,36 +11,25 @@ export function JobList({ project, jobs }: { project: string; jobs: JobView[] })
   return (
     <section className="space-y-2">
       <h2 className="text-lg font-semibold">Earlier batches</h2>
-      <Table label="Earlier batches">
-        <TableHeader>
-          <TableRow>
-            <TableHead>File</TableHead>
-            <TableHead>Status</TableHead>
-            <TableHead>Sent</TableHead>
-            <TableHead>Not sent</TableHead>
-            <TableHead>Started</TableHead>
+      <ListTable label="Earlier batches" columns={["File", "Status", "Sent", "Not sent", "Started"]}>
+        {jobs.map((j) => (
+          <TableRow key={j.id}>
+            <TableCell>
+              <Link className="font-medium underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/batches/${j.id}`}>
+                {j.fileName ?? "Pasted rows"}
+              </Link>
+            </TableCell>
+            <TableCell>
+              <StatusBadge status={j.status === "done" ? "sent" : "sending"} label={j.status === "done" ? "Finished" : "Running"} />
+            </TableCell>
+            <TableCell className="tabular-nums">{j.counts.sent.toLocaleString()}</TableCell>
+            <TableCell className="tabular-nums">{(j.counts.failed + j.counts.invalid + j.counts.suppressed + j.counts.duplicate).toLocaleString()}</TableCell>
+            <TableCell>
+              <RelativeTime value={j.createdAt} />
+            </TableCell>
           </TableRow>
-        </TableHeader>
-        <TableBody>
-          {jobs.map((j) => (
-            <TableRow key={j.id}>
-              <TableCell>
-                <Link className="font-medium underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/batches/${j.id}`}>
-                  {j.fileName ?? "Pasted rows"}
-                </Link>
-              </TableCell>
-              <TableCell>
-                <StatusBadge status={j.status === "done" ? "sent" : "sending"} label={j.status === "done" ? "Finished" : "Running"} />
-              </TableCell>
-              <TableCell className="tabular-nums">{j.counts.sent.toLocaleString()}</TableCell>
-              <TableCell className="tabular-nums">{(j.counts.failed + j.counts.invalid + j.counts.suppressed + j.counts.duplicate).toLocaleString()}</TableCell>
-              <TableCell>
-                <RelativeTime value={j.createdAt} />
-              </TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+        ))}
+      </ListTable>
     </section>
   );
 }

@@ -14,7 +14,8 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { CreateContactDialog } from "@/app/(dashboard)/p/[project]/contacts/create-contact-dialog";
 import { LookupForm } from "@/app/(dashboard)/p/[project]/contacts/lookup-form";
 
@@ -65,36 +66,25 @@ export function ContactsScreen({ project, initial, canWrite }: { project: string
           action={canWrite && !q ? <CreateContactDialog project={project} /> : undefined}
         />
       ) : (
-        <Table label="Contacts">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Email</TableHead>
-              <TableHead>Name</TableHead>
-              <TableHead>Subscription</TableHead>
-              <TableHead>Known from</TableHead>
-              <TableHead>Last seen</TableHead>
+        <ListTable label="Contacts" columns={["Email", "Name", "Subscription", "Known from", "Last seen"]}>
+          {data.data.map((c) => (
+            <TableRow key={c.id}>
+              <TableCell>
+                <Link href={href(c.id)} className="font-medium underline-offset-4 hover:underline">
+                  {c.email}
+                </Link>
+              </TableCell>
+              <TableCell>{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</TableCell>
+              <TableCell>
+                <StatusBadge status={c.subscribed ? "delivered" : "complained"} label={c.subscribed ? "Subscribed" : "Unsubscribed"} />
+              </TableCell>
+              <TableCell className="text-muted-foreground">{c.source}</TableCell>
+              <TableCell>
+                <RelativeTime value={c.seenAt} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.data.map((c) => (
-              <TableRow key={c.id}>
-                <TableCell>
-                  <Link href={href(c.id)} className="font-medium underline-offset-4 hover:underline">
-                    {c.email}
-                  </Link>
-                </TableCell>
-                <TableCell>{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</TableCell>
-                <TableCell>
-                  <StatusBadge status={c.subscribed ? "delivered" : "complained"} label={c.subscribed ? "Subscribed" : "Unsubscribed"} />
-                </TableCell>
-                <TableCell className="text-muted-foreground">{c.source}</TableCell>
-                <TableCell>
-                  <RelativeTime value={c.seenAt} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
       <CursorPager
         label="Pages"

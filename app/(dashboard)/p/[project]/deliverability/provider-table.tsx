@@ -2,7 +2,8 @@ import type { DeliverabilityData, ProviderRow } from "@/lib/schemas/deliverabili
 import { PROVIDERS } from "@/lib/insight/providers";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { LevelBadge } from "@/components/insight/level-badge";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { CountCell, ListTable, numberColumns } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 function RateCell({ count, rate, level, judged, metric }: { count: number; rate: number | null; level: Level; judged: boolean; metric: string }) {
   return (
@@ -20,12 +21,8 @@ function Row({ label, row, minVolume, id, strong }: { label: string; row: Omit<P
   return (
     <TableRow className={strong ? "font-medium" : undefined} data-provider={id}>
       <TableCell>{label}</TableCell>
-      <TableCell className="text-right tabular-nums" data-metric="sent">
-        {row.sent.toLocaleString()}
-      </TableCell>
-      <TableCell className="text-right tabular-nums" data-metric="delivered">
-        {row.delivered.toLocaleString()}
-      </TableCell>
+      <CountCell metric="sent" value={row.sent} />
+      <CountCell metric="delivered" value={row.delivered} />
       <RateCell metric="bounced" count={row.bounced} rate={row.bounceRate} level={row.bounceLevel} judged={row.sent >= minVolume} />
       <RateCell metric="complained" count={row.complained} rate={row.complaintRate} level={row.complaintLevel} judged={row.delivered >= minVolume} />
       <TableCell className="text-right" data-metric="opened">
@@ -40,27 +37,20 @@ function Row({ label, row, minVolume, id, strong }: { label: string; row: Omit<P
 export function ProviderTable({ data }: { data: DeliverabilityData }) {
   const t = data.thresholds;
   return (
-    <Table label="Mail by mailbox provider">
-      <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
-        Bounced ÷ sent (warning {formatThreshold(t.bounceWarning)}, limit {formatThreshold(t.bounceLimit)}); complained ÷ delivered (warning {formatThreshold(t.complaintWarning)}, limit{" "}
-        {formatThreshold(t.complaintLimit)}); opened ÷ delivered.
-      </caption>
-      <TableHeader>
-        <TableRow>
-          <TableHead>Provider</TableHead>
-          <TableHead className="text-right">Sent</TableHead>
-          <TableHead className="text-right">Delivered</TableHead>
-          <TableHead className="text-right">Bounced</TableHead>
-          <TableHead className="text-right">Complained</TableHead>
-          <TableHead className="text-right">Opened</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {data.providers.map((row) => (
-          <Row key={row.provider} id={row.provider} label={PROVIDERS[row.provider].label} row={row} minVolume={data.minVolume} />
-        ))}
-        <Row id="all" label="All providers" row={data.total} minVolume={data.minVolume} strong />
-      </TableBody>
-    </Table>
+    <ListTable
+      label="Mail by mailbox provider"
+      columns={["Provider", ...numberColumns("Sent", "Delivered", "Bounced", "Complained", "Opened")]}
+      caption={
+        <caption className="px-3 py-2 text-left text-xs text-muted-foreground">
+          Bounced ÷ sent (warning {formatThreshold(t.bounceWarning)}, limit {formatThreshold(t.bounceLimit)}); complained ÷ delivered (warning {formatThreshold(t.complaintWarning)}, limit{" "}
+          {formatThreshold(t.complaintLimit)}); opened ÷ delivered.
+        </caption>
+      }
+    >
+      {data.providers.map((row) => (
+        <Row key={row.provider} id={row.provider} label={PROVIDERS[row.provider].label} row={row} minVolume={data.minVolume} />
+      ))}
+      <Row id="all" label="All providers" row={data.total} minVolume={data.minVolume} strong />
+    </ListTable>
   );
 }

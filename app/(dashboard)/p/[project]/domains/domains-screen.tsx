@@ -13,9 +13,10 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { Button } from "@/components/ui/button";
-import { CursorPager } from "@/components/common/cursor-pager";
+import { PagedList } from "@/components/common/paged-list";
 import { FilterSelect } from "@/components/common/filter-select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { AddDomainDialog } from "./add-domain-dialog";
@@ -26,8 +27,6 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
   const status = (DOMAIN_STATUSES as readonly string[]).includes(get("status") ?? "") ? (get("status") as DomainStatus) : null;
   const cursor = get("cursor");
   const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
-  const rows = query.data?.data ?? [];
-  const next = query.data?.nextCursor;
 
   return (
     <div className="space-y-6">
@@ -46,30 +45,23 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
           options={DOMAIN_STATUSES.map((s) => ({ value: s, label: s[0].toUpperCase() + s.slice(1) }))}
         />
       </div>
-      {query.error && !query.data ? (
-        <ErrorState title="The domains could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
-        <TableSkeleton columns={["w-48", "w-20", "w-24", "w-24"]} rows={4} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={GlobeIcon}
-          title={status ? `No ${status} domains` : cursor ? "No more domains" : "No domains yet"}
-          description={status ? "Change the filter to see the other domains." : "Add the domain you send from; the records to publish appear right after."}
-          action={status || cursor ? <Button variant="outline" onClick={() => set({ status: null, cursor: null })}>Show all domains</Button> : <AddDomainDialog project={project} />}
-        />
-      ) : (
-        <>
-          {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
-          <Table label="Domains">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Domain</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Records verified</TableHead>
-                <TableHead>Added</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
+      <PagedList
+        query={query}
+        failure="The domains could not be loaded"
+        skeleton={<TableSkeleton columns={["w-48", "w-20", "w-24", "w-24"]} rows={4} />}
+        empty={
+          <EmptyState
+            icon={GlobeIcon}
+            title={status ? `No ${status} domains` : cursor ? "No more domains" : "No domains yet"}
+            description={status ? "Change the filter to see the other domains." : "Add the domain you send from; the records to publish appear right after."}
+            action={status || cursor ? <Button variant="outline" onClick={() => set({ status: null, cursor: null })}>Show all domains</Button> : <AddDomainDialog project={project} />}
+          />
+        }
+      >
+        {(rows) => (
+          <>
+            {query.error && <ErrorState compact title="The list could not be refreshed" error={query.error} onRetry={() => query.refetch()} />}
+            <ListTable label="Domains" columns={["Domain", "Status", "Records verified", "Added"]}>
               {rows.map((d) => (
                 <TableRow key={d.id}>
                   <TableCell>
@@ -88,11 +80,10 @@ export function DomainsScreen({ project, initial }: { project: string; initial?:
                   </TableCell>
                 </TableRow>
               ))}
-            </TableBody>
-          </Table>
-          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }, { keepCursor: true }) : undefined} />
-        </>
-      )}
+            </ListTable>
+          </>
+        )}
+      </PagedList>
     </div>
   );
 }

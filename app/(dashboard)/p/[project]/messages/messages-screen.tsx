@@ -1,18 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
 import { InboxIcon, MailSearchIcon } from "lucide-react";
 import type { PlainAppError } from "@/lib/errors";
 import type { MessageListPage } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
-import { CursorPager } from "@/components/common/cursor-pager";
 import { EmptyState } from "@/components/common/empty-state";
-import { ErrorState } from "@/components/common/error-state";
+import { TimelineResults } from "@/components/common/timeline-results";
 import { Button } from "@/components/ui/button";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable } from "@/components/messages/messages-table";
-import { cn } from "@/lib/utils";
 import { EventStreamNotice } from "./event-stream-notice";
 import { MessagesFilters } from "./messages-filters";
 import type { MessageFilters } from "./messages-params";
@@ -36,11 +33,9 @@ export function MessagesScreen({
   canConnect: boolean;
   canSimulate: boolean;
 }) {
-  const router = useRouter();
-  const { set, isPending } = useUrlState();
+  const url = useUrlState();
   const filtered = Object.entries(filters).some(([k, v]) => k !== "cursor" && v);
   const rows = page?.data ?? [];
-  const next = page?.nextCursor;
   const simulateHref = `/p/${encodeURIComponent(project)}/inbound/simulate`;
 
   return (
@@ -60,16 +55,17 @@ export function MessagesScreen({
         }
       />
       {!stream.connected && <EventStreamNotice project={project} canConnect={canConnect} />}
-      <MessagesFilters filters={filters} set={set} />
-      {invalid.length > 0 && (
-        <p role="status" className="rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
-          Ignored in the link: {invalid.map((i) => `${i.param} ${i.message}`).join("; ")}.
-        </p>
-      )}
-      <div className={cn("space-y-3 transition-opacity", isPending && "opacity-60")} aria-busy={isPending || undefined}>
-        {error ? (
-          <ErrorState title="The messages could not be loaded" error={error} onRetry={() => (error.param === "cursor" ? set({ cursor: null }) : router.refresh())} />
-        ) : rows.length === 0 ? (
+      <MessagesFilters filters={filters} set={url.set} />
+      <TimelineResults
+        url={url}
+        failure="The messages could not be loaded"
+        error={error}
+        invalid={invalid}
+        cursor={filters.cursor}
+        next={page?.nextCursor}
+        pager={{ label: "Message pages", next: "Older messages" }}
+      >
+        {rows.length === 0 ? (
           <EmptyState
             icon={MailSearchIcon}
             title={filtered ? "No message matches this search" : "No messages yet"}
@@ -80,7 +76,7 @@ export function MessagesScreen({
             }
             action={
               filtered ? (
-                <Button variant="outline" onClick={() => set({ q: null, status: null, direction: null, tag: null, from: null, to: null })}>
+                <Button variant="outline" onClick={() => url.set({ q: null, status: null, direction: null, tag: null, from: null, to: null })}>
                   Clear search and filters
                 </Button>
               ) : (
@@ -93,15 +89,7 @@ export function MessagesScreen({
         ) : (
           <MessagesTable project={project} rows={rows} />
         )}
-        <CursorPager
-          variant="timeline"
-          label="Message pages"
-          next="Older messages"
-          pending={isPending}
-          onBack={filters.cursor ? () => set({ cursor: null }) : undefined}
-          onNext={next ? () => set({ cursor: next }) : undefined}
-        />
-      </div>
+      </TimelineResults>
     </div>
   );
 }

@@ -10,7 +10,8 @@ import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
 import { StatusBadge } from "@/components/common/status-badge";
 import { Button } from "@/components/ui/button";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 function countdown(ms: number): string {
   if (ms <= 0) return "going out now";
@@ -47,34 +48,23 @@ export function ScheduledScreen({ project, items, canCompose }: { project: strin
       {items.length === 0 ? (
         <EmptyState icon={CalendarClockIcon} title="Nothing scheduled" description="Messages you schedule from Compose wait here until their time." action={canCompose ? <Button asChild variant="outline"><Link href={compose}>Schedule a message</Link></Button> : undefined} />
       ) : (
-        <Table label="Scheduled messages">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Goes out</TableHead>
-              <TableHead>Countdown</TableHead>
-              <TableHead>To</TableHead>
-              <TableHead>Subject</TableHead>
-              <TableHead>Status</TableHead>
+        <ListTable label="Scheduled messages" columns={["Goes out", "Countdown", "To", "Subject", "Status"]}>
+          {items.map((m) => (
+            <TableRow key={m.id} data-testid="scheduled-row">
+              <TableCell className="text-sm">
+                <Link className="underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(m.id)}`}>
+                  {now === null ? m.scheduledAt : scheduleInWords(m.scheduledAt, zone, now).split(", in ")[0].split(", ")[0]}
+                </Link>
+              </TableCell>
+              <TableCell className="tabular-nums">{now === null ? "—" : countdown(Date.parse(m.scheduledAt) - now)}</TableCell>
+              <TableCell className="max-w-xs truncate">{m.to.join(", ")}</TableCell>
+              <TableCell className="max-w-xs truncate">{m.subject ?? "—"}</TableCell>
+              <TableCell>
+                <StatusBadge status={m.status} label={Date.parse(m.scheduledAt) > (now ?? 0) ? "Scheduled" : undefined} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {items.map((m) => (
-              <TableRow key={m.id} data-testid="scheduled-row">
-                <TableCell className="text-sm">
-                  <Link className="underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(m.id)}`}>
-                    {now === null ? m.scheduledAt : scheduleInWords(m.scheduledAt, zone, now).split(", in ")[0].split(", ")[0]}
-                  </Link>
-                </TableCell>
-                <TableCell className="tabular-nums">{now === null ? "—" : countdown(Date.parse(m.scheduledAt) - now)}</TableCell>
-                <TableCell className="max-w-xs truncate">{m.to.join(", ")}</TableCell>
-                <TableCell className="max-w-xs truncate">{m.subject ?? "—"}</TableCell>
-                <TableCell>
-                  <StatusBadge status={m.status} label={Date.parse(m.scheduledAt) > (now ?? 0) ? "Scheduled" : undefined} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
     </div>
   );

@@ -8,14 +8,14 @@ import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions"
 import type { SuppressionRow } from "@/lib/schemas";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
-import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
 import { CopyableText } from "@/components/common/copy-button";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { CursorPager } from "@/components/common/cursor-pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { PagedList } from "@/components/common/paged-list";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { AddSuppressionDialog } from "@/app/(dashboard)/p/[project]/suppressions/add-suppression-dialog";
@@ -31,8 +31,6 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
   const { get, set } = useUrlState();
   const cursor = get("cursor");
   const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
-  const rows = query.data?.data ?? [];
-  const next = query.data?.nextCursor;
   const add = <AddSuppressionDialog project={project} />;
 
   return (
@@ -52,58 +50,48 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
           </>
         }
       />
-      {query.error && !query.data ? (
-        <ErrorState title="The suppressions could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !query.data ? (
-        <TableSkeleton columns={["w-56", "w-24", "w-24", "w-20"]} rows={5} />
-      ) : rows.length === 0 ? (
-        <EmptyState
-          icon={BanIcon}
-          title={cursor ? "No more suppressions" : "No suppressed addresses"}
-          description="Addresses that bounce hard or complain are added by themselves; you can add one by hand."
-          action={cursor ? <Button variant="outline" onClick={() => set({ cursor: null })}>First page</Button> : add}
-        />
-      ) : (
-        <>
-          <Table label="Suppressions">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Address</TableHead>
-                <TableHead>Reason</TableHead>
-                <TableHead>Behind it</TableHead>
-                <TableHead>Since</TableHead>
+      <PagedList
+        query={query}
+        failure="The suppressions could not be loaded"
+        skeleton={<TableSkeleton columns={["w-56", "w-24", "w-24", "w-20"]} rows={5} />}
+        empty={
+          <EmptyState
+            icon={BanIcon}
+            title={cursor ? "No more suppressions" : "No suppressed addresses"}
+            description="Addresses that bounce hard or complain are added by themselves; you can add one by hand."
+            action={cursor ? <Button variant="outline" onClick={() => set({ cursor: null })}>First page</Button> : add}
+          />
+        }
+      >
+        {(rows) => (
+          <ListTable label="Suppressions" columns={["Address", "Reason", "Behind it", "Since"]}>
+            {rows.map((s) => (
+              <TableRow key={`${s.email}-${s.createdAt}`}>
+                <TableCell className="max-w-72">
+                  <CopyableText value={s.email} label="address" />
+                </TableCell>
+                <TableCell>
+                  <Badge variant="outline" title={REASONS[s.reason]}>
+                    {s.reason}
+                  </Badge>
+                </TableCell>
+                <TableCell className="text-sm">
+                  {s.linkedMessageId ? (
+                    <Link className="underline underline-offset-4" href={`${projectHref(project, "messages")}/${encodeURIComponent(s.linkedMessageId)}`}>
+                      The {s.reason === "complaint" ? "complaint" : "bounce"} message
+                    </Link>
+                  ) : (
+                    <span className="text-muted-foreground">{REASONS[s.reason] ?? "—"}</span>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <RelativeTime value={s.createdAt} />
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {rows.map((s) => (
-                <TableRow key={`${s.email}-${s.createdAt}`}>
-                  <TableCell className="max-w-72">
-                    <CopyableText value={s.email} label="address" />
-                  </TableCell>
-                  <TableCell>
-                    <Badge variant="outline" title={REASONS[s.reason]}>
-                      {s.reason}
-                    </Badge>
-                  </TableCell>
-                  <TableCell className="text-sm">
-                    {s.linkedMessageId ? (
-                      <Link className="underline underline-offset-4" href={`${projectHref(project, "messages")}/${encodeURIComponent(s.linkedMessageId)}`}>
-                        The {s.reason === "complaint" ? "complaint" : "bounce"} message
-                      </Link>
-                    ) : (
-                      <span className="text-muted-foreground">{REASONS[s.reason] ?? "—"}</span>
-                    )}
-                  </TableCell>
-                  <TableCell>
-                    <RelativeTime value={s.createdAt} />
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <CursorPager label="Pages" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
-        </>
-      )}
+            ))}
+          </ListTable>
+        )}
+      </PagedList>
     </div>
   );
 }

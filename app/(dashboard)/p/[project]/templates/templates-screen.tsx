@@ -11,15 +11,15 @@ import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { TableSkeleton } from "@/components/common/table-skeleton";
-import { CursorPager } from "@/components/common/cursor-pager";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { UrlCursorPager } from "@/components/common/url-cursor-pager";
+import { ListTable } from "@/components/common/list-table";
+import { TableCell, TableRow } from "@/components/ui/table";
 
 /** The project's templates, a page at a time (the cursor lives in the URL). */
 export function TemplatesScreen({ project, initial }: { project: string; initial: Page<Template> | null }) {
-  const { get, set } = useUrlState();
+  const { get } = useUrlState();
   const cursor = get("cursor");
   const { data, error, refetch, isLoading, isRefetching } = useQuery({ ...templatesQuery(project, cursor), initialData: initial ?? undefined });
-  const next = data?.nextCursor;
   return (
     <div className="space-y-6">
       <PageHeader
@@ -29,38 +29,28 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
       {error ? (
         <ErrorState error={error} onRetry={() => refetch()} retrying={isRefetching} />
       ) : isLoading || !data ? (
-        <TableSkeleton columns={["Name", "Slug", "Subject", "Created"]} />
+        <TableSkeleton columns={["w-40", "w-28", "w-64", "w-20"]} />
       ) : data.data.length === 0 ? (
         <EmptyState icon={FileTextIcon} title="No templates in this project" description="Templates are created through the service's own tools; they appear here once they exist." />
       ) : (
-        <Table label="Templates">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Name</TableHead>
-              <TableHead>Slug</TableHead>
-              <TableHead>Subject</TableHead>
-              <TableHead>Created</TableHead>
+        <ListTable label="Templates" columns={["Name", "Slug", "Subject", "Created"]}>
+          {data.data.map((t) => (
+            <TableRow key={t.id}>
+              <TableCell>
+                <Link href={`/p/${encodeURIComponent(project)}/templates/${encodeURIComponent(t.id)}`} className="font-medium underline-offset-4 hover:underline">
+                  {t.name}
+                </Link>
+              </TableCell>
+              <TableCell className="font-mono text-xs">{t.slug ?? "—"}</TableCell>
+              <TableCell className="max-w-md truncate">{t.subject}</TableCell>
+              <TableCell>
+                <RelativeTime value={t.createdAt} />
+              </TableCell>
             </TableRow>
-          </TableHeader>
-          <TableBody>
-            {data.data.map((t) => (
-              <TableRow key={t.id}>
-                <TableCell>
-                  <Link href={`/p/${encodeURIComponent(project)}/templates/${encodeURIComponent(t.id)}`} className="font-medium underline-offset-4 hover:underline">
-                    {t.name}
-                  </Link>
-                </TableCell>
-                <TableCell className="font-mono text-xs">{t.slug ?? "—"}</TableCell>
-                <TableCell className="max-w-md truncate">{t.subject}</TableCell>
-                <TableCell>
-                  <RelativeTime value={t.createdAt} />
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+          ))}
+        </ListTable>
       )}
-      <CursorPager label="Pages" className="justify-start" onBack={cursor ? () => set({ cursor: null }) : undefined} onNext={next ? () => set({ cursor: next }) : undefined} />
+      <UrlCursorPager next={data?.nextCursor} className="justify-start" />
     </div>
   );
 }

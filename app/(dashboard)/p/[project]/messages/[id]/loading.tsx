@@ -1,8 +1,9 @@
+import { ScreenSkeleton } from "@/components/common/screen-skeleton";
 import { Skeleton } from "@/components/ui/skeleton";
 
 export default function Loading() {
   return (
-    <div className="space-y-5" role="status" aria-busy="true" aria-label="Loading the message">
+    <ScreenSkeleton label="Loading the message" className="space-y-5">
       <Skeleton className="h-7 w-96" />
       <Skeleton className="h-16 w-full" />
       <div className="grid gap-5 lg:grid-cols-[1fr_22rem]">
@@ -10,6 +11,6 @@ export default function Loading() {
         <Skeleton className="h-64" />
       </div>
       <Skeleton className="h-96" />
-    </div>
+    </ScreenSkeleton>
   );
 }
