@@ -1,14 +1,17 @@
 "use client";
 
 import * as React from "react";
-import type { Control, FieldPath, FieldValues } from "react-hook-form";
+import type { FieldValues } from "react-hook-form";
 import { Input } from "@/components/ui/input";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Textarea } from "@/components/ui/textarea";
+import { FormControl } from "@/components/ui/form";
+import { FieldItem, type FieldItemProps } from "./field-item";
+
+type Controlled = "name" | "value" | "onChange" | "onBlur" | "children";
 
 /**
- * One text input of a react-hook-form form: label, the input, an optional description, any
- * `children` (a warning about what was typed), then the field's error. With `optional`, an
- * emptied box means the value is absent (undefined), not the empty string.
+ * One text input of a react-hook-form form (<FieldItem> frame). With `optional`, an emptied
+ * box means the value is absent (undefined), not the empty string.
  */
 export function TextField<T extends FieldValues>({
   control,
@@ -18,36 +21,52 @@ export function TextField<T extends FieldValues>({
   optional = false,
   children,
   ...input
-}: {
-  // The form's context and transformed values do not matter to one field.
-  control: Control<T, any, any>;
-  name: FieldPath<T>;
-  label: React.ReactNode;
-  description?: React.ReactNode;
-  optional?: boolean;
-  children?: React.ReactNode;
-} & Omit<React.ComponentProps<typeof Input>, "name" | "value" | "onChange" | "onBlur" | "children">) {
+}: FieldItemProps<T> & { optional?: boolean } & Omit<React.ComponentProps<typeof Input>, Controlled>) {
   return (
-    <FormField
-      control={control as Control<T>}
+    <FieldItem
+      control={control}
       name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <FormControl>
-            <Input
-              autoComplete="off"
-              {...input}
-              {...field}
-              value={field.value ?? ""}
-              onChange={optional ? (e) => field.onChange(e.target.value === "" ? undefined : e.target.value) : field.onChange}
-            />
-          </FormControl>
-          {description && <FormDescription>{description}</FormDescription>}
-          {children}
-          <FormMessage />
-        </FormItem>
+      label={label}
+      description={description}
+      render={(field) => (
+        <FormControl>
+          <Input
+            autoComplete="off"
+            {...input}
+            {...field}
+            value={field.value ?? ""}
+            onChange={optional ? (e) => field.onChange(e.target.value === "" ? undefined : e.target.value) : field.onChange}
+          />
+        </FormControl>
       )}
-    />
+    >
+      {children}
+    </FieldItem>
+  );
+}
+
+/** One multi-line text box of a react-hook-form form (<FieldItem> frame). */
+export function TextareaField<T extends FieldValues>({
+  control,
+  name,
+  label,
+  description,
+  children,
+  ...textarea
+}: FieldItemProps<T> & Omit<React.ComponentProps<typeof Textarea>, Controlled>) {
+  return (
+    <FieldItem
+      control={control}
+      name={name}
+      label={label}
+      description={description}
+      render={(field) => (
+        <FormControl>
+          <Textarea {...textarea} {...field} value={field.value ?? ""} />
+        </FormControl>
+      )}
+    >
+      {children}
+    </FieldItem>
   );
 }
