@@ -42,3 +42,8 @@ export function FieldItem<T extends FieldValues>({
     />
   );
 }
+
+/** Splits a field component's props into its <FieldItem> frame's and the rest, for its input. */
+export function splitFieldItem<T extends FieldValues, R>({ control, name, label, description, children, ...rest }: FieldItemProps<T> & R): [FieldItemProps<T>, R] {
+  return [{ control, name, label, description, children }, rest as unknown as R];
+}

@@ -5,7 +5,7 @@ import type { FieldValues } from "react-hook-form";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { FormControl } from "@/components/ui/form";
-import { FieldItem, type FieldItemProps } from "./field-item";
+import { FieldItem, splitFieldItem, type FieldItemProps } from "./field-item";
 
 type Controlled = "name" | "value" | "onChange" | "onBlur" | "children";
 
@@ -13,21 +13,11 @@ type Controlled = "name" | "value" | "onChange" | "onBlur" | "children";
  * One text input of a react-hook-form form (<FieldItem> frame). With `optional`, an emptied
  * box means the value is absent (undefined), not the empty string.
  */
-export function TextField<T extends FieldValues>({
-  control,
-  name,
-  label,
-  description,
-  optional = false,
-  children,
-  ...input
-}: FieldItemProps<T> & { optional?: boolean } & Omit<React.ComponentProps<typeof Input>, Controlled>) {
+export function TextField<T extends FieldValues>({ optional = false, ...props }: FieldItemProps<T> & { optional?: boolean } & Omit<React.ComponentProps<typeof Input>, Controlled>) {
+  const [item, input] = splitFieldItem<T, Omit<React.ComponentProps<typeof Input>, Controlled>>(props);
   return (
     <FieldItem
-      control={control}
-      name={name}
-      label={label}
-      description={description}
+      {...item}
       render={(field) => (
         <FormControl>
           <Input
@@ -39,34 +29,21 @@ export function TextField<T extends FieldValues>({
           />
         </FormControl>
       )}
-    >
-      {children}
-    </FieldItem>
+    />
   );
 }
 
 /** One multi-line text box of a react-hook-form form (<FieldItem> frame). */
-export function TextareaField<T extends FieldValues>({
-  control,
-  name,
-  label,
-  description,
-  children,
-  ...textarea
-}: FieldItemProps<T> & Omit<React.ComponentProps<typeof Textarea>, Controlled>) {
+export function TextareaField<T extends FieldValues>(props: FieldItemProps<T> & Omit<React.ComponentProps<typeof Textarea>, Controlled>) {
+  const [item, textarea] = splitFieldItem<T, Omit<React.ComponentProps<typeof Textarea>, Controlled>>(props);
   return (
     <FieldItem
-      control={control}
-      name={name}
-      label={label}
-      description={description}
+      {...item}
       render={(field) => (
         <FormControl>
           <Textarea {...textarea} {...field} value={field.value ?? ""} />
         </FormControl>
       )}
-    >
-      {children}
-    </FieldItem>
+    />
   );
 }

@@ -65,16 +65,7 @@ export function SimulateForm({ project }: { project: string }) {
             className="font-mono text-xs"
             description="Optional. Shown in a sandbox on the message screen, as real inbound mail is."
           />
-          <FormSubmitRow
-            error={formError}
-            pending={mutation.isPending}
-            submitLabel={
-              <>
-                <InboxIcon aria-hidden="true" />
-                Receive message
-              </>
-            }
-          />
+          <FormSubmitRow error={formError} pending={mutation.isPending} icon={InboxIcon} submitLabel="Receive message" />
         </form>
       </Form>
     </div>

@@ -86,16 +86,7 @@ export function ReplyFormCard({ project, id, subject, to }: { project: string; i
             Add an HTML version
           </Button>
         )}
-        <FormSubmitRow
-          error={formError}
-          pending={mutation.isPending}
-          submitLabel={
-            <>
-              <ReplyIcon aria-hidden="true" />
-              Send reply
-            </>
-          }
-        />
+        <FormSubmitRow error={formError} pending={mutation.isPending} icon={ReplyIcon} submitLabel="Send reply" />
       </form>
     </Form>
   );
