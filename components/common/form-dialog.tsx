@@ -1,11 +1,13 @@
 "use client";
 
 import * as React from "react";
-import type { UseFormReturn } from "react-hook-form";
+import type { FieldValues, Path, UseFormReturn } from "react-hook-form";
+import type { UseMutationOptions } from "@tanstack/react-query";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from "@/components/ui/dialog";
 import { Form } from "@/components/ui/form";
 import { FormError } from "@/components/ui/form-error";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
 /**
  * A form in a dialog: title and description, the fields, then the error the server gave (with
@@ -92,4 +94,26 @@ export function FormDialog({
       </DialogContent>
     </Dialog>
   );
+}
+
+/**
+ * The mutation behind a <FormDialog>'s form (useFormMutation: a refusal goes under the field it
+ * names, else above the buttons), and `dialog`, the props that tie the two together — spread it
+ * on <FormDialog>: submitting checks the form and runs the mutation, the button shows it is
+ * working, and closing the dialog forgets the last error.
+ */
+export function useFormDialogMutation<T extends FieldValues, TOut extends FieldValues, TData>(
+  form: UseFormReturn<T, any, TOut>,
+  fields: readonly Path<T>[],
+  options: Omit<UseMutationOptions<TData, unknown, TOut>, "onMutate" | "onError">,
+) {
+  const { mutation, formError, reset } = useFormMutation<T, TData, TOut>(form as unknown as UseFormReturn<T>, fields, options);
+  const dialog = {
+    form,
+    onSubmit: form.handleSubmit((values) => mutation.mutate(values)),
+    pending: mutation.isPending,
+    error: formError,
+    onClosed: reset,
+  };
+  return { mutation, dialog };
 }

@@ -9,24 +9,23 @@ import { toast } from "@/components/ui/toast";
 import { createProjectRequest, type CreateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
 import { TextField } from "@/components/common/text-field";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 /**
  * Registers a project by its id at the service. The server asks the service about the id
  * first; a refusal ("the service does not know this project") lands under the id field.
  */
-export default function RegisterProjectDialogForm({ open, onOpenChange: setOpen, trigger }: {} & LazyDialogProps) {
+export default function RegisterProjectDialogForm(lazy: LazyDialogProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<CreateProjectRequest>({ resolver: zodResolver(createProjectRequest), defaultValues: { externalId: "", name: undefined }, mode: "onTouched" });
 
-  const { mutation, formError, reset } = useFormMutation(form, ["externalId", "name"], {
+  const { mutation, dialog } = useFormDialogMutation(form, ["externalId", "name"], {
     mutationFn: (values: CreateProjectRequest) => projectMutations.register({ externalId: values.externalId, name: values.name?.trim() || undefined }),
     onSuccess: async (_data, values) => {
       toast.success("Project registered", { description: `${values.name?.trim() || values.externalId} is ready to use.` });
-      setOpen(false);
+      lazy.onOpenChange(false);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       router.refresh(); // the project switcher lists it too
@@ -35,16 +34,10 @@ export default function RegisterProjectDialogForm({ open, onOpenChange: setOpen,
 
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      onClosed={reset}
-      trigger={trigger}
+      {...lazy}
+      {...dialog}
       title="Register a project"
       description="Enter the project's id at the email service. It is checked with the service before it is added."
-      form={form}
-      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-      pending={mutation.isPending}
-      error={formError}
       submitLabel={mutation.isPending ? "Checking with the service…" : "Register project"}
     >
       <TextField

@@ -9,14 +9,12 @@ import { ROLE_LABELS, ROLES } from "@/lib/permissions";
 import { createUserRequest, type CreateUserRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
 import { TextField } from "@/components/common/text-field";
-import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
+import { SelectField } from "@/components/common/select-field";
 import { SecretReveal } from "@/components/common/secret-reveal";
 import { ROLE_SUMMARIES } from "./role-summaries";
 import { ProjectAccessFields, type ProjectAccessValues, type ProjectOption } from "./project-access-fields";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 const FIELDS = ["email", "name", "role", "allProjects", "projectIds"] as const;
 
@@ -24,7 +22,7 @@ const FIELDS = ["email", "name", "role", "allProjects", "projectIds"] as const;
  * New account: email, name, role and the projects it may open (none unless chosen). The
  * server generates the password and it is shown once.
  */
-export default function CreateUserDialogForm({ projects, open, onOpenChange: setOpen, trigger }: { projects: ProjectOption[] } & LazyDialogProps) {
+export default function CreateUserDialogForm({ projects, ...lazy }: { projects: ProjectOption[] } & LazyDialogProps) {
   const [created, setCreated] = React.useState<{ user: UserView; password: string } | null>(null);
   const queryClient = useQueryClient();
   const form = useForm<CreateUserRequest>({
@@ -33,8 +31,9 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
     mode: "onTouched",
   });
   const allProjects = form.watch("allProjects") ?? false;
+  const role = form.watch("role");
 
-  const { mutation, formError, reset } = useFormMutation(form, FIELDS, {
+  const { dialog } = useFormDialogMutation(form, FIELDS, {
     mutationFn: (values: CreateUserRequest) =>
       userMutations.create({
         email: values.email,
@@ -44,7 +43,7 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
         projectIds: values.allProjects ? [] : (values.projectIds ?? []),
       }),
     onSuccess: async (result) => {
-      setOpen(false);
+      lazy.onOpenChange(false);
       form.reset();
       toast.success("User created", { description: `${result.user.email} can sign in as ${ROLE_LABELS[result.user.role]}.` });
       if (result.password) setCreated({ user: result.user, password: result.password });
@@ -55,46 +54,16 @@ export default function CreateUserDialogForm({ projects, open, onOpenChange: set
   return (
     <>
       <FormDialog
-        open={open}
-        onOpenChange={setOpen}
-        onClosed={reset}
-        trigger={trigger}
+        {...lazy}
+        {...dialog}
         className="max-h-[90vh] overflow-y-auto"
         title="Create a user"
         description="A password is generated and shown to you once, for you to pass on."
-        form={form}
-        onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-        pending={mutation.isPending}
-        error={formError}
         submitLabel="Create user"
       >
         <TextField control={form.control} name="email" label="Email" type="email" placeholder="ada@example.com" />
         <TextField control={form.control} name="name" label="Name" placeholder="Ada Lovelace" description="Optional." />
-        <FormField
-          control={form.control}
-          name="role"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Role</FormLabel>
-              <Select value={field.value} onValueChange={field.onChange}>
-                <FormControl>
-                  <SelectTrigger className="w-full">
-                    <SelectValue />
-                  </SelectTrigger>
-                </FormControl>
-                <SelectContent>
-                  {ROLES.map((r) => (
-                    <SelectItem key={r} value={r}>
-                      {ROLE_LABELS[r]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-              <FormDescription>{ROLE_SUMMARIES[field.value]}</FormDescription>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
+        <SelectField control={form.control} name="role" label="Role" options={ROLES} optionLabel={(r) => ROLE_LABELS[r]} description={ROLE_SUMMARIES[role]} />
         <ProjectAccessFields control={form.control as unknown as Control<ProjectAccessValues>} projects={projects} allProjects={allProjects} idPrefix="create" />
       </FormDialog>
       <SecretReveal

@@ -9,7 +9,10 @@ import type { AlertSettingsForm as FormValues, AlertSettingsInput, AlertSettings
 import { alertMutations, insightKeys } from "@/lib/queries/insight";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Form, FormControl } from "@/components/ui/form";
+import { FieldItem } from "@/components/common/field-item";
+import { TextField } from "@/components/common/text-field";
+import { FormSubmitRow } from "@/components/common/form-submit-row";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
@@ -79,47 +82,32 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
           <form noValidate className="grid gap-4" onSubmit={form.handleSubmit((v) => mutation.mutate(v))}>
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
               {THRESHOLD_FIELDS.map((f, i) => (
-                <FormField
+                <FieldItem
                   key={f.name}
                   control={form.control}
                   name={f.name}
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>{f.label}</FormLabel>
-                      <div className="flex items-center gap-2">
-                        <FormControl>
-                          <Input type="number" inputMode="decimal" step="any" min={0} max={100} className="tabular-nums" autoFocus={i === 0} {...field} value={field.value as number | string} />
-                        </FormControl>
-                        <span className="text-sm text-muted-foreground">%</span>
-                      </div>
-                      <FormMessage />
-                    </FormItem>
+                  label={f.label}
+                  render={(field) => (
+                    <div className="flex items-center gap-2">
+                      <FormControl>
+                        <Input type="number" inputMode="decimal" step="any" min={0} max={100} className="tabular-nums" autoFocus={i === 0} {...field} value={field.value as number | string} />
+                      </FormControl>
+                      <span className="text-sm text-muted-foreground">%</span>
+                    </div>
                   )}
                 />
               ))}
             </div>
-            <FormField
+            <TextField
               control={form.control}
               name="webhookUrl"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Webhook URL (optional)</FormLabel>
-                  <FormControl>
-                    <Input type="url" autoComplete="off" spellCheck={false} placeholder="https://hooks.example.com/mail-alerts" {...field} />
-                  </FormControl>
-                  <FormDescription>
-                    Each alert is also POSTed here as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). A URL set for the first time gets a
-                    signing secret, shown once.
-                  </FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Webhook URL (optional)"
+              type="url"
+              spellCheck={false}
+              placeholder="https://hooks.example.com/mail-alerts"
+              description="Each alert is also POSTed here as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). A URL set for the first time gets a signing secret, shown once."
             />
-            <FormError message={formError?.message} correlationId={formError?.correlationId} />
-            <div className="flex flex-wrap items-center gap-2">
-              <Button type="submit" pending={mutation.isPending}>
-                Save
-              </Button>
+            <FormSubmitRow error={formError} pending={mutation.isPending} submitLabel="Save">
               <Button type="button" variant="ghost" onClick={onDone}>
                 Close
               </Button>
@@ -139,7 +127,7 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
                   }
                 />
               )}
-            </div>
+            </FormSubmitRow>
           </form>
         </Form>
       {reauthDialog}

@@ -4,18 +4,17 @@ import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertTriangleIcon } from "lucide-react";
 import { API_KEY_SCOPES } from "@/lib/schemas/api-keys";
 import { createApiKeyForm, type CreateApiKeyForm } from "@/lib/schemas/api-keys-form";
 import { apiKeyKeys, apiKeyMutations } from "@/lib/queries/api-keys";
 import { TextField } from "@/components/common/text-field";
-import { Checkbox } from "@/components/ui/checkbox";
+import { WarningNote } from "@/components/common/warning-note";
+import { CheckboxList } from "@/components/common/checkbox-list";
 import { FormField, FormItem, FormMessage } from "@/components/ui/form";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { SecretReveal } from "@/components/common/secret-reveal";
 import { useReauth } from "@/components/reauth/reauth";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 import { useShell } from "@/components/shell/shell-context";
 
 const FIELDS = ["name", "reach", "scopes"] as const;
@@ -25,7 +24,7 @@ const FIELDS = ["name", "reach", "scopes"] as const;
  * mutation (gcTime 0, never put in the query cache) and the mutation is reset when the
  * reveal dialog closes, so nothing in the page keeps it afterwards.
  */
-export default function CreateKeyDialogForm({ project, projectName, open, onOpenChange: setOpen, trigger }: { project: string; projectName: string } & LazyDialogProps) {
+export default function CreateKeyDialogForm({ project, projectName, ...lazy }: { project: string; projectName: string } & LazyDialogProps) {
   const queryClient = useQueryClient();
   const { guarded, dialog: reauthDialog } = useReauth();
   const accountWideAllowed = useShell().can("api_keys:account_wide");
@@ -34,11 +33,11 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
     defaultValues: { name: "", reach: "project", scopes: ["emails:send"] },
     mode: "onTouched",
   });
-  const { mutation, formError } = useFormMutation(form, FIELDS, {
+  const { mutation, dialog } = useFormDialogMutation(form, FIELDS, {
     mutationFn: (values: CreateApiKeyForm) => guarded(() => apiKeyMutations.create(project, values)),
     gcTime: 0,
     onSuccess: () => {
-      setOpen(false);
+      lazy.onOpenChange(false);
       form.reset();
       void queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(project) });
     },
@@ -49,16 +48,11 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
   return (
     <>
       <FormDialog
-        open={open}
-        onOpenChange={setOpen}
-        trigger={trigger}
+        {...lazy}
+        {...dialog}
         className="max-h-[90vh] overflow-y-auto"
         title="Create an API key"
         description="Name it after the application that will use it, so you know later what to revoke."
-        form={form}
-        onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-        pending={mutation.isPending}
-        error={formError}
         submitLabel="Create key"
       >
         <TextField control={form.control} name="name" label="Name" placeholder="Staging app" />
@@ -97,11 +91,10 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
                 </label>
               </fieldset>
               {reach === "account" && (
-                <p role="note" className="flex items-start gap-2 rounded-md bg-warning px-3 py-2 text-sm text-warning-foreground">
-                  <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                <WarningNote>
                   An account-wide key works for every project of the account, present and future: it can send as any of their domains and read their
                   messages, within its scopes. Prefer a key for this project unless one application really serves several.
-                </p>
+                </WarningNote>
               )}
               <FormMessage />
             </FormItem>
@@ -114,20 +107,7 @@ export default function CreateKeyDialogForm({ project, projectName, open, onOpen
             <FormItem>
               <fieldset>
                 <legend className="mb-2 text-sm font-medium">Scopes</legend>
-                <div className="grid grid-cols-2 gap-x-4 gap-y-2">
-                  {API_KEY_SCOPES.map((scope) => {
-                    const checked = field.value.includes(scope);
-                    return (
-                      <label key={scope} className="flex items-center gap-2 font-mono text-xs">
-                        <Checkbox
-                          checked={checked}
-                          onCheckedChange={(c) => field.onChange(c ? [...field.value, scope] : field.value.filter((s) => s !== scope))}
-                        />
-                        {scope}
-                      </label>
-                    );
-                  })}
-                </div>
+                <CheckboxList options={API_KEY_SCOPES} value={field.value} onChange={field.onChange} className="grid grid-cols-2 gap-x-4 gap-y-2" />
               </fieldset>
               <p className="text-xs text-muted-foreground">Give the least the application needs; full_access includes every other scope.</p>
               <FormMessage />

@@ -8,25 +8,24 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
 import { contactForm, toCreateContact, type ContactForm } from "@/lib/schemas/contacts-form";
 import { contactKeys, contactMutations } from "@/lib/queries/contacts";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { NameValueRows } from "@/components/compose/name-value-rows";
 import { fieldMessageText } from "@/components/ui/field-message";
 import { Input } from "@/components/ui/input";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 const FIELDS = ["email", "firstName", "lastName"] as const;
 
 /** Email, names, subscribed, metadata as key/value rows; opens the contact once created. */
-export default function CreateContactDialogForm({ project, open, onOpenChange: setOpen, trigger }: { project: string } & LazyDialogProps) {
+export default function CreateContactDialogForm({ project, ...lazy }: { project: string } & LazyDialogProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<ContactForm>({ resolver: zodResolver(contactForm), mode: "onTouched", defaultValues: { email: "", firstName: "", lastName: "", subscribed: true, metadata: [] } });
-  const { mutation, formError } = useFormMutation(form, FIELDS, {
+  const { dialog } = useFormDialogMutation(form, FIELDS, {
     mutationFn: (v: ContactForm) => contactMutations.create(project, toCreateContact(v)),
     onSuccess: async (c) => {
       toast.success("Contact created", { description: c.email });
-      setOpen(false);
+      lazy.onOpenChange(false);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: contactKeys.all(project) });
       router.push(`/p/${encodeURIComponent(project)}/contacts/${encodeURIComponent(c.id)}`);
@@ -42,14 +41,10 @@ export default function CreateContactDialogForm({ project, open, onOpenChange: s
 
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={trigger}
+      {...lazy}
+      {...dialog}
       title="Create a contact"
       description="The service holds contacts; the dashboard remembers the ones it creates so you can find them here."
-      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-      pending={mutation.isPending}
-      error={formError}
       submitLabel="Create contact"
     >
       {(["email", "firstName", "lastName"] as const).map((name) => (

@@ -9,26 +9,25 @@ import { toast } from "@/components/ui/toast";
 import { domainInput, normalizeHostname, type DomainInput } from "@/lib/domains/hostname";
 import { domainKeys, domainMutations } from "@/lib/queries/domains";
 import { TextField } from "@/components/common/text-field";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { projectHref } from "@/lib/nav";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 const FIELDS = ["domain"] as const;
 
 /** Add a sending domain: checked as typed, internationalised names shown as they will be sent. */
-export default function AddDomainDialogForm({ project, open, onOpenChange: setOpen, trigger }: { project: string } & LazyDialogProps) {
+export default function AddDomainDialogForm({ project, ...lazy }: { project: string } & LazyDialogProps) {
   const router = useRouter();
   const queryClient = useQueryClient();
   const form = useForm<DomainInput, unknown, { domain: string }>({ resolver: zodResolver(domainInput), defaultValues: { domain: "" }, mode: "onChange" });
   const typed = form.watch("domain");
   const normalized = typed ? normalizeHostname(typed) : null;
 
-  const { mutation, formError } = useFormMutation(form, FIELDS, {
+  const { dialog } = useFormDialogMutation(form, FIELDS, {
     mutationFn: (v: { domain: string }) => domainMutations.add(project, v.domain),
     onSuccess: async (d) => {
       toast.success("Domain added", { description: `Publish the records for ${d.domain} in your DNS panel.` });
-      setOpen(false);
+      lazy.onOpenChange(false);
       form.reset();
       await queryClient.invalidateQueries({ queryKey: domainKeys.all(project) });
       router.push(`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`);
@@ -37,15 +36,10 @@ export default function AddDomainDialogForm({ project, open, onOpenChange: setOp
 
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={trigger}
+      {...lazy}
+      {...dialog}
       title="Add a domain"
       description="The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next."
-      form={form}
-      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-      pending={mutation.isPending}
-      error={formError}
       submitLabel="Add domain"
     >
       <TextField

@@ -7,10 +7,9 @@ import { InboxIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { InboundSimulateRequest } from "@/lib/schemas/emails";
 import { messageMutations } from "@/lib/queries/messages";
-import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Textarea } from "@/components/ui/textarea";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Form } from "@/components/ui/form";
+import { TextareaField, TextField } from "@/components/common/text-field";
+import { FormSubmitRow } from "@/components/common/form-submit-row";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
 import { messageHref } from "@/components/messages/hrefs";
@@ -38,23 +37,6 @@ export function SimulateForm({ project }: { project: string }) {
     },
   });
 
-  const text = (name: "to" | "from" | "subject", label: string, placeholder: string, description?: string) => (
-    <FormField
-      control={form.control}
-      name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <FormControl>
-            <Input placeholder={placeholder} autoComplete="off" {...field} />
-          </FormControl>
-          {description && <FormDescription>{description}</FormDescription>}
-          <FormMessage />
-        </FormItem>
-      )}
-    />
-  );
-
   return (
     <div className="space-y-5">
       {result && (
@@ -71,43 +53,19 @@ export function SimulateForm({ project }: { project: string }) {
       )}
       <Form {...form}>
         <form noValidate aria-label="Simulate inbound mail" onSubmit={form.handleSubmit((v) => !mutation.isPending && mutation.mutate(v))} className="grid gap-4">
-          {text("to", "To", "support@acme.test", "An address on one of this project's domains with receiving enabled.")}
-          {text("from", "From", "customer@example.com")}
-          {text("subject", "Subject", "I never got my receipt")}
-          <FormField
-            control={form.control}
-            name="text"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>Text</FormLabel>
-                <FormControl>
-                  <Textarea rows={5} {...field} value={field.value ?? ""} />
-                </FormControl>
-                <FormMessage />
-              </FormItem>
-            )}
-          />
-          <FormField
+          <TextField control={form.control} name="to" label="To" placeholder="support@acme.test" description="An address on one of this project's domains with receiving enabled." />
+          <TextField control={form.control} name="from" label="From" placeholder="customer@example.com" />
+          <TextField control={form.control} name="subject" label="Subject" placeholder="I never got my receipt" />
+          <TextareaField control={form.control} name="text" label="Text" rows={5} />
+          <TextareaField
             control={form.control}
             name="html"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>HTML</FormLabel>
-                <FormControl>
-                  <Textarea rows={5} className="font-mono text-xs" {...field} value={field.value ?? ""} />
-                </FormControl>
-                <FormDescription>Optional. Shown in a sandbox on the message screen, as real inbound mail is.</FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
+            label="HTML"
+            rows={5}
+            className="font-mono text-xs"
+            description="Optional. Shown in a sandbox on the message screen, as real inbound mail is."
           />
-          <FormError message={formError?.message} correlationId={formError?.correlationId} />
-          <div>
-            <Button type="submit" pending={mutation.isPending}>
-              <InboxIcon aria-hidden="true" />
-              Receive message
-            </Button>
-          </div>
+          <FormSubmitRow error={formError} pending={mutation.isPending} icon={InboxIcon} submitLabel="Receive message" />
         </form>
       </Form>
     </div>

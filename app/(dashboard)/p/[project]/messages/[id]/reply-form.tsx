@@ -8,9 +8,9 @@ import { toast } from "@/components/ui/toast";
 import type { ReplyForm } from "@/lib/schemas/messages-index";
 import { messageKeys, messageMutations } from "@/lib/queries/messages";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Textarea } from "@/components/ui/textarea";
-import { Form, FormControl, FormDescription, FormError, FormField, FormItem, FormLabel, FormMessage } from "@/components/ui/form";
+import { Form } from "@/components/ui/form";
+import { TextareaField, TextField } from "@/components/common/text-field";
+import { FormSubmitRow } from "@/components/common/form-submit-row";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 import { lazyResolver } from "@/lib/lazy-resolver";
 
@@ -69,59 +69,24 @@ export function ReplyFormCard({ project, id, subject, to }: { project: string; i
         <p className="text-sm text-muted-foreground">
           To <span className="font-medium text-foreground">{to}</span>, in the same thread.
         </p>
-        <FormField
-          control={form.control}
-          name="subject"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Subject</FormLabel>
-              <FormControl>
-                <Input {...field} value={field.value ?? ""} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="text"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Message</FormLabel>
-              <FormControl>
-                <Textarea rows={6} placeholder="Write your reply…" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
+        <TextField control={form.control} name="subject" label="Subject" />
+        <TextareaField control={form.control} name="text" label="Message" rows={6} placeholder="Write your reply…" />
         {showHtml ? (
-          <FormField
+          <TextareaField
             control={form.control}
             name="html"
-            render={({ field }) => (
-              <FormItem>
-                <FormLabel>HTML version</FormLabel>
-                <FormControl>
-                  <Textarea rows={5} className="font-mono text-xs" placeholder="<p>Optional HTML version of the reply</p>" {...field} value={field.value ?? ""} />
-                </FormControl>
-                <FormDescription>Optional. Mail clients that show HTML use it; the text above is the fallback.</FormDescription>
-                <FormMessage />
-              </FormItem>
-            )}
+            label="HTML version"
+            rows={5}
+            className="font-mono text-xs"
+            placeholder="<p>Optional HTML version of the reply</p>"
+            description="Optional. Mail clients that show HTML use it; the text above is the fallback."
           />
         ) : (
           <Button type="button" variant="link" className="w-fit px-0" onClick={() => setShowHtml(true)}>
             Add an HTML version
           </Button>
         )}
-        <FormError message={formError?.message} correlationId={formError?.correlationId} />
-        <div>
-          <Button type="submit" pending={mutation.isPending}>
-            <ReplyIcon aria-hidden="true" />
-            Send reply
-          </Button>
-        </div>
+        <FormSubmitRow error={formError} pending={mutation.isPending} icon={ReplyIcon} submitLabel="Send reply" />
       </form>
     </Form>
   );
