@@ -10,22 +10,21 @@
  * (SERVICE_FAULT_BATCH_EVERY=10) and the number of duplicate messages the service ended up
  * holding (must be 0).
  */
-import { chromium } from "@playwright/test";
-import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildIfStale } from "./lib/build";
-import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { startChild, type Child, type Env } from "./lib/child";
 import { readEnvFile } from "./lib/env-file";
 import { waitForHealth } from "./lib/health";
 import { BIN, ROOT, fromRoot, nextServerArgs } from "./lib/paths";
 import { waitForIdle } from "./lib/idle";
 import { freePort } from "./lib/ports";
-import { TEST_DIST_DIR } from "./lib/stack";
+import { cleanEnv, freshDashboard, TEST_DIST_DIR } from "./lib/stack";
 import { sampleRss } from "./lib/rss";
+import { scratchPostgresDatabase } from "./lib/scratch-postgres";
+import { sessionCookie } from "./lib/sign-in";
 
 function rowsArgument(): number {
   const i = process.argv.indexOf("--rows");
@@ -48,19 +47,8 @@ const POSTGRES = (() => {
 /** The dashboard's database for one stack: a folder for PGlite, or a new database on the Postgres server. */
 async function dashboardDatabase(tmp: string, label: string): Promise<{ env: Env; drop: () => Promise<void> }> {
   if (!POSTGRES) return { env: { DASHBOARD_DATA_DIR: path.join(tmp, `dashboard-${label}`) }, drop: async () => {} };
-  const { default: postgres } = await import("postgres");
-  const name = `bench_batch_${randomBytes(3).toString("hex")}_${label.replace(/\W/g, "_")}`;
-  const admin = postgres(POSTGRES, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(POSTGRES);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
-    },
-  };
+  const database = await scratchPostgresDatabase(POSTGRES, `bench_batch_${label.replace(/\W/g, "_")}`);
+  return { env: { DATABASE_URL: database.url }, drop: () => database.close() };
 }
 const CHUNK = 100;
 const WORKERS = 8;
@@ -75,8 +63,6 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
  */
 const LIFECYCLE_STEP_MS = 3_600_000;
 const LOG_DIR = fromRoot("test-results", "bench-logs");
-const OWN = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|BATCH_)/;
-const cleanEnv = (): Env => Object.fromEntries(Object.entries(process.env).filter(([k]) => !OWN.test(k)));
 
 type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; rss: ReturnType<typeof sampleRss>; stop: () => Promise<void> };
 
@@ -104,43 +90,19 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
   const written = readEnvFile(envFile);
   const project = (written.SERVICE_PROJECTS ?? "").split(",")[0];
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
-  const admin = { email: "bench@bench.test", password: `pw-${randomBytes(9).toString("base64url")}` };
-  const env: Env = {
-    ...cleanEnv(),
-    __NEXT_PROCESSED_ENV: "true",
-    NEXT_DIST_DIR: TEST_DIST_DIR,
-    SERVICE_URL: written.SERVICE_URL,
-    SERVICE_API_KEY: written.SERVICE_API_KEY,
-    SERVICE_PROJECTS: written.SERVICE_PROJECTS,
-    ...database.env,
-    AUTH_SECRET: randomBytes(32).toString("base64url"),
-    PUBLIC_URL: baseURL,
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-    BATCH_WORKERS: String(WORKERS),
-  };
+  const { baseURL, admin, env } = freshDashboard({
+    port,
+    adminEmail: "bench@bench.test",
+    service: { SERVICE_URL: written.SERVICE_URL, SERVICE_API_KEY: written.SERVICE_API_KEY, SERVICE_PROJECTS: written.SERVICE_PROJECTS },
+    database: database.env,
+    settings: { BATCH_WORKERS: String(WORKERS) },
+  });
   await buildIfStale(TEST_DIST_DIR, env);
   const dashboard = startChild({ name: "dashboard", command: process.execPath, args: nextServerArgs(port), cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
   children.push(dashboard);
   rss = sampleRss(dashboard.process.pid!);
   await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
   return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, rss, stop };
-}
-
-async function sessionCookie(stack: Stack): Promise<string> {
-  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage({ baseURL: stack.baseURL });
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(stack.admin.email);
-    await page.getByLabel("Password").fill(stack.admin.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-    return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  } finally {
-    await browser.close();
-  }
 }
 
 const content = (domain: string) => ({ from: { email: `bench@${domain}` }, subject: "Benchmark", text: "Hello from the benchmark." });
@@ -229,7 +191,7 @@ const loads = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, domain: string) => Promise<T>): Promise<{ value: T; quietMs: number; load: string; rss: { atRest: number; run: number; life: number } }> {
   const stack = await startStack(0, tmp, label);
   try {
-    const cookie = await sessionCookie(stack);
+    const cookie = await sessionCookie(stack.baseURL, stack.admin);
     const domain = await domainOf(stack);
     await direct(stack, domain, `warm-${label}`, 10 * CHUNK);
     await throughDashboard(stack, cookie, domain, `warm-b-${label}`, 10 * CHUNK);
@@ -266,7 +228,7 @@ try {
   const stack = await startStack(10, tmp, "faults");
   let sent = 0;
   try {
-    const cookie = await sessionCookie(stack);
+    const cookie = await sessionCookie(stack.baseURL, stack.admin);
     const domain = await domainOf(stack);
     const faulty = await throughDashboard(stack, cookie, domain, "fb");
     sent = faulty.sent;

@@ -8,37 +8,19 @@
  * route asked with `Cache-Control: no-cache` (every read goes to the service) is printed
  * beside it, so the price of the round trip stays visible.
  */
-import { chromium } from "@playwright/test";
 import { performance } from "node:perf_hooks";
-import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { fromRoot } from "./lib/paths";
 import { sendMessage } from "./lib/service-api";
 import { withRunLock } from "./lib/run-lock";
 import { stopChildrenOnSignal } from "./lib/child";
-import { startStack, type Stack } from "./lib/stack";
+import { sessionCookie } from "./lib/sign-in";
+import { startStack } from "./lib/stack";
 
 stopChildrenOnSignal();
 
 const N = Number(process.argv[2]) || 500;
 const WARM_UP = 100;
 const TARGET_RATIO = 1.25;
-
-/** Signs in through the real login page and returns the session cookies as a header. */
-async function sessionCookie(stack: Stack): Promise<string> {
-  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage({ baseURL: stack.baseURL });
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(stack.admin.email);
-    await page.getByLabel("Password").fill(stack.admin.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-    const cookies = await page.context().cookies();
-    return cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  } finally {
-    await browser.close();
-  }
-}
 
 async function timed(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -69,7 +51,7 @@ await withRunLock("gateway benchmark", async () => {
   try {
     const project = stack.projects[0];
     if (!project) throw new Error("the service wrote no SERVICE_PROJECTS");
-    const cookie = await sessionCookie(stack);
+    const cookie = await sessionCookie(stack.baseURL, stack.admin);
     const id = await sendMessage({ serviceURL: stack.serviceURL, key: stack.serviceKey, project }, { subject: "Gateway benchmark" });
     const direct = { url: `${stack.serviceURL}/v1/emails/${id}`, headers: { Authorization: `Bearer ${stack.serviceKey}` } };
     const gateway = { url: `${stack.baseURL}/api/p/${project}/messages/${id}`, headers: { Cookie: cookie } };

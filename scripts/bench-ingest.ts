@@ -15,37 +15,29 @@
  * the rows counted in the dashboard's database — every duplicate webhook-id must be one row.
  * `--profile <dir>` writes the dashboard's CPU profile there (node --cpu-prof) when it stops.
  */
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { rerunUnderReactServer } from "./lib/react-server";
 
 // The foreign service and the database helpers import server modules ("server-only").
-if (!process.env.BENCH_INGEST_CHILD) {
-  const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], {
-    stdio: "inherit",
-    env: { ...process.env, BENCH_INGEST_CHILD: "1" },
-  });
-  process.exit(run.status ?? 1);
-}
+rerunUnderReactServer(import.meta.url, "BENCH_INGEST_CHILD");
 
-const { chromium } = await import("@playwright/test");
 const { sql } = await import("drizzle-orm");
 const { rowsOf } = await import("@/lib/db-rows");
 const { FOREIGN_SECRET, startForeignService } = await import("@/lib/test/foreign-service");
 const { buildIfStale } = await import("./lib/build");
-const { CHROMIUM_ARGS, ensureChromium } = await import("./lib/chromium");
 const { startChild } = await import("./lib/child");
 const { waitForHealth } = await import("./lib/health");
 const { waitForIdle } = await import("./lib/idle");
 const { BIN, ROOT, fromRoot, nextServerArgs } = await import("./lib/paths");
 const { freePort } = await import("./lib/ports");
+const { sessionCookie } = await import("./lib/sign-in");
+const { scratchPostgresDatabase } = await import("./lib/scratch-postgres");
 const { groupCpuMs } = await import("./lib/proc-cpu");
-const { TEST_DIST_DIR } = await import("./lib/stack");
+const { freshDashboard, TEST_DIST_DIR } = await import("./lib/stack");
 const { percentile, plan, sender, serviceView, signedDelivery } = await import("./lib/ingest-load");
 type Delivery = import("./lib/ingest-load").Delivery;
 type BenchMessage = import("./lib/ingest-load").BenchMessage;
@@ -63,7 +55,6 @@ const TARGET = POSTGRES ? 2_000 : 1_000;
 const TARGET_P99_MS = 2_000;
 const PROJECT = "bench";
 const LOG_DIR = fromRoot("test-results", "bench-logs");
-const OWN = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|REREAD_|RECONCILE_|STREAM_)/;
 const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -73,34 +64,19 @@ const run = randomBytes(3).toString("hex");
 const foreign = await startForeignService();
 let database: { url?: string; dataDir?: string; drop: () => Promise<void> };
 if (POSTGRES) {
-  const { default: postgres } = await import("postgres");
-  const name = `bench_ingest_${run}`;
-  const admin = postgres(POSTGRES, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  const url = new URL(POSTGRES);
-  url.pathname = `/${name}`;
-  database = { url: url.toString(), drop: async () => (await admin.unsafe(`drop database if exists ${name} with (force)`), await admin.end({ timeout: 5 })) };
+  const scratch = await scratchPostgresDatabase(POSTGRES, "bench_ingest");
+  database = { url: scratch.url, drop: () => scratch.close() };
 } else {
   database = { dataDir: path.join(tmp, "dashboard"), drop: async () => {} };
 }
 
 const port = await freePort();
-const baseURL = `http://127.0.0.1:${port}`;
-const admin = { email: "bench@bench.test", password: `pw-${randomBytes(9).toString("base64url")}` };
-const env = {
-  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !OWN.test(k))),
-  __NEXT_PROCESSED_ENV: "true",
-  NEXT_TELEMETRY_DISABLED: "1",
-  NEXT_DIST_DIR: TEST_DIST_DIR,
-  SERVICE_URL: foreign.url,
-  SERVICE_API_KEY: "bench-account-key",
-  SERVICE_PROJECTS: PROJECT,
-  ...(database.url ? { DATABASE_URL: database.url } : { DASHBOARD_DATA_DIR: database.dataDir }),
-  AUTH_SECRET: randomBytes(32).toString("base64url"),
-  PUBLIC_URL: baseURL,
-  ADMIN_EMAIL: admin.email,
-  ADMIN_PASSWORD: admin.password,
-};
+const { baseURL, admin, env } = freshDashboard({
+  port,
+  adminEmail: "bench@bench.test",
+  service: { SERVICE_URL: foreign.url, SERVICE_API_KEY: "bench-account-key", SERVICE_PROJECTS: PROJECT },
+  database: database.url ? { DATABASE_URL: database.url } : { DASHBOARD_DATA_DIR: database.dataDir },
+});
 await buildIfStale(TEST_DIST_DIR, env);
 const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
 const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs, ...nextServerArgs(port)], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
@@ -125,7 +101,7 @@ try {
   }
   sentKeys.add(probe.deliveries[0]!.key);
   sentMessages.add(probe.messages[0]!.id);
-  const cookie = await signIn();
+  const cookie = await sessionCookie(baseURL, admin);
 
   console.log(`Dashboard ${baseURL} on ${POSTGRES ? "Postgres" : "PGlite"}; ${CONNECTIONS} connections, ${SECONDS} s per rate, ${Math.round(DUPLICATES * 100)}% of deliveries sent twice at once.`);
   const watcher = searchWatcher(cookie);
@@ -334,22 +310,6 @@ function searchWatcher(cookie: string) {
       return loop;
     },
   };
-}
-
-/** Signs in through the real login page; the session cookie for the Messages API. */
-async function signIn(): Promise<string> {
-  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage({ baseURL });
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(admin.email);
-    await page.getByLabel("Password").fill(admin.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-    return (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  } finally {
-    await browser.close();
-  }
 }
 
 /** Rows in the dashboard's database once it stopped: stream events and messages of the project, queued re-reads, accepted count. */

@@ -9,19 +9,10 @@
  *            target: p95 under 200 ms each (scripts/lib/insight-bench.ts).
  *   ingest   the stream's per-event write cost and the insight mark's share of it.
  */
-import { spawnSync } from "node:child_process";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { rerunUnderReactServer } from "./lib/react-server";
 
-// Server modules import "server-only", which only loads under the react-server condition.
-if (!process.env.BENCH_INSIGHT_CHILD) {
-  const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], {
-    stdio: "inherit",
-    env: { ...process.env, BENCH_INSIGHT_CHILD: "1" },
-  });
-  process.exit(run.status ?? 1);
-}
+rerunUnderReactServer(import.meta.url, "BENCH_INSIGHT_CHILD");
 
 const args = process.argv.slice(2);
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;

@@ -32,6 +32,7 @@ import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { stopChildrenOnSignal } from "./lib/child";
 import { fromRoot } from "./lib/paths";
 import { createContact, firstId, sendMessage, verifiedDomain } from "./lib/service-api";
+import { signInCookie } from "./lib/sign-in";
 import { startStack, type Stack } from "./lib/stack";
 
 const KIB_TARGET = 200;
@@ -277,22 +278,6 @@ async function screensOf(stack: Stack, cookie: string, filled: FillResult | null
   ];
 }
 
-async function signIn(browser: Browser, stack: Stack, file: string): Promise<string> {
-  const context = await browser.newContext({ baseURL: stack.baseURL });
-  try {
-    const page = await context.newPage();
-    await page.goto("/login");
-    await page.getByLabel("Email").fill(stack.admin.email);
-    await page.getByLabel("Password").fill(stack.admin.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await page.waitForURL((url) => !url.pathname.startsWith("/login"));
-    await context.storageState({ path: file });
-    return (await context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  } finally {
-    await context.close();
-  }
-}
-
 const ratio = (value: number, target: number) => `${(value / target).toFixed(2)}x`;
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
@@ -325,7 +310,7 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     const stateFile = `${LOG_DIR}/admin.json`;
-    const cookie = await signIn(browser, stack, stateFile);
+    const cookie = await signInCookie(browser, stack.baseURL, stack.admin, stateFile);
     const screens = (await screensOf(stack, cookie, filled)).filter((s) => !ONLY || ONLY.includes(s.name));
     console.log(`Dashboard ${stack.baseURL}; ${screens.length} screens, ${WARMUP_LOADS} warm-up and ${RUNS} timed loads each.`);
     for (const screen of screens) {

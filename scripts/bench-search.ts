@@ -16,25 +16,16 @@
  * client's waits, not the dashboard's work). `--explain` prints each search's plan once
  * (EXPLAIN ANALYZE).
  */
-import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { rerunUnderReactServer } from "./lib/react-server";
+import { scratchPostgresDatabase } from "./lib/scratch-postgres";
 
-// Server modules import "server-only", which only loads under the react-server condition.
-if (!process.env.BENCH_SEARCH_CHILD) {
-  const self = fileURLToPath(import.meta.url);
-  const run = spawnSync(process.execPath, [...process.execArgv, "--conditions=react-server", self, ...process.argv.slice(2)], {
-    stdio: "inherit",
-    env: { ...process.env, BENCH_SEARCH_CHILD: "1" },
-  });
-  process.exit(run.status ?? 1);
-}
+rerunUnderReactServer(import.meta.url, "BENCH_SEARCH_CHILD");
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -91,18 +82,12 @@ async function main() {
   let where: string;
   let handle: Awaited<ReturnType<typeof openDatabase>>;
   if (POSTGRES) {
-    const { default: postgres } = await import("postgres");
-    const name = `bench_search_${randomBytes(6).toString("hex")}`;
-    const admin = postgres(POSTGRES, { max: 1, onnotice: () => {} });
-    await admin.unsafe(`create database ${name}`);
-    const url = new URL(POSTGRES);
-    url.pathname = `/${name}`;
-    handle = await openDatabase({ url: url.toString() });
-    where = `Postgres, database ${name}`;
+    const database = await scratchPostgresDatabase(POSTGRES, "bench_search");
+    handle = await openDatabase({ url: database.url });
+    where = `Postgres, database ${database.name}`;
     cleanup = async () => {
-      if (flag("keep")) console.log(`Kept database ${name}.`);
-      else await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end({ timeout: 5 });
+      if (flag("keep")) console.log(`Kept database ${database.name}.`);
+      await database.close(flag("keep"));
     };
   } else {
     const dir = await mkdtemp(path.join(os.tmpdir(), "bench-search-"));

@@ -1,5 +1,5 @@
-import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema } from "@/lib/api-client";
+import { getQuery } from "./builders";
 import type { DomainStatus } from "@/lib/schemas/domains";
 
 const domainsSchemas = () => import("@/lib/schemas/domains");
@@ -14,26 +14,14 @@ export const domainKeys = {
   check: (project: string, id: string) => [...domainKeys.all(project), "check", id] as const,
 };
 
-export function domainsQuery(project: string, status: DomainStatus | null, cursor: string | null) {
-  return queryOptions({
-    queryKey: domainKeys.list(project, status, cursor),
-    queryFn: ({ signal }) => api.get(base(project), { signal, query: { status, cursor }, schema: lazySchema(domainsViewSchemas, "domainList") }),
-  });
-}
+export const domainsQuery = (project: string, status: DomainStatus | null, cursor: string | null) =>
+  getQuery(domainKeys.list(project, status, cursor), base(project), lazySchema(domainsViewSchemas, "domainList"), { status, cursor });
 
-export function domainQuery(project: string, id: string) {
-  return queryOptions({
-    queryKey: domainKeys.detail(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(domainsViewSchemas, "domainDetail") }),
-  });
-}
+export const domainQuery = (project: string, id: string) =>
+  getQuery(domainKeys.detail(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(domainsViewSchemas, "domainDetail"));
 
-export function domainCheckQuery(project: string, id: string) {
-  return queryOptions({
-    queryKey: domainKeys.check(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}/check`, { signal, schema: lazySchema(domainsViewSchemas, "domainCheck") }),
-  });
-}
+export const domainCheckQuery = (project: string, id: string) =>
+  getQuery(domainKeys.check(project, id), `${base(project)}/${encodeURIComponent(id)}/check`, lazySchema(domainsViewSchemas, "domainCheck"));
 
 export const domainMutations = {
   add: (project: string, name: string) => api.post(base(project), { domain: name }, { schema: lazySchema(domainsSchemas, "domain") }),

@@ -1,5 +1,5 @@
-import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema, noContent } from "@/lib/api-client";
+import { getRowsQuery } from "./builders";
 import type { CreateProjectRequest, UpdateProjectRequest } from "@/lib/schemas/projects";
 
 const projectsSchemas = () => import("@/lib/schemas/projects");
@@ -9,12 +9,7 @@ export const projectKeys = {
   list: () => [...projectKeys.all, "list"] as const,
 };
 
-export function projectsQuery() {
-  return queryOptions({
-    queryKey: projectKeys.list(),
-    queryFn: async ({ signal }) => (await api.get("/api/projects", { signal, schema: lazySchema(projectsSchemas, "projectList") })).data,
-  });
-}
+export const projectsQuery = () => getRowsQuery(projectKeys.list(), "/api/projects", lazySchema(projectsSchemas, "projectList"));
 
 const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 

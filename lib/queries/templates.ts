@@ -1,6 +1,7 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema, noContent } from "@/lib/api-client";
 import type { PreviewRequest } from "@/lib/schemas/templates";
+import { getQuery, getRowsQuery } from "./builders";
 import type { SampleRequest } from "@/lib/schemas/templates-form";
 
 const templatesSchemas = () => import("@/lib/schemas/templates");
@@ -17,19 +18,11 @@ export const templateKeys = {
   render: (project: string, id: string, data: unknown) => [...templateKeys.all(project), "render", id, data] as const,
 };
 
-export function templatesQuery(project: string, cursor: string | null) {
-  return queryOptions({
-    queryKey: templateKeys.list(project, cursor),
-    queryFn: ({ signal }) => api.get(base(project), { signal, query: { cursor, limit: 20 }, schema: lazySchema(templatesFormSchemas, "templateList") }),
-  });
-}
+export const templatesQuery = (project: string, cursor: string | null) =>
+  getQuery(templateKeys.list(project, cursor), base(project), lazySchema(templatesFormSchemas, "templateList"), { cursor, limit: 20 });
 
-export function templateQuery(project: string, id: string) {
-  return queryOptions({
-    queryKey: templateKeys.one(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(templatesSchemas, "template") }),
-  });
-}
+export const templateQuery = (project: string, id: string) =>
+  getQuery(templateKeys.one(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(templatesSchemas, "template"));
 
 export function previewQuery(project: string, body: PreviewRequest) {
   return queryOptions({
@@ -46,12 +39,8 @@ export function renderQuery(project: string, id: string, data: Record<string, un
   });
 }
 
-export function samplesQuery(project: string, id: string) {
-  return queryOptions({
-    queryKey: templateKeys.samples(project, id),
-    queryFn: async ({ signal }) => (await api.get(`${base(project)}/${encodeURIComponent(id)}/samples`, { signal, schema: lazySchema(templatesFormSchemas, "sampleList") })).data,
-  });
-}
+export const samplesQuery = (project: string, id: string) =>
+  getRowsQuery(templateKeys.samples(project, id), `${base(project)}/${encodeURIComponent(id)}/samples`, lazySchema(templatesFormSchemas, "sampleList"));
 
 export const templateMutations = {
   saveSample: (project: string, id: string, body: SampleRequest) => api.post(`${base(project)}/${encodeURIComponent(id)}/samples`, body, { schema: lazySchema(templatesFormSchemas, "templateSample") }),

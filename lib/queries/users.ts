@@ -1,5 +1,5 @@
-import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema } from "@/lib/api-client";
+import { getRowsQuery } from "./builders";
 import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest } from "@/lib/schemas/users";
 
 const usersSchemas = () => import("@/lib/schemas/users");
@@ -9,12 +9,7 @@ export const userKeys = {
   list: () => [...userKeys.all, "list"] as const,
 };
 
-export function usersQuery() {
-  return queryOptions({
-    queryKey: userKeys.list(),
-    queryFn: async ({ signal }) => (await api.get("/api/admin/users", { signal, schema: lazySchema(usersSchemas, "userList") })).data,
-  });
-}
+export const usersQuery = () => getRowsQuery(userKeys.list(), "/api/admin/users", lazySchema(usersSchemas, "userList"));
 
 const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 

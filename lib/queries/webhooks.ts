@@ -1,22 +1,15 @@
-import { queryOptions } from "@tanstack/react-query";
 import { api, apiFetch, lazySchema, noContent } from "@/lib/api-client";
+import { cursorListKeys, getQuery } from "./builders";
 import type { CreateWebhookForm } from "@/lib/schemas/webhooks-form";
 
 const webhooksFormSchemas = () => import("@/lib/schemas/webhooks-form");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}/webhooks`;
 
-export const webhookKeys = {
-  all: (project: string) => ["webhooks", project] as const,
-  list: (project: string, cursor: string | null) => [...webhookKeys.all(project), cursor] as const,
-};
+export const webhookKeys = cursorListKeys("webhooks");
 
-export function webhooksQuery(project: string, cursor: string | null) {
-  return queryOptions({
-    queryKey: webhookKeys.list(project, cursor),
-    queryFn: ({ signal }) => api.get(base(project), { signal, query: { cursor }, schema: lazySchema(webhooksFormSchemas, "webhookList") }),
-  });
-}
+export const webhooksQuery = (project: string, cursor: string | null) =>
+  getQuery(webhookKeys.list(project, cursor), base(project), lazySchema(webhooksFormSchemas, "webhookList"), { cursor });
 
 export const webhookMutations = {
   create: (project: string, body: CreateWebhookForm) => api.post(base(project), body, { schema: lazySchema(webhooksFormSchemas, "createdWebhook") }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { thresholdsView } from "./insight";
 
 /**
  * Alert settings as the form and the route speak them: thresholds in percent (2 means 2 %),
@@ -78,12 +79,8 @@ export const alertHistoryItem = z.object({
 });
 export type AlertHistoryItem = z.infer<typeof alertHistoryItem>;
 
-export const alertSettingsView = z.object({
-  /** In percent, as the form edits them. */
-  bounceWarning: z.number(),
-  bounceLimit: z.number(),
-  complaintWarning: z.number(),
-  complaintLimit: z.number(),
+/** The four thresholds of `thresholdsView`, here in percent as the form edits them. */
+export const alertSettingsView = thresholdsView.extend({
   webhookUrl: z.string(),
   hasWebhookSecret: z.boolean(),
   /** ALERT_MIN_VOLUME: a window with fewer messages (sent, or delivered for complaints) is not judged. */

@@ -4,6 +4,7 @@ import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
 import { recipientEngagement } from "./insight";
+import { indexedContactView } from "./contacts-form";
 
 /**
  * Shapes of the dashboard's own message index (issue 4): the search the messages screen
@@ -115,15 +116,8 @@ export const recipientView = z.object({
   suppressionError: z.string().nullable(),
   engagement: recipientEngagement,
   /** From the dashboard's contacts index (what it created, imported or looked up); null when unknown there. */
-  contact: z
-    .object({
-      id: z.string(),
-      email: z.string(),
-      firstName: z.string().nullable(),
-      lastName: z.string().nullable(),
-      subscribed: z.boolean(),
-      unsubscribedAt: z.string().nullable(),
-    })
+  contact: indexedContactView
+    .pick({ id: true, email: true, firstName: true, lastName: true, subscribed: true, unsubscribedAt: true })
     .nullable(),
 });
 export type RecipientView = z.infer<typeof recipientView>;

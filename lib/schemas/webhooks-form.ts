@@ -1,19 +1,12 @@
 import { z } from "zod";
-import { createWebhookRequest } from "./webhooks";
+import { createWebhookRequest, webhook } from "./webhooks";
 
 /** The "create webhook" form is the wire body itself: a URL and at least one event type. */
 export const createWebhookForm = createWebhookRequest;
 export type CreateWebhookForm = z.infer<typeof createWebhookForm>;
 
 /** A webhook as the dashboard lists it: the secret dropped, the dashboard's own stream marked. */
-export const webhookListItem = z.object({
-  id: z.string(),
-  url: z.string(),
-  enabled: z.boolean(),
-  eventTypes: z.array(z.string()),
-  createdAt: z.string(),
-  isEventStream: z.boolean(),
-});
+export const webhookListItem = webhook.omit({ signingSecret: true }).extend({ isEventStream: z.boolean() });
 export type WebhookListItem = z.infer<typeof webhookListItem>;
 export const webhookList = z.object({ data: z.array(webhookListItem), nextCursor: z.string().nullable() });
 

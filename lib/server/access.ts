@@ -12,6 +12,7 @@ import { projects, userProjects, users } from "./db/schema/core";
 import { sessions } from "./db/schema/sessions";
 import { env } from "./env";
 import { getProject } from "./projects";
+import { accountOf } from "./users";
 
 /** The signed-in user as the guard sees it: read from the database on every request. */
 export type Actor = {
@@ -104,12 +105,7 @@ export async function loadActorAndProject(
     afterResponse("session last-seen", () => touchSession(sessionId, row.lastSeenAt, now));
   }
   const user: Actor = {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    active: row.active,
-    allProjects: row.allProjects,
+    ...accountOf(row),
     projectIds: row.projectIds ?? [],
     sessionId,
     authAt: row.signedInAt.getTime(),

@@ -34,14 +34,20 @@ function activeSessionsOf() {
   return sql<number>`(select count(*)::int from ${sessions} where ${sessions}."user_id" = ${users}."id" and ${liveSessionCondition()})`;
 }
 
+/** Who the user is and what they may open, as both the guard's Actor and the admin screen's UserView carry it. */
+export type UserAccount = Pick<UserRow, "id" | "email" | "name" | "role" | "active" | "allProjects">;
+export const accountOf = (row: UserAccount): UserAccount => ({
+  id: row.id,
+  email: row.email,
+  name: row.name,
+  role: row.role,
+  active: row.active,
+  allProjects: row.allProjects,
+});
+
 function toView(row: UserRow, projectIds: string[], activeSessions: number): UserView {
   return {
-    id: row.id,
-    email: row.email,
-    name: row.name,
-    role: row.role,
-    active: row.active,
-    allProjects: row.allProjects,
+    ...accountOf(row),
     projectIds,
     createdAt: row.createdAt.toISOString(),
     lastSignInAt: row.lastSignInAt?.toISOString() ?? null,

@@ -62,13 +62,46 @@ export interface StackOptions {
   beforeDashboard?: (dashboard: { dataDir: string; projects: string[] }) => Promise<void>;
 }
 
-// Variables of a developer's shell or .env.local that must not leak into a run on fresh data.
-const OWN_VARIABLES = /^(SERVICE_|CONTRARIAN_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$)/;
+// Variables of a developer's shell or .env.local that must not leak into a run on fresh data
+// (the benchmarks set the batch runner's and the event stream's knobs themselves).
+const OWN_VARIABLES = /^(SERVICE_|CONTRARIAN_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|BATCH_|REREAD_|RECONCILE_|STREAM_)/;
 
-function cleanEnv(): Env {
+export function cleanEnv(): Env {
   const kept = Object.fromEntries(Object.entries(process.env).filter(([key]) => !OWN_VARIABLES.test(key)));
   // A test run reports nothing to Next's telemetry (CI has no network beyond the registry).
   return { ...kept, NEXT_TELEMETRY_DISABLED: "1" };
+}
+
+/**
+ * The built dashboard (TEST_DIST_DIR) on fresh data at 127.0.0.1:`port`: its address, a first
+ * admin `adminEmail` with a new password, and its environment — nothing of the developer's
+ * shell or .env.local, a new AUTH_SECRET, the given service connection, database
+ * (DASHBOARD_DATA_DIR or DATABASE_URL) and further settings.
+ */
+export function freshDashboard(o: {
+  port: number;
+  adminEmail: string;
+  service: { SERVICE_URL?: string; SERVICE_API_KEY?: string; SERVICE_PROJECTS?: string };
+  database: Env;
+  settings?: Env;
+}): { baseURL: string; admin: { email: string; password: string }; env: Env } {
+  const baseURL = `http://127.0.0.1:${o.port}`;
+  const admin = { email: o.adminEmail, password: `pw-${randomBytes(12).toString("base64url")}` };
+  const env: Env = {
+    ...cleanEnv(),
+    // Next loads .env.local from the project folder unless told the environment is
+    // already loaded; the developer's file must not reach a run on fresh data.
+    __NEXT_PROCESSED_ENV: "true",
+    NEXT_DIST_DIR: TEST_DIST_DIR,
+    ...o.service,
+    ...o.database,
+    AUTH_SECRET: randomBytes(32).toString("base64url"),
+    PUBLIC_URL: baseURL,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+    ...o.settings,
+  };
+  return { baseURL, admin, env };
 }
 
 /**
@@ -98,25 +131,16 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(started.child);
     const { serviceURL, serviceKey, projects, written } = started;
 
-    const baseURL = `http://127.0.0.1:${dashboardPort}`;
-    const admin = { email: "admin@e2e.test", password: `pw-${randomBytes(12).toString("base64url")}` };
-    const dashboardEnv: Env = {
-      ...cleanEnv(),
-      // Next loads .env.local from the project folder unless told the environment is
-      // already loaded; the developer's file must not reach a run on fresh data.
-      __NEXT_PROCESSED_ENV: "true",
-      NEXT_DIST_DIR: TEST_DIST_DIR,
-      SERVICE_URL: written.SERVICE_URL,
-      SERVICE_API_KEY: serviceKey,
-      SERVICE_PROJECTS: projects.join(","),
-      DASHBOARD_DATA_DIR: path.join(tmpDir, "dashboard"),
-      AUTH_SECRET: randomBytes(32).toString("base64url"),
-      PUBLIC_URL: baseURL,
-      ADMIN_EMAIL: admin.email,
-      ADMIN_PASSWORD: admin.password,
-      REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
-      ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
-    };
+    const { baseURL, admin, env: dashboardEnv } = freshDashboard({
+      port: dashboardPort,
+      adminEmail: "admin@e2e.test",
+      service: { SERVICE_URL: written.SERVICE_URL, SERVICE_API_KEY: serviceKey, SERVICE_PROJECTS: projects.join(",") },
+      database: { DASHBOARD_DATA_DIR: path.join(tmpDir, "dashboard") },
+      settings: {
+        REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+        ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
+      },
+    });
     await buildIfStale(TEST_DIST_DIR, dashboardEnv);
     await options.beforeDashboard?.({ dataDir: dashboardEnv.DASHBOARD_DATA_DIR!, projects });
 
@@ -147,43 +171,50 @@ interface StartedService {
   written: Record<string, string>;
 }
 
-/** The bundled service on fresh data; it seeds its demo account and writes the dashboard's connection. */
-async function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean }): Promise<StartedService> {
-  const child = startChild({
-    name: "service",
-    command: process.execPath,
-    args: [BIN.tsx, "service/server.ts"],
-    logFile: o.logFile,
-    env: {
-      ...cleanEnv(),
-      SERVICE_HOST: "127.0.0.1",
-      SERVICE_PORT: String(o.port),
-      SERVICE_DATA_DIR: o.dataDir,
-      SERVICE_ENV_FILE: o.envFile,
-      SERVICE_SANDBOX_STEP_MS: String(o.stepMs ?? 150),
-      SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
-      // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
-      SERVICE_RATE_LIMIT: "100000",
-      // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
-      SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
-      // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
-      // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
-      SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
-    },
-  });
+/**
+ * Starts a service (`script`, run with tsx) and waits until it says where it listens; `connect`
+ * then reads the connection it offers. A service that fails to start or connect is stopped.
+ */
+async function startService(
+  o: { name: string; script: string; logFile: string; env: Env; timeoutMs: number },
+  connect: (serviceURL: string, child: Child) => Omit<StartedService, "child" | "serviceURL">,
+): Promise<StartedService> {
+  const child = startChild({ name: o.name, command: process.execPath, args: [BIN.tsx, o.script], logFile: o.logFile, env: { ...cleanEnv(), ...o.env } });
   try {
-    const [, serviceURL] = await child.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
+    const [, serviceURL] = await child.waitForLine(/listening on (http:\/\/\S+)/, o.timeoutMs);
+    return { child, serviceURL, ...connect(serviceURL, child) };
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+}
+
+/** The bundled service on fresh data; it seeds its demo account and writes the dashboard's connection. */
+function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean }): Promise<StartedService> {
+  const env: Env = {
+    SERVICE_HOST: "127.0.0.1",
+    SERVICE_PORT: String(o.port),
+    SERVICE_DATA_DIR: o.dataDir,
+    SERVICE_ENV_FILE: o.envFile,
+    SERVICE_SANDBOX_STEP_MS: String(o.stepMs ?? 150),
+    SERVICE_WEBHOOK_RETRY_SCHEDULE: "200,400,800",
+    // Tests and the benchmark send bursts no real client would; the limit is tested in service/.
+    SERVICE_RATE_LIMIT: "100000",
+    // The 30-day demo history only where a spec asks for it (e2e/demo.spec.ts runs on a stack of its own).
+    SERVICE_SEED_HISTORY: o.demoHistory ? "on" : "off",
+    // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
+    // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
+    SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+  };
+  return startService({ name: "service", script: "service/server.ts", logFile: o.logFile, env, timeoutMs: 90_000 }, (_url, child) => {
     const written = readEnvFile(o.envFile);
     const serviceKey = written.SERVICE_API_KEY;
     if (!written.SERVICE_URL || !serviceKey) {
       throw new Error(`The service started but wrote no SERVICE_URL/SERVICE_API_KEY to ${o.envFile}.\n${child.tail()}`);
     }
     const projects = (written.SERVICE_PROJECTS ?? "").split(",").filter(Boolean);
-    return { child, serviceURL, serviceKey, projects, written };
-  } catch (error) {
-    await child.stop();
-    throw error;
-  }
+    return { serviceKey, projects, written };
+  });
 }
 
 /** Project external ids of the contrarian's account: a dot and a tilde, as real ids may have. */
@@ -193,31 +224,20 @@ export const CONTRARIAN_PROJECTS = ["orbit.live", "orbit~trial"];
  * The contrarian with an account key of this run; the connection is written to the env file
  * as a user would write it into .env.local for their provider.
  */
-async function startContrarian(o: { port: number; envFile: string; logFile: string; stepMs?: number }): Promise<StartedService> {
+function startContrarian(o: { port: number; envFile: string; logFile: string; stepMs?: number }): Promise<StartedService> {
   const serviceKey = `ctr-acct-${randomBytes(18).toString("hex")}`;
-  const child = startChild({
-    name: "contrarian",
-    command: process.execPath,
-    args: [BIN.tsx, "e2e/contrarian-service/server.ts"],
-    logFile: o.logFile,
-    env: {
-      ...cleanEnv(),
-      CONTRARIAN_HOST: "127.0.0.1",
-      CONTRARIAN_PORT: String(o.port),
-      CONTRARIAN_ACCOUNT_KEY: serviceKey,
-      CONTRARIAN_PROJECTS: CONTRARIAN_PROJECTS.join(","),
-      CONTRARIAN_STEP_MS: String(o.stepMs ?? 800),
-      CONTRARIAN_DOMAIN_VERIFY_MS: "3000",
-      CONTRARIAN_LOG_REQUESTS: "1",
-    },
-  });
-  try {
-    const [, serviceURL] = await child.waitForLine(/listening on (http:\/\/\S+)/, 60_000);
+  const env: Env = {
+    CONTRARIAN_HOST: "127.0.0.1",
+    CONTRARIAN_PORT: String(o.port),
+    CONTRARIAN_ACCOUNT_KEY: serviceKey,
+    CONTRARIAN_PROJECTS: CONTRARIAN_PROJECTS.join(","),
+    CONTRARIAN_STEP_MS: String(o.stepMs ?? 800),
+    CONTRARIAN_DOMAIN_VERIFY_MS: "3000",
+    CONTRARIAN_LOG_REQUESTS: "1",
+  };
+  return startService({ name: "contrarian", script: "e2e/contrarian-service/server.ts", logFile: o.logFile, env, timeoutMs: 60_000 }, (serviceURL) => {
     const written = { SERVICE_URL: serviceURL, SERVICE_API_KEY: serviceKey, SERVICE_PROJECTS: CONTRARIAN_PROJECTS.join(",") };
     writeFileSync(o.envFile, Object.entries(written).map(([k, v]) => `${k}=${v}\n`).join(""), { mode: 0o600 });
-    return { child, serviceURL, serviceKey, projects: [...CONTRARIAN_PROJECTS], written };
-  } catch (error) {
-    await child.stop();
-    throw error;
-  }
+    return { serviceKey, projects: [...CONTRARIAN_PROJECTS], written };
+  });
 }

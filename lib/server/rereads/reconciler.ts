@@ -1,5 +1,5 @@
 import "server-only";
-import { asc, sql } from "drizzle-orm";
+import { asc, sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { FINAL_STATUSES, SETTLE_QUIET_MS } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
@@ -32,35 +32,43 @@ const finals = () => sql.join([...FINAL_STATUSES].map((s) => sql`${s}`), sql`, `
 const hours = (n: number) => sql`(${String(n)}::int * interval '1 hour')`;
 const seconds = (n: number) => sql`(${String(Math.round(n))}::int * interval '1 second')`;
 
-async function unsettled(d: Db, projectId: string): Promise<string[]> {
-  const e = env();
+/** The project's messages not final yet and younger than RECONCILE_MAX_AGE_H that also meet `condition`, newest first. */
+async function openMessages(d: Db, projectId: string, condition: SQL, limit: number): Promise<string[]> {
   const rows = rowsOf<{ id: string }>(
     await d.execute(sql`
       select id from indexed_messages
        where project_id = ${projectId} and status not in (${finals()})
-         and created_at > now() - ${hours(e.RECONCILE_MAX_AGE_H)}
-         and (scheduled_at is null or scheduled_at <= now())
-         and (last_event_at is null or last_event_at > now() - ${seconds(SETTLE_QUIET_MS / 1000)})
-         and (checked_at is null or checked_at < now() - ${seconds(e.RECONCILE_POLL_S)})
+         and created_at > now() - ${hours(env().RECONCILE_MAX_AGE_H)}
+         and ${condition}
        order by created_at desc
-       limit ${POLL_BATCH}`),
+       limit ${limit}`),
   );
   return rows.map((r) => r.id);
 }
 
-async function stuck(d: Db, projectId: string): Promise<string[]> {
+/** Polling mode: not waiting for their time, not quiet-settled, not read within RECONCILE_POLL_S. */
+function unsettled(d: Db, projectId: string): Promise<string[]> {
   const e = env();
-  const rows = rowsOf<{ id: string }>(
-    await d.execute(sql`
-      select id from indexed_messages
-       where project_id = ${projectId} and status not in (${finals()})
-         and created_at > now() - ${hours(e.RECONCILE_MAX_AGE_H)}
-         and coalesce(scheduled_at, created_at) < now() - ${seconds(e.RECONCILE_SAFETY_MIN * 60)}
-         and (checked_at is null or checked_at < now() - ${seconds(e.RECONCILE_SAFETY_MIN * 60)})
-       order by created_at desc
-       limit ${SAFETY_BATCH}`),
+  return openMessages(
+    d,
+    projectId,
+    sql`(scheduled_at is null or scheduled_at <= now())
+         and (last_event_at is null or last_event_at > now() - ${seconds(SETTLE_QUIET_MS / 1000)})
+         and (checked_at is null or checked_at < now() - ${seconds(e.RECONCILE_POLL_S)})`,
+    POLL_BATCH,
   );
-  return rows.map((r) => r.id);
+}
+
+/** The safety net: sent (or due) over RECONCILE_SAFETY_MIN ago and not read within it. */
+function stuck(d: Db, projectId: string): Promise<string[]> {
+  const safety = seconds(env().RECONCILE_SAFETY_MIN * 60);
+  return openMessages(
+    d,
+    projectId,
+    sql`coalesce(scheduled_at, created_at) < now() - ${safety}
+         and (checked_at is null or checked_at < now() - ${safety})`,
+    SAFETY_BATCH,
+  );
 }
 
 export type ReconcileReport = { projectId: string; mode: StreamMode; queued: number };

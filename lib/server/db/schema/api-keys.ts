@@ -1,4 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { index, jsonb, pgTable, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
 import { users } from "./core";
 
 /**
@@ -20,9 +21,9 @@ export const dashboardApiKeys = pgTable(
     createdBy: text("created_by").references(() => users.id, { onDelete: "set null" }),
     /** Kept as text so the list still says who after the user is removed. */
     createdByEmail: text("created_by_email").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    createdAt: at("created_at").notNull().defaultNow(),
     /** Set when revoked through the dashboard (on a service that offers revoking). */
-    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+    revokedAt: at("revoked_at"),
     revokedByEmail: text("revoked_by_email"),
   },
   (t) => [index("dashboard_api_keys_project_idx").on(t.project), index("dashboard_api_keys_created_in_idx").on(t.createdIn)],

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { index, integer, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { at, leaseColumns } from "./columns";
+import { projectIdColumn } from "./core";
 
 /**
  * Batch jobs ("batch from a file" and contact imports). Everything a job needs to run is
@@ -8,15 +9,11 @@ import { projects } from "./core";
  * instance can pick it up after a restart and chunk N is always the same rows (its
  * Idempotency-Key depends on that: lib/batch/chunks.ts).
  */
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 export const batchJobs = pgTable(
   "batch_jobs",
   {
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     /** The service's project id, so a runner with no request in hand can name the project. */
     projectExternalId: text("project_external_id").notNull(),
     /** `send`: messages through POST /v1/emails/batch; `contacts`: POST /v1/contacts per row. */
@@ -79,10 +76,7 @@ export const batchChunks = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     rows: jsonb("rows").$type<number[]>().notNull(),
     status: text("status", { enum: ["pending", "claimed", "done"] }).notNull().default("pending"),
-    claimedBy: text("claimed_by"),
-    leaseUntil: at("lease_until"),
-    attempts: integer("attempts").notNull().default(0),
-    lastError: text("last_error"),
+    ...leaseColumns(),
   },
   (t) => [
     primaryKey({ columns: [t.jobId, t.round, t.idx] }),

@@ -1,18 +1,15 @@
-import { boolean, index, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { boolean, index, jsonb, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
+import { projectIdColumn } from "./core";
 
 /**
  * The interface cannot list contacts, so the dashboard keeps the ones it created, looked up
  * or imported, as last seen. The service stays the truth: the contact screen re-reads it.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 export const contactsIndex = pgTable(
   "contacts_index",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     /** The service's contact id. */
     id: text("id").notNull(),
     /** Lower-cased, for search and look-up by email. */

@@ -1,12 +1,8 @@
 import { sql } from "drizzle-orm";
-import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, generatedId as id } from "./columns";
 
-/**
- * The dashboard's own state. Ids are text (crypto.randomUUID) so rows can be created
- * before insert and compared across PGlite and Postgres without driver differences.
- */
-const id = () => text("id").primaryKey().$defaultFn(() => crypto.randomUUID());
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+/** The dashboard's own state: users, projects, who sees which, the audit log. */
 
 export const users = pgTable("users", {
   id: id(),
@@ -32,15 +28,16 @@ export const projects = pgTable("projects", {
   createdAt: at("created_at").notNull().defaultNow(),
 });
 
+/** The owning project's id: the row goes when the project is removed. */
+export const projectIdColumn = () => text("project_id").notNull().references(() => projects.id, { onDelete: "cascade" });
+/** The owning user's id: the row goes when the user is removed. */
+export const userIdColumn = () => text("user_id").notNull().references(() => users.id, { onDelete: "cascade" });
+
 export const userProjects = pgTable(
   "user_projects",
   {
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    userId: userIdColumn(),
+    projectId: projectIdColumn(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index("user_projects_project_idx").on(t.projectId)],
 );

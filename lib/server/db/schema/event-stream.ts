@@ -1,21 +1,18 @@
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { bigint, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { at, leaseColumns } from "./columns";
+import { projectIdColumn } from "./core";
 
 /**
  * The event stream's health and the re-read queue (lib/server/event-stream, lib/server/rereads).
  * The stream only tells the dashboard *that* a message changed; the message read back from
  * the service is what the index keeps.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 /**
  * Per project: what the stream delivered. Written by adding deltas every few seconds from
  * each dashboard process's memory (never once per delivery), so instances on one database add up.
  */
 export const eventStreamHealth = pgTable("event_stream_health", {
-  projectId: text("project_id")
-    .primaryKey()
-    .references(() => projects.id, { onDelete: "cascade" }),
+  projectId: projectIdColumn().primaryKey(),
   /** Any delivery that reached the ingest for this project, verified or not. */
   lastDeliveryAt: at("last_delivery_at"),
   lastAcceptedAt: at("last_accepted_at"),
@@ -42,19 +39,14 @@ export const eventStreamHealth = pgTable("event_stream_health", {
 export const messageRereads = pgTable(
   "message_rereads",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     messageId: text("message_id").notNull(),
     /** What asked for it: `event`, `reconcile`, `simulate`, `reply`. */
     reason: text("reason").notNull(),
     dueAt: at("due_at").notNull(),
     generation: integer("generation").notNull().default(0),
-    /** Failed attempts so far (a rate limit does not count). */
-    attempts: integer("attempts").notNull().default(0),
-    claimedBy: text("claimed_by"),
-    leaseUntil: at("lease_until"),
-    lastError: text("last_error"),
+    /** `attempts`: failed ones so far (a rate limit does not count). */
+    ...leaseColumns(),
     createdAt: at("created_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.messageId] }), index("message_rereads_due_idx").on(t.projectId, t.dueAt)],
@@ -62,9 +54,7 @@ export const messageRereads = pgTable(
 
 /** A project whose service said 429: no re-reads for it before `until` (Retry-After, or a growing back-off). */
 export const rereadPauses = pgTable("reread_pauses", {
-  projectId: text("project_id")
-    .primaryKey()
-    .references(() => projects.id, { onDelete: "cascade" }),
+  projectId: projectIdColumn().primaryKey(),
   until: at("until").notNull(),
   /** 429s in a row; reset by a successful read. */
   strikes: integer("strikes").notNull().default(0),

@@ -1,5 +1,6 @@
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, generatedId, leaseColumns } from "./columns";
+import { projectIdColumn } from "./core";
 
 /**
  * Insight: engagement, deliverability by mailbox provider, and the figures alerts are checked
@@ -13,8 +14,6 @@ import { projects } from "./core";
  *   difference between the old facts and the new. Recomputing from the state, never adding
  *   "an event happened", is what makes repeated and out-of-order writes harmless.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 /** Once-only work of the insight tables (`backfill`: every message already indexed was marked once). */
 export const insightMeta = pgTable("insight_meta", {
   key: text("key").primaryKey(),
@@ -37,9 +36,7 @@ export const insightFacts = pgTable(
   "insight_facts",
   {
     messageId: text("message_id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     at: at("at").notNull(),
     /** First recipient, lower-cased bare address. */
     recipient: text("recipient").notNull(),
@@ -58,9 +55,7 @@ export const insightFacts = pgTable(
 export const insightHourly = pgTable(
   "insight_hourly",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     hour: at("hour").notNull(),
     provider: text("provider").notNull(),
     sent: integer("sent").notNull().default(0),
@@ -81,9 +76,7 @@ export const insightLinkClicks = pgTable(
   {
     messageId: text("message_id").notNull(),
     link: text("link").notNull(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     /** The message's `at`. */
     at: at("at").notNull(),
   },
@@ -94,9 +87,7 @@ export const insightLinkClicks = pgTable(
 export const insightLinkHourly = pgTable(
   "insight_link_hourly",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     hour: at("hour").notNull(),
     link: text("link").notNull(),
     messages: integer("messages").notNull().default(0),
@@ -112,9 +103,7 @@ export const insightLinkHourly = pgTable(
 export const insightLinkRecipients = pgTable(
   "insight_link_recipients",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     link: text("link").notNull(),
     recipient: text("recipient").notNull(),
     lastAt: at("last_at").notNull(),
@@ -132,9 +121,7 @@ export const insightLinkRecipients = pgTable(
 export const insightLinkPeopleHourly = pgTable(
   "insight_link_people_hourly",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     link: text("link").notNull(),
     hour: at("hour").notNull(),
     people: integer("people").notNull().default(0),
@@ -169,9 +156,7 @@ export const insightDomains = pgTable(
  * webhook. The webhook's signing secret is sealed like the event stream's (secret-box).
  */
 export const alertSettings = pgTable("alert_settings", {
-  projectId: text("project_id")
-    .primaryKey()
-    .references(() => projects.id, { onDelete: "cascade" }),
+  projectId: projectIdColumn().primaryKey(),
   bounceWarning: doublePrecision("bounce_warning"),
   bounceLimit: doublePrecision("bounce_limit"),
   complaintWarning: doublePrecision("complaint_warning"),
@@ -190,9 +175,7 @@ export const alertSettings = pgTable("alert_settings", {
 export const alertStates = pgTable(
   "alert_states",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     /** `bounce` or `complaint`. */
     metric: text("metric").notNull(),
     level: text("level").notNull().default("ok"),
@@ -211,10 +194,8 @@ export type AlertWindowFigures = { window: string; rate: number | null; count: n
 export const alertEvents = pgTable(
   "alert_events",
   {
-    id: text("id").primaryKey().$defaultFn(() => crypto.randomUUID()),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    id: generatedId(),
+    projectId: projectIdColumn(),
     metric: text("metric").notNull(),
     episode: integer("episode").notNull(),
     level: text("level").notNull(),
@@ -245,7 +226,7 @@ export const alertEvents = pgTable(
 export const alertDeliveries = pgTable(
   "alert_deliveries",
   {
-    id: text("id").primaryKey().$defaultFn(() => crypto.randomUUID()),
+    id: generatedId(),
     alertEventId: text("alert_event_id")
       .notNull()
       .references(() => alertEvents.id, { onDelete: "cascade" }),
@@ -257,11 +238,8 @@ export const alertDeliveries = pgTable(
     idempotencyKey: text("idempotency_key").notNull(),
     /** `pending`, `sent`, `failed` (gave up), `skipped` (nothing could send it; `lastError` says why). */
     status: text("status").notNull().default("pending"),
-    attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: at("next_attempt_at").notNull().defaultNow(),
-    claimedBy: text("claimed_by"),
-    leaseUntil: at("lease_until"),
-    lastError: text("last_error"),
+    ...leaseColumns(),
     /** The service's message id of the email. */
     messageId: text("message_id"),
     sentAt: at("sent_at"),

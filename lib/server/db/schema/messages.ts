@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at } from "./columns";
 import { FINAL_STATUSES } from "../../../messages/vocabulary";
-import { projects, users } from "./core";
+import { projectIdColumn, users } from "./core";
 
 /** `status not in (<the vocabulary's final statuses>)`: the messages the reconciler may still have to read. */
 const NOT_FINAL = sql.raw(`status not in (${[...FINAL_STATUSES].map((s) => `'${s}'`).join(", ")})`);
@@ -11,16 +12,12 @@ const NOT_FINAL = sql.raw(`status not in (${[...FINAL_STATUSES].map((s) => `'${s
  * so the dashboard records what it sends and every event its webhook receives. Support
  * searches it; compose, scheduled sends and the overview read it.
  */
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
-
 export const indexedMessages = pgTable(
   "indexed_messages",
   {
     /** The service's message id. */
     id: text("id").primaryKey(),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
     /** Folded from events (lib/server/messages/fold.ts): never moves back from a final state. */
     status: text("status").notNull(),
@@ -123,9 +120,7 @@ export const indexedEvents = pgTable(
 
 /** The dashboard's own webhook on each project: where events come from. */
 export const eventStreams = pgTable("event_streams", {
-  projectId: text("project_id")
-    .primaryKey()
-    .references(() => projects.id, { onDelete: "cascade" }),
+  projectId: projectIdColumn().primaryKey(),
   /** The service's webhook endpoint id. */
   webhookId: text("webhook_id").notNull(),
   url: text("url").notNull(),

@@ -1,5 +1,6 @@
-import { pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { users } from "./core";
+import { pgTable, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
+import { userIdColumn } from "./core";
 
 /**
  * The last time each user confirmed their password again (lib/server/reauth). Sign-in time
@@ -7,8 +8,6 @@ import { users } from "./core";
  * re-confirmation is recorded here instead and counts the same.
  */
 export const reauthConfirmations = pgTable("reauth_confirmations", {
-  userId: text("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  confirmedAt: timestamp("confirmed_at", { withTimezone: true, mode: "date" }).notNull(),
+  userId: userIdColumn().primaryKey(),
+  confirmedAt: at("confirmed_at").notNull(),
 });

@@ -1,5 +1,6 @@
-import { boolean, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { boolean, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
+import { projectIdColumn } from "./core";
 
 /**
  * What an erasure took out of the index (lib/server/retention/erase.ts). The service still
@@ -11,15 +12,13 @@ import { projects } from "./core";
 export const erasedMessages = pgTable(
   "erased_messages",
   {
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    projectId: projectIdColumn(),
     messageId: text("message_id").notNull(),
     /** HMAC of the lower-cased address (lib/server/retention/address-hash.ts). */
     addressHash: text("address_hash").notNull(),
     /** True when the whole message was removed; false when only this address was. */
     deleted: boolean("deleted").notNull(),
-    erasedAt: timestamp("erased_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    erasedAt: at("erased_at").notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.messageId, t.addressHash] })],
 );

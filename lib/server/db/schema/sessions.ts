@@ -1,7 +1,6 @@
-import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { users } from "./core";
-
-const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+import { index, pgTable, text } from "drizzle-orm/pg-core";
+import { at } from "./columns";
+import { userIdColumn } from "./core";
 
 /**
  * One row per sign-in. The session cookie carries only this row's id (and the user id); the
@@ -13,9 +12,7 @@ export const sessions = pgTable(
   "sessions",
   {
     id: text("id").primaryKey(),
-    userId: text("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    userId: userIdColumn(),
     signedInAt: at("signed_in_at").notNull(),
     /** Moved forward at most once a minute (lib/server/auth/sessions.ts), not on every request. */
     lastSeenAt: at("last_seen_at").notNull(),

@@ -1,20 +1,19 @@
-import { jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { projects } from "./core";
+import { jsonb, pgTable, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { at, generatedId } from "./columns";
+import { projectIdColumn } from "./core";
 
 /** Named merge data per template ("long name", "no optional fields"), shared by the project's users. */
 export const templateSamples = pgTable(
   "template_samples",
   {
-    id: text("id").primaryKey().$defaultFn(() => crypto.randomUUID()),
-    projectId: text("project_id")
-      .notNull()
-      .references(() => projects.id, { onDelete: "cascade" }),
+    id: generatedId(),
+    projectId: projectIdColumn(),
     /** The service's template id. */
     templateId: text("template_id").notNull(),
     name: text("name").notNull(),
     data: jsonb("data").$type<Record<string, unknown>>().notNull(),
     createdBy: text("created_by_email").notNull(),
-    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: at("updated_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("template_samples_name_idx").on(t.projectId, t.templateId, t.name)],
 );
