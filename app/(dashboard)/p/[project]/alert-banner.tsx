@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ActiveAlertsView } from "@/lib/schemas/alerts";
 import { activeAlertsQuery } from "@/lib/queries/insight";
 
-const AlertBannerList = React.lazy(() => import("@/app/(dashboard)/p/[project]/alert-banner-list").then((m) => ({ default: m.AlertBannerList })));
+const AlertBannerList = React.lazy(() => import("./alert-banner-list").then((m) => ({ default: m.AlertBannerList })));
 
 /**
  * On every screen of a project while a rate is above a threshold (lib/server/alerts). It stays

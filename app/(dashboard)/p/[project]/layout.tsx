@@ -2,7 +2,7 @@ import { headers } from "next/headers";
 import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
 import { activeAlerts } from "@/lib/server/alerts/view";
 import { screenPermission } from "@/lib/nav";
-import { AlertBanner } from "@/app/(dashboard)/p/[project]/alert-banner";
+import { AlertBanner } from "./alert-banner";
 
 /**
  * Every screen under /p/[project] belongs to a project the user may open (404 otherwise), and

@@ -18,7 +18,7 @@ import { projectHref } from "@/lib/nav";
 import { OverviewLinks } from "./overview-links";
 import { OverviewNumbers } from "./overview-numbers";
 import { OverviewChart } from "./overview-chart";
-import { StreamStatusLine } from "@/app/(dashboard)/p/[project]/stream-status-line";
+import { StreamStatusLine } from "./stream-status-line";
 
 function Panel({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -8,7 +8,7 @@ import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { GET as LIST_KEYS, POST as CREATE_KEY } from "@/app/api/p/[project]/api-keys/route";
 import { POST as CREATE_HOOK } from "@/app/api/p/[project]/webhooks/route";
-import { POST as RECONFIRM } from "@/app/api/auth/reconfirm/route";
+import { POST as RECONFIRM } from "./route";
 import { isRecent } from "@/lib/server/reauth";
 
 /** The re-confirmation rule, and that the key's secret leaves through the response only. */

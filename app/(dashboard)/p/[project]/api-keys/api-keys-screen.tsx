@@ -11,8 +11,8 @@ import { RelativeTime } from "@/components/common/relative-time";
 import { Badge } from "@/components/ui/badge";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
-import { CreateKeyDialog } from "@/app/(dashboard)/p/[project]/api-keys/create-key-dialog";
-import { RevokeKeyButton } from "@/app/(dashboard)/p/[project]/api-keys/revoke-key-button";
+import { CreateKeyDialog } from "./create-key-dialog";
+import { RevokeKeyButton } from "./revoke-key-button";
 
 const REVOKE_NOTE: Record<KeyRevokeSupport, string> = {
   unknown:

@@ -17,7 +17,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
 import { FormError } from "@/components/ui/form-error";
-import { BatchChecks } from "@/app/(dashboard)/p/[project]/batches/batch-checks";
+import { BatchChecks } from "./batch-checks";
 import { CheckTable } from "./check-table";
 
 /** Above this many messages the confirmation asks for the number to be typed. */

@@ -16,8 +16,8 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
-import { CreateContactDialog } from "@/app/(dashboard)/p/[project]/contacts/create-contact-dialog";
-import { LookupForm } from "@/app/(dashboard)/p/[project]/contacts/lookup-form";
+import { CreateContactDialog } from "./create-contact-dialog";
+import { LookupForm } from "./lookup-form";
 
 /**
  * The interface cannot list contacts, so this table is the dashboard's own index: every

@@ -18,7 +18,7 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
-import { AddSuppressionDialog } from "@/app/(dashboard)/p/[project]/suppressions/add-suppression-dialog";
+import { AddSuppressionDialog } from "./add-suppression-dialog";
 
 const REASONS: Record<string, string> = {
   bounce: "Hard bounce: the address does not exist or refuses mail",

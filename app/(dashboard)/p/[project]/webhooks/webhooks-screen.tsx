@@ -19,8 +19,8 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
-import { CreateWebhookDialog } from "@/app/(dashboard)/p/[project]/webhooks/create-webhook-dialog";
-import { StreamStatusCard } from "@/app/(dashboard)/p/[project]/webhooks/stream-status-card";
+import { CreateWebhookDialog } from "./create-webhook-dialog";
+import { StreamStatusCard } from "./stream-status-card";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
 export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial?: Page<WebhookListItem>; stream?: StreamStatus; canConnect: boolean }) {

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GET as ALERTS } from "@/app/api/p/[project]/alerts/route";
+import { GET as ALERTS } from "./route";
 import { PUT as SETTINGS } from "@/app/api/p/[project]/alerts/settings/route";
 import { POST as ROTATE } from "@/app/api/p/[project]/alerts/webhook-secret/route";
 import type { Project } from "@/lib/server/access";

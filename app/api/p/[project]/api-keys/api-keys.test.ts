@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { DELETE as REVOKE } from "@/app/api/p/[project]/api-keys/[id]/route";
-import { GET as LIST, POST as CREATE } from "@/app/api/p/[project]/api-keys/route";
+import { GET as LIST, POST as CREATE } from "./route";
 import { listAudit, SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";

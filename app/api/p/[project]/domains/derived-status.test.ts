@@ -7,7 +7,7 @@ import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import type { Project } from "@/lib/server/guard";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
-import { GET as LIST } from "@/app/api/p/[project]/domains/route";
+import { GET as LIST } from "./route";
 
 /**
  * A service whose domain list items carry no `status` (the interface shows it only on the

@@ -10,7 +10,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import type { Project } from "@/lib/server/guard";
 import { GET as CHECK } from "@/app/api/p/[project]/domains/[id]/check/route";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
-import { POST as ADD } from "@/app/api/p/[project]/domains/route";
+import { POST as ADD } from "./route";
 import { checkDomain } from "@/lib/server/domains";
 
 /**

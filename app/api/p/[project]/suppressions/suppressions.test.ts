@@ -8,7 +8,7 @@ import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { GET as EXPORT } from "@/app/api/p/[project]/suppressions/export/route";
-import { GET as LIST, POST as ADD } from "@/app/api/p/[project]/suppressions/route";
+import { GET as LIST, POST as ADD } from "./route";
 import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
 

@@ -11,9 +11,9 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { Skeleton } from "@/components/ui/skeleton";
-import { RecordsTable } from "@/app/(dashboard)/p/[project]/domains/[id]/records-table";
-import { ZoneFileButton } from "@/app/(dashboard)/p/[project]/domains/[id]/zone-file-button";
-import { DnsCheckPanel } from "@/app/(dashboard)/p/[project]/domains/[id]/dns-check-panel";
+import { RecordsTable } from "./records-table";
+import { ZoneFileButton } from "./zone-file-button";
+import { DnsCheckPanel } from "./dns-check-panel";
 import { projectHref } from "@/lib/nav";
 
 /** While pending, the service's verdict is asked again this often, so "verified" appears without a reload. */

@@ -11,12 +11,12 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
-import { AttachmentsList } from "@/app/(dashboard)/p/[project]/messages/[id]/attachments-list";
-import { Conversation } from "@/app/(dashboard)/p/[project]/messages/[id]/conversation";
-import { MessageBody } from "@/app/(dashboard)/p/[project]/messages/[id]/message-body";
-import { MessageFields } from "@/app/(dashboard)/p/[project]/messages/[id]/message-fields";
-import { OutcomeCard } from "@/app/(dashboard)/p/[project]/messages/[id]/outcome-card";
-import { Timeline } from "@/app/(dashboard)/p/[project]/messages/[id]/timeline";
+import { AttachmentsList } from "./attachments-list";
+import { Conversation } from "./conversation";
+import { MessageBody } from "./message-body";
+import { MessageFields } from "./message-fields";
+import { OutcomeCard } from "./outcome-card";
+import { Timeline } from "./timeline";
 
 /** The reply form and its form library load only where there is a reply to write (an inbound message). */
 const ReplyFormCard = React.lazy(() => import("./reply-form").then((m) => ({ default: m.ReplyFormCard })));

@@ -16,9 +16,9 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Switch } from "@/components/ui/switch";
 import { Textarea } from "@/components/ui/textarea";
-import { PreviewPanel } from "@/app/(dashboard)/p/[project]/templates/[id]/preview-panel";
-import { VariablesPanel } from "@/app/(dashboard)/p/[project]/templates/[id]/variables-panel";
-import { SamplesBar } from "@/app/(dashboard)/p/[project]/templates/[id]/samples-bar";
+import { PreviewPanel } from "./preview-panel";
+import { VariablesPanel } from "./variables-panel";
+import { SamplesBar } from "./samples-bar";
 import { useDebounced } from "@/components/hooks/use-debounced";
 import { PresendChecks } from "@/components/presend/presend-checks";
 

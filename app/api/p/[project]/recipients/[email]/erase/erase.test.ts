@@ -18,7 +18,7 @@ import { createUser } from "@/lib/server/users";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import type { Project } from "@/lib/server/access";
 import type { Message } from "@/lib/schemas/emails";
-import { POST as ERASE } from "@/app/api/p/[project]/recipients/[email]/erase/route";
+import { POST as ERASE } from "./route";
 import { linkPeopleRollup } from "@/lib/test/link-people";
 import { addressHash } from "@/lib/server/retention/address-hash";
 
