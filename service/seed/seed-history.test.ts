@@ -90,9 +90,13 @@ describe("the seed with its history", () => {
     const figures = figuresOf(receiver.deliveries);
     const rate = (key: string, field: "bounced" | "opened" | "clicked") => figures.byProvider[key][field] / (field === "bounced" ? figures.byProvider[key].sent : figures.byProvider[key].delivered);
     expect(Object.keys(figures.byProvider).sort()).toEqual(["apple", "gmail", "microsoft", "other", "yahoo"]);
+    // The others are given 1.1–1.8 % of bounces and Yahoo 8.2 %. The month ends at the
+    // present moment, so the sample moves with the clock: "other" (18 % of the recipients, a
+    // few hundred sends) was seen at 2.6 % one evening. The bounds leave room for that and
+    // still tell Yahoo apart as the weak spot.
     for (const key of ["gmail", "microsoft", "apple", "other"]) {
-      expect(rate(key, "bounced"), key).toBeLessThan(0.025);
-      expect(rate("yahoo", "bounced") / rate(key, "bounced"), key).toBeGreaterThan(2.5);
+      expect(rate(key, "bounced"), key).toBeLessThan(0.03);
+      expect(rate("yahoo", "bounced") / rate(key, "bounced"), key).toBeGreaterThan(2);
     }
     expect(rate("yahoo", "bounced")).toBeGreaterThan(0.05);
     const all = Object.values(figures.byProvider).reduce((a, p) => ({ sent: a.sent + p.sent, delivered: a.delivered + p.delivered, opened: a.opened + p.opened, clicked: a.clicked + p.clicked }), { sent: 0, delivered: 0, opened: 0, clicked: 0 });
