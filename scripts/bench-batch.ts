@@ -9,6 +9,9 @@
  * target: ≤ 400 MB). Then the same with the service failing every 10th batch request
  * (SERVICE_FAULT_BATCH_EVERY=10) and the number of duplicate messages the service ended up
  * holding (must be 0).
+ *
+ * `--profile <dir>` writes CPU profiles (node --cpu-prof) of each stack's service and
+ * dashboard into <dir>/<service|dashboard>-<run>/ when they stop: where the time goes.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -50,6 +53,11 @@ async function dashboardDatabase(tmp: string, label: string): Promise<{ env: Env
   const database = await scratchPostgresDatabase(POSTGRES, `bench_batch_${label.replace(/\W/g, "_")}`);
   return { env: { DATABASE_URL: database.url }, drop: () => database.close() };
 }
+const PROFILE = (() => {
+  const i = process.argv.indexOf("--profile");
+  return i >= 0 ? path.resolve(process.argv[i + 1]!) : undefined;
+})();
+const profileArgs = (what: string) => (PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.join(PROFILE, what)}`] : []);
 const CHUNK = 100;
 const WORKERS = 8;
 const TARGET_RATIO = 1.15;
@@ -81,7 +89,8 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
   const service = startChild({
     name: "service",
     command: process.execPath,
-    args: [BIN.tsx, "service/server.ts"],
+    // Profiled, it runs in this node with tsx's loader (the tsx command would profile only its own wrapper).
+    args: PROFILE ? [...profileArgs(`service-${label}`), "--import", "tsx", "service/server.ts"] : [BIN.tsx, "service/server.ts"],
     logFile: path.join(LOG_DIR, `batch-service-${label}.log`),
     env: { ...cleanEnv(), SERVICE_HOST: "127.0.0.1", SERVICE_PORT: String(servicePort), SERVICE_DATA_DIR: serviceDir, SERVICE_ENV_FILE: envFile, SERVICE_SANDBOX_STEP_MS: String(LIFECYCLE_STEP_MS), SERVICE_RATE_LIMIT: "1000000", SERVICE_FAULT_BATCH_EVERY: String(faultEvery), SERVICE_SEED_HISTORY: "off" },
   });
@@ -98,7 +107,7 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
     settings: { BATCH_WORKERS: String(WORKERS) },
   });
   await buildIfStale(TEST_DIST_DIR, env);
-  const dashboard = startChild({ name: "dashboard", command: process.execPath, args: nextServerArgs(port), cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
+  const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs(`dashboard-${label}`), ...nextServerArgs(port)], cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
   children.push(dashboard);
   rss = sampleRss(dashboard.process.pid!);
   await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);

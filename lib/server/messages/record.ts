@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
-import type { indexedMessages } from "@/lib/server/db/schema/messages";
+import type { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
@@ -120,13 +120,7 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
         template_data = excluded.template_data
       where indexed_messages.source in ('webhook', 'lookup')`);
   }
-  for (let i = 0; i < addresses.length; i += 5000) {
-    const doc = JSON.stringify(addresses.slice(i, i + 5000).map((a) => ({ m: a.messageId, p: a.projectId, e: a.email, r: a.role, c: (a.createdAt as Date).toISOString() })));
-    await tx.execute(sql`
-      insert into indexed_recipients (message_id, project_id, email, role, created_at)
-      select m, p, e, r, c from jsonb_to_recordset(${doc}::jsonb) as x(m text, p text, e text, r text, c timestamptz)
-      on conflict do nothing`);
-  }
+  await insertRecipientRows(tx, addresses);
   const byProject = new Map<string, string[]>();
   for (const r of rows) {
     const ids = byProject.get(r.projectId);
@@ -134,6 +128,17 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
     else byProject.set(r.projectId, [r.id]);
   }
   for (const [projectId, ids] of byProject) await markInsightDirty(tx, projectId, ids);
+}
+
+/** Addresses into `indexed_recipients`, as one JSON document per 5,000; a row already there is kept. */
+export async function insertRecipientRows(tx: Db, addresses: (typeof indexedRecipients.$inferInsert)[]): Promise<void> {
+  for (let i = 0; i < addresses.length; i += 5000) {
+    const doc = JSON.stringify(addresses.slice(i, i + 5000).map((a) => ({ m: a.messageId, p: a.projectId, e: a.email, r: a.role, c: (a.createdAt as Date).toISOString() })));
+    await tx.execute(sql`
+      insert into indexed_recipients (message_id, project_id, email, role, created_at)
+      select m, p, e, r, c from jsonb_to_recordset(${doc}::jsonb) as x(m text, p text, e text, r text, c timestamptz)
+      on conflict do nothing`);
+  }
 }
 
 export async function recordSentMessage(input: RecordSentInput): Promise<void> {

@@ -1,6 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { bareAddress } from "@/lib/server/messages/recipients";
@@ -23,23 +22,12 @@ export async function erasureOf(t: Db, projectId: string, messageId: string): Pr
 }
 
 /**
- * Of these messages (project and id), the ones an erasure removed whole, as `project\u0000id`
- * keys: one query for a whole batch of the ingest.
+ * True when an erasure removed this message whole (`projectId` and `messageId` are SQL
+ * expressions of the statement it is part of): the ingest asks it of every message it creates,
+ * in the statement that creates them.
  */
-export async function deletedByErasure(t: Db, messages: { projectId: string; messageId: string }[]): Promise<Set<string>> {
-  const out = new Set<string>();
-  for (let i = 0; i < messages.length; i += 1000) {
-    const doc = JSON.stringify(messages.slice(i, i + 1000).map((m) => ({ p: m.projectId, m: m.messageId })));
-    const rows = rowsOf<{ project_id: string; message_id: string }>(
-      await t.execute(sql`
-        select distinct e.project_id, e.message_id
-          from erased_messages e
-          join jsonb_to_recordset(${doc}::jsonb) as x(p text, m text) on e.project_id = x.p and e.message_id = x.m
-         where e.deleted`),
-    );
-    for (const r of rows) out.add(`${r.project_id}\u0000${r.message_id}`);
-  }
-  return out;
+export function erasedWholeSql(projectId: SQL, messageId: SQL): SQL {
+  return sql`exists (select 1 from erased_messages e where e.project_id = ${projectId} and e.message_id = ${messageId} and e.deleted)`;
 }
 
 /** The list without the erased addresses (`"Ann <ann@x.io>"` entries compared by their address). */
