@@ -107,6 +107,23 @@ test("invalid input is refused at the field, and by the route", async ({ page })
   expect(noKey.status).toBe(400);
 });
 
+test("a typed field is checked when it is left, then as it is typed; other fields wait for the submit", async ({ page }) => {
+  await visit(page, compose);
+  await addChip(page, "to", "ok@example.com");
+  const subject = page.getByLabel("Subject");
+  await subject.focus();
+  await subject.blur();
+  await expect(page.getByRole("alert").filter({ hasText: "This field is required unless templateId is given." })).toBeVisible();
+  await subject.fill("Hello");
+  await expect(page.getByText(/required unless templateId/)).toHaveCount(0);
+  // The body was never left: its own rule shows only once the form is submitted, with the focus on the first typed field in error.
+  await expect(page.getByText(/Html, text or templateId is required/)).toHaveCount(0);
+  await page.getByRole("button", { name: /Review and send/ }).click();
+  await expect(page.getByText(/Html, text or templateId is required/)).toBeVisible();
+  await expect(page.getByLabel("HTML", { exact: true })).toBeFocused();
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+});
+
 test("a send scheduled two minutes ahead is listed and goes out at its time", async ({ page }) => {
   test.setTimeout(240_000);
   const u = unique();

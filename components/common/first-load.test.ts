@@ -114,17 +114,21 @@ describe("first-load imports", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/alerts/alert-settings-form.tsx")).toContain("react-hook-form");
   });
 
-  it("compose loads the date library with the schedule for later, not with the screen", () => {
+  it("compose loads the date library with the schedule for later, not with the screen, and keeps its form without react-hook-form", () => {
     const packages = staticPackages("app/(dashboard)/p/[project]/compose/compose-screen.tsx");
-    expect(packages.has("react-hook-form")).toBe(true);
-    for (const name of ["date-fns", "@date-fns/tz"]) expect(packages, name).not.toContain(name);
+    expect(packages.has("react")).toBe(true);
+    for (const name of ["date-fns", "@date-fns/tz", "react-hook-form"]) expect(packages, name).not.toContain(name);
     expect(staticPackages("app/(dashboard)/p/[project]/compose/schedule-later.tsx")).toContain("date-fns");
   });
 
-  it("the project frame's alert banner loads its words and icons only while there is an alert", () => {
+  it("the project frame's alert banner loads its words and icons only when the alerts change in the browser; the page's come drawn by the server", () => {
     expect(staticPackages("app/(dashboard)/p/[project]/alert-banner.tsx")).toContain("@tanstack/react-query");
     expect(staticPackages("app/(dashboard)/p/[project]/alert-banner.tsx")).not.toContain("lucide-react");
     expect(staticPackages("app/(dashboard)/p/[project]/alert-banner-list.tsx")).toContain("lucide-react");
+    const root = path.resolve(__dirname, "../..");
+    // Not a client module: rendered by the layout, it is server output, not a client chunk.
+    expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/alert-banner-list.tsx"), "utf8")).not.toMatch(/^["']use client["']/m);
+    expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/layout.tsx"), "utf8")).toMatch(/shown=\{[^}]*<AlertBannerList /);
   });
 
   it("the message screen loads the reply form's form library only where it draws the form", () => {

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { CloudOffIcon, FolderXIcon, KeyRoundIcon, SnailIcon, WifiOffIcon } from "lucide-react";
-import { healthQuery } from "@/lib/queries/health";
+import { bannerHealthQuery } from "@/lib/queries/health";
 import { isAppError } from "@/lib/errors";
 import type { TakenHealth } from "@/lib/schemas/health";
 
@@ -11,10 +11,10 @@ import type { TakenHealth } from "@/lib/schemas/health";
  * key or does not know a configured project — with the reason the server found, in the words
  * `npm start` printed. Screens keep working under it (the dashboard's own data does not depend
  * on the service); it clears by itself once the service answers again. It starts from the
- * server's answer (`initial`), so a page's first load does not ask again.
+ * server's answer (`initial`), so a page's first load does not ask again (lib/queries/health.ts).
  */
 export function ServiceBanner({ initial }: { initial?: TakenHealth | null }) {
-  const { data, error } = useQuery({ ...healthQuery(), ...(initial ? { initialData: initial.value, initialDataUpdatedAt: initial.at } : {}) });
+  const { data, error } = useQuery(bannerHealthQuery(initial));
 
   let content: { icon: typeof CloudOffIcon; text: string } | null = null;
   if (error && isAppError(error) && error.code === "network_error") {

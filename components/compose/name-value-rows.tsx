@@ -1,78 +1,32 @@
 "use client";
 
-import { PlusIcon, Trash2Icon } from "lucide-react";
+import * as React from "react";
+import { PlusIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { cn } from "@/lib/utils";
+import type { NameValue, NameValueRowsProps } from "./name-value-row-list";
 
-export type NameValue = { name: string; value: string };
+export type { NameValue } from "./name-value-row-list";
+
+/** The rows' inputs load when there is a row to show; reaching for the fieldset starts the download. */
+const loadRows = () => import("./name-value-row-list");
+const NameValueRowList = React.lazy(() => loadRows().then((m) => ({ default: m.NameValueRowList })));
+const preload = () => void loadRows().catch(() => {});
 
 /**
- * Tags and custom headers: rows of name and value, each with its own error. Values are
- * single-line inputs; a pasted line break stays in the value so the schema refuses it at
- * the field rather than the browser silently dropping it.
+ * Tags and custom headers: rows of name and value (./name-value-row-list.tsx), and the button
+ * that adds one. The button stays in place while the rows load, so focus stays on it; each
+ * row waiting for its inputs holds their height.
  */
-export function NameValueRows({
-  id,
-  legend,
-  rows,
-  onChange,
-  errors,
-  addLabel,
-  namePlaceholder,
-  valuePlaceholder,
-}: {
-  id: string;
-  legend: string;
-  rows: NameValue[];
-  onChange: (rows: NameValue[]) => void;
-  errors?: { name?: string; value?: string }[];
-  addLabel: string;
-  namePlaceholder: string;
-  valuePlaceholder: string;
-}) {
-  const set = (i: number, patch: Partial<NameValue>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+export function NameValueRows({ id, legend, rows, onChange, errors, addLabel, namePlaceholder, valuePlaceholder }: NameValueRowsProps & { addLabel: string }) {
   return (
-    <fieldset className="space-y-2">
+    <fieldset className="space-y-2" onPointerEnter={preload} onFocus={preload}>
       <legend className="text-sm font-medium">{legend}</legend>
-      {rows.map((row, i) => {
-        const err = errors?.[i];
-        return (
-          <div key={i} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
-            <div>
-              <Input
-                id={`${id}-${i}-name`}
-                aria-label={`${legend} ${i + 1} name`}
-                placeholder={namePlaceholder}
-                value={row.name}
-                aria-invalid={err?.name ? true : undefined}
-                onChange={(e) => set(i, { name: e.target.value })}
-              />
-              {err?.name && <p role="alert" className="mt-1 text-xs font-medium text-destructive dark:text-red-300">Name: {err.name}</p>}
-            </div>
-            <div>
-              <textarea
-                id={`${id}-${i}-value`}
-                aria-label={`${legend} ${i + 1} value`}
-                placeholder={valuePlaceholder}
-                rows={1}
-                value={row.value}
-                aria-invalid={err?.value ? true : undefined}
-                onChange={(e) => set(i, { value: e.target.value })}
-                className={cn(
-                  "flex min-h-9 w-full resize-none rounded-md border bg-background px-3 py-2 text-sm leading-tight focus-visible:outline-2 focus-visible:outline-ring",
-                  err?.value && "border-destructive",
-                )}
-              />
-              {err?.value && <p role="alert" className="mt-1 text-xs font-medium text-destructive dark:text-red-300">Value: {err.value}</p>}
-            </div>
-            <Button type="button" variant="ghost" size="icon" aria-label={`Remove ${legend.toLowerCase()} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
-              <Trash2Icon aria-hidden="true" />
-            </Button>
-          </div>
-        );
-      })}
-      <Button type="button" variant="outline" size="sm" onClick={() => onChange([...rows, { name: "", value: "" }])}>
+      {rows.length > 0 && (
+        <React.Suspense fallback={rows.map((_, i) => <div key={i} className="h-9 animate-pulse rounded-md bg-muted" aria-busy="true" />)}>
+          <NameValueRowList id={id} legend={legend} rows={rows} onChange={onChange} errors={errors} namePlaceholder={namePlaceholder} valuePlaceholder={valuePlaceholder} />
+        </React.Suspense>
+      )}
+      <Button type="button" variant="outline" size="sm" onClick={() => onChange([...rows, { name: "", value: "" } satisfies NameValue])}>
         <PlusIcon aria-hidden="true" />
         {addLabel}
       </Button>

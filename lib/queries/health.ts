@@ -1,19 +1,36 @@
 import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema } from "@/lib/api-client";
+import type { TakenHealth } from "@/lib/schemas/health";
 
 const healthSchemas = () => import("@/lib/schemas/health");
 
 export const healthKeys = { all: ["health"] as const };
 
-/** Polled by the banner: slowly while the service is up, faster while it is not, to clear the banner soon after recovery. */
+/** The server caches its probe this long (lib/server/service/health.ts): asking sooner gets the same answer. */
+const PROBE_CACHE_MS = 10_000;
+
+/**
+ * Polled by the banner: slowly while the service is up, faster while it is not, to clear the
+ * banner soon after recovery — and soon too when the reading is older than the server's probe
+ * cache (a page rendered while the probe was slow gets the last reading known).
+ */
 export function healthQuery() {
   return queryOptions({
     queryKey: healthKeys.all,
     queryFn: ({ signal }) => api.get("/api/health", { signal, schema: lazySchema(healthSchemas, "healthResponse") }),
-    refetchInterval: (query) => (query.state.data?.state === "up" ? 30_000 : 10_000),
+    refetchInterval: (query) => (query.state.data?.state === "up" && Date.now() - query.state.dataUpdatedAt <= PROBE_CACHE_MS ? 30_000 : 10_000),
     refetchIntervalInBackground: false,
     retry: false,
-    // The server caches its probe this long: asking sooner gets the same answer.
-    staleTime: 10_000,
+    staleTime: PROBE_CACHE_MS,
   });
+}
+
+/**
+ * The banner's query, starting from the reading the page was rendered with. It is not asked
+ * again as the page mounts, however old that reading: the polling above checks it, so a page's
+ * first load never fetches the answer (and loads zod to parse it) — which it used to do now
+ * and then, when the reading crossed its ten seconds of freshness on the way to the browser.
+ */
+export function bannerHealthQuery(initial: TakenHealth | null | undefined) {
+  return initial ? { ...healthQuery(), initialData: initial.value, initialDataUpdatedAt: initial.at, refetchOnMount: false } : healthQuery();
 }

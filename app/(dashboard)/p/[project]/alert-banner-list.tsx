@@ -1,5 +1,3 @@
-"use client";
-
 import Link from "next/link";
 import { AlertTriangleIcon, OctagonAlertIcon } from "lucide-react";
 import { activeAlertAdvice, activeAlertSentence } from "@/lib/insight/alert-words";
@@ -11,7 +9,11 @@ const TONE = {
   warning: "border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/60 dark:text-amber-50",
 } as const;
 
-/** The alerts of app/(dashboard)/p/[project]/alert-banner.tsx, in words; loaded only while there is one. */
+/**
+ * The alerts of app/(dashboard)/p/[project]/alert-banner.tsx, in words. Not a client module of
+ * its own: the layout renders it on the server for the page's alerts, and the banner loads it
+ * in the browser only when the alerts change while a screen is open.
+ */
 export function AlertBannerList({ project, active }: { project: string; active: ActiveAlertsView["active"] }) {
   const base = `/p/${encodeURIComponent(project)}`;
   return (

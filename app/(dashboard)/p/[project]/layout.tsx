@@ -3,6 +3,7 @@ import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
 import { activeAlerts } from "@/lib/server/alerts/view";
 import { screenPermission } from "@/lib/nav";
 import { AlertBanner } from "./alert-banner";
+import { AlertBannerList } from "./alert-banner-list";
 
 /**
  * Every screen under /p/[project] belongs to a project the user may open (404 otherwise), and
@@ -18,7 +19,11 @@ export default async function ProjectLayout({ children, params }: { children: Re
   const alerts = await activeAlerts(current).catch(() => undefined);
   return (
     <>
-      <AlertBanner project={current.externalId} initial={alerts} />
+      <AlertBanner
+        project={current.externalId}
+        initial={alerts}
+        shown={alerts?.active.length ? <AlertBannerList project={current.externalId} active={alerts.active} /> : null}
+      />
       {children}
     </>
   );

@@ -3,19 +3,17 @@
 import * as React from "react";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useForm, useWatch, get, type FieldErrors } from "react-hook-form";
 import type { z } from "zod";
 import { FileSpreadsheetIcon } from "lucide-react";
 import type { composeForm, ComposeForm } from "@/lib/schemas/compose";
 import { recipientCount } from "@/lib/messages/recipient-count";
-import { lazyResolver } from "@/lib/lazy-resolver";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
 import { PageHeader } from "@/components/common/page-header";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
-import { Form, FormError } from "@/components/ui/form";
+import { FormError } from "@/components/ui/form-error";
 import { AddressChips } from "./address-chips";
 import { NameValueRows } from "@/components/compose/name-value-rows";
 import { AttachmentsDrop } from "@/components/compose/attachments-drop";
@@ -23,34 +21,29 @@ import { SchedulePicker } from "./schedule-picker";
 import { FromField } from "@/components/compose/from-field";
 import { fieldMessageText } from "@/components/ui/field-message";
 import { ReviewDialog } from "./review-dialog";
+import { rowErrorsOf, type FieldErrors } from "./form-errors";
+import { useComposeForm, type Check } from "./use-compose-form";
 
 /** The template's fields load when a template is chosen to write with (hovering the choice starts the download). */
 const loadTemplateFields = () => import("./template-fields");
 const TemplateFields = React.lazy(() => loadTemplateFields().then((m) => ({ default: m.TemplateFields })));
 
-/** zod and the compose schema load on the first check of a field (lib/lazy-resolver.ts); a valid form has them. */
-const loadSchema = () => import("@/lib/schemas/compose");
-const resolver = lazyResolver<z.input<typeof composeForm>, unknown, ComposeForm>(async () => {
-  const [{ zodResolver }, { composeForm }] = await Promise.all([import("@hookform/resolvers/zod"), loadSchema()]);
-  return zodResolver(composeForm);
-});
+type ComposeValues = z.input<typeof composeForm>;
 
-function msg(errors: FieldErrors<ComposeForm>, path: string): string | undefined {
-  const direct = get(errors, path) as { message?: string } | undefined;
-  if (direct?.message) return fieldMessageText(direct.message);
-  // An array of addresses: the first bad item names itself.
-  const list = get(errors, path) as ({ email?: { message?: string } } | undefined)[] | undefined;
-  if (Array.isArray(list)) {
-    const i = list.findIndex((e) => e?.email?.message);
-    if (i >= 0) return `Recipient ${i + 1}: ${list[i]!.email!.message}`;
-  }
-  return undefined;
+/** zod and the compose schema load on the first check of a field; a valid form has them. */
+const loadSchema = () => import("@/lib/schemas/compose");
+async function checkCompose(values: ComposeValues): Promise<Check<ComposeForm>> {
+  const parsed = (await loadSchema()).composeForm.safeParse(values);
+  return parsed.success ? { data: parsed.data } : { issues: parsed.error.issues };
 }
 
-function rowErrors(errors: FieldErrors<ComposeForm>, path: "tags" | "headers") {
-  const list = get(errors, path) as ({ name?: { message?: string }; value?: { message?: string } } | undefined)[] | undefined;
-  if (!Array.isArray(list)) return undefined;
-  return Array.from(list, (e) => ({ name: e?.name?.message, value: e?.value?.message }));
+function msg(errors: FieldErrors, path: string): string | undefined {
+  const direct = errors[path];
+  if (direct) return fieldMessageText(direct);
+  // An array of addresses: the first bad item names itself.
+  const items = rowErrorsOf(errors, path, ["email"]);
+  const i = items?.findIndex((e) => e.email) ?? -1;
+  return i >= 0 ? `Recipient ${i + 1}: ${items![i]!.email}` : undefined;
 }
 
 /**
@@ -73,9 +66,8 @@ export function ComposeScreen({
 }) {
   const router = useRouter();
   const [review, setReview] = React.useState<SendEmail | null>(null);
-  const form = useForm<z.input<typeof composeForm>, unknown, ComposeForm>({
-    resolver,
-    mode: "onTouched",
+  const form = useComposeForm<ComposeValues, ComposeForm>({
+    check: checkCompose,
     defaultValues: {
       mode: prefill?.templateId ? "template" : "content",
       from: prefill?.from ?? { email: options.domains[0] ? `hello@${options.domains[0]}` : "", name: "" },
@@ -97,10 +89,10 @@ export function ComposeScreen({
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC",
     },
   });
-  const { errors } = form.formState;
-  const values = useWatch({ control: form.control }) as ComposeForm;
+  const { errors, setValue } = form;
+  // Every value is set by this screen's own controls, in the output's shape.
+  const values = form.values as ComposeForm;
   const count = recipientCount(values);
-  const watchOpts = { shouldValidate: form.formState.isSubmitted, shouldDirty: true };
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">
@@ -125,79 +117,77 @@ export function ComposeScreen({
           {w}
         </p>
       ))}
-      <Form {...form}>
-        <form noValidate onSubmit={form.handleSubmit(async (v) => setReview((await loadSchema()).toSendRequest(v)))} className="space-y-6">
-          <FromField domains={options.domains} value={values.from} onChange={(v) => form.setValue("from", v, watchOpts)} error={msg(errors, "from.email") ?? msg(errors, "from.name")} />
-          <AddressChips id="to" label="To" value={values.to ?? []} onChange={(v) => form.setValue("to", v, watchOpts)} error={msg(errors, "to")} />
-          <div className="grid gap-4 md:grid-cols-2">
-            <AddressChips id="cc" label="Cc" value={values.cc ?? []} onChange={(v) => form.setValue("cc", v, watchOpts)} error={msg(errors, "cc")} placeholder="Optional" />
-            <AddressChips id="bcc" label="Bcc" value={values.bcc ?? []} onChange={(v) => form.setValue("bcc", v, watchOpts)} error={msg(errors, "bcc")} placeholder="Optional" />
-          </div>
-          <AddressChips id="replyTo" label="Reply-To" value={values.replyTo ?? []} onChange={(v) => form.setValue("replyTo", v, watchOpts)} error={msg(errors, "replyTo")} placeholder="Optional" />
+      <form noValidate onSubmit={form.handleSubmit(async (v) => setReview((await loadSchema()).toSendRequest(v)))} className="space-y-6">
+        <FromField domains={options.domains} value={values.from} onChange={(v) => setValue("from", v)} error={msg(errors, "from.email") ?? msg(errors, "from.name")} />
+        <AddressChips id="to" label="To" value={values.to ?? []} onChange={(v) => setValue("to", v)} error={msg(errors, "to")} />
+        <div className="grid gap-4 md:grid-cols-2">
+          <AddressChips id="cc" label="Cc" value={values.cc ?? []} onChange={(v) => setValue("cc", v)} error={msg(errors, "cc")} placeholder="Optional" />
+          <AddressChips id="bcc" label="Bcc" value={values.bcc ?? []} onChange={(v) => setValue("bcc", v)} error={msg(errors, "bcc")} placeholder="Optional" />
+        </div>
+        <AddressChips id="replyTo" label="Reply-To" value={values.replyTo ?? []} onChange={(v) => setValue("replyTo", v)} error={msg(errors, "replyTo")} placeholder="Optional" />
 
-          <div role="radiogroup" aria-label="Content" className="inline-flex gap-1 rounded-lg bg-muted p-1 text-sm">
-            {(["content", "template"] as const).map((m) => (
-              <label key={m} onPointerEnter={m === "template" ? () => void loadTemplateFields().catch(() => {}) : undefined} className="cursor-pointer rounded-md px-3 py-1.5 has-[:checked]:bg-background has-[:checked]:shadow-xs has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
-                <input type="radio" name="compose-mode" value={m} className="sr-only" checked={values.mode === m} onChange={() => form.setValue("mode", m, watchOpts)} />
-                {m === "content" ? "Write content" : "Use a template"}
-              </label>
-            ))}
-          </div>
-          {values.mode === "template" && (
-            <React.Suspense fallback={<div className="h-24 animate-pulse rounded-md bg-muted" role="status" aria-busy="true" aria-label="Loading the template's fields" />}>
-              <TemplateFields
-                project={project}
-                templates={options.templates}
-                templateId={values.templateId}
-                data={values.data ?? {}}
-                onTemplate={(id) => form.setValue("templateId", id, watchOpts)}
-                onData={(d) => form.setValue("data", d, watchOpts)}
-                error={msg(errors, "templateId")}
-              />
-            </React.Suspense>
-          )}
-          <div className="space-y-1.5">
-            <label htmlFor="subject" className="text-sm font-medium">
-              Subject{values.mode === "template" ? " (optional: the template's subject is used when empty)" : ""}
+        <div role="radiogroup" aria-label="Content" className="inline-flex gap-1 rounded-lg bg-muted p-1 text-sm">
+          {(["content", "template"] as const).map((m) => (
+            <label key={m} onPointerEnter={m === "template" ? () => void loadTemplateFields().catch(() => {}) : undefined} className="cursor-pointer rounded-md px-3 py-1.5 has-[:checked]:bg-background has-[:checked]:shadow-xs has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-ring">
+              <input type="radio" name="compose-mode" value={m} className="sr-only" checked={values.mode === m} onChange={() => setValue("mode", m)} />
+              {m === "content" ? "Write content" : "Use a template"}
             </label>
-            <Input id="subject" {...form.register("subject")} aria-invalid={errors.subject ? true : undefined} aria-describedby={errors.subject ? "subject-error" : undefined} />
-            {errors.subject && <p id="subject-error" role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "subject")}</p>}
-          </div>
-          {values.mode === "content" && (
-            <div className="grid gap-4 md:grid-cols-2">
-              <div className="space-y-1.5">
-                <label htmlFor="html" className="text-sm font-medium">HTML</label>
-                <Textarea id="html" rows={10} className="font-mono text-xs" {...form.register("html")} aria-invalid={errors.html ? true : undefined} />
-                {errors.html && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "html")}</p>}
-              </div>
-              <div className="space-y-1.5">
-                <label htmlFor="text" className="text-sm font-medium">Plain text</label>
-                <Textarea id="text" rows={10} {...form.register("text")} />
-              </div>
+          ))}
+        </div>
+        {values.mode === "template" && (
+          <React.Suspense fallback={<div className="h-24 animate-pulse rounded-md bg-muted" role="status" aria-busy="true" aria-label="Loading the template's fields" />}>
+            <TemplateFields
+              project={project}
+              templates={options.templates}
+              templateId={values.templateId}
+              data={values.data ?? {}}
+              onTemplate={(id) => setValue("templateId", id)}
+              onData={(d) => setValue("data", d)}
+              error={msg(errors, "templateId")}
+            />
+          </React.Suspense>
+        )}
+        <div className="space-y-1.5">
+          <label htmlFor="subject" className="text-sm font-medium">
+            Subject{values.mode === "template" ? " (optional: the template's subject is used when empty)" : ""}
+          </label>
+          <Input id="subject" {...form.textField("subject")} aria-invalid={errors.subject ? true : undefined} aria-describedby={errors.subject ? "subject-error" : undefined} />
+          {errors.subject && <p id="subject-error" role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "subject")}</p>}
+        </div>
+        {values.mode === "content" && (
+          <div className="grid gap-4 md:grid-cols-2">
+            <div className="space-y-1.5">
+              <label htmlFor="html" className="text-sm font-medium">HTML</label>
+              <Textarea id="html" rows={10} className="font-mono text-xs" {...form.textField("html")} aria-invalid={errors.html ? true : undefined} />
+              {errors.html && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{msg(errors, "html")}</p>}
             </div>
-          )}
-          <div className="grid gap-6 md:grid-cols-2">
-            <NameValueRows id="tags" legend="Tags" rows={values.tags ?? []} onChange={(v) => form.setValue("tags", v, watchOpts)} errors={rowErrors(errors, "tags")} addLabel="Add tag" namePlaceholder="campaign" valuePlaceholder="spring_sale" />
-            <NameValueRows id="headers" legend="Custom headers" rows={values.headers ?? []} onChange={(v) => form.setValue("headers", v, watchOpts)} errors={rowErrors(errors, "headers")} addLabel="Add header" namePlaceholder="X-Campaign" valuePlaceholder="Value (one line)" />
+            <div className="space-y-1.5">
+              <label htmlFor="text" className="text-sm font-medium">Plain text</label>
+              <Textarea id="text" rows={10} {...form.textField("text")} />
+            </div>
           </div>
-          <AttachmentsDrop value={values.attachments ?? []} onChange={(v) => form.setValue("attachments", v, watchOpts)} error={msg(errors, "attachments")} />
-          <SchedulePicker
-            sendAt={values.sendAt}
-            local={values.scheduledLocal}
-            timeZone={values.timeZone}
-            onChange={(patch) => {
-              for (const [k, v] of Object.entries(patch)) form.setValue(k as "sendAt" | "scheduledLocal" | "timeZone", v as never, watchOpts);
-            }}
-            error={msg(errors, "scheduledLocal") ?? msg(errors, "timeZone")}
-          />
-          <FormError message={Object.keys(errors).length ? "Some fields need attention: see the messages above." : null} />
-          <div className="flex justify-end">
-            <Button type="submit">
-              Review and send to {count} {count === 1 ? "recipient" : "recipients"}
-            </Button>
-          </div>
-        </form>
-      </Form>
+        )}
+        <div className="grid gap-6 md:grid-cols-2">
+          <NameValueRows id="tags" legend="Tags" rows={values.tags ?? []} onChange={(v) => setValue("tags", v)} errors={rowErrorsOf(errors, "tags", ["name", "value"])} addLabel="Add tag" namePlaceholder="campaign" valuePlaceholder="spring_sale" />
+          <NameValueRows id="headers" legend="Custom headers" rows={values.headers ?? []} onChange={(v) => setValue("headers", v)} errors={rowErrorsOf(errors, "headers", ["name", "value"])} addLabel="Add header" namePlaceholder="X-Campaign" valuePlaceholder="Value (one line)" />
+        </div>
+        <AttachmentsDrop value={values.attachments ?? []} onChange={(v) => setValue("attachments", v)} error={msg(errors, "attachments")} />
+        <SchedulePicker
+          sendAt={values.sendAt}
+          local={values.scheduledLocal}
+          timeZone={values.timeZone}
+          onChange={(patch) => {
+            for (const [k, v] of Object.entries(patch)) setValue(k as "sendAt" | "scheduledLocal" | "timeZone", v);
+          }}
+          error={msg(errors, "scheduledLocal") ?? msg(errors, "timeZone")}
+        />
+        <FormError message={Object.keys(errors).length ? "Some fields need attention: see the messages above." : null} />
+        <div className="flex justify-end">
+          <Button type="submit">
+            Review and send to {count} {count === 1 ? "recipient" : "recipients"}
+          </Button>
+        </div>
+      </form>
       <ReviewDialog
         project={project}
         request={review}
@@ -205,7 +195,7 @@ export function ComposeScreen({
         onSent={(id) => router.push(`/p/${encodeURIComponent(project)}/messages/${encodeURIComponent(id)}`)}
         onFieldError={(param, message) => {
           setReview(null);
-          form.setError(param as never, { type: "server", message }, { shouldFocus: true });
+          form.setError(param, message);
         }}
       />
     </div>

@@ -11,7 +11,7 @@ import { SearchInput } from "@/components/common/search-input";
 import { EmptyState } from "@/components/common/empty-state";
 import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
-import { StatusBadge } from "@/components/common/status-badge";
+import { SubscriptionBadge } from "@/components/contacts/subscription-badge";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
 import { ListTable } from "@/components/common/list-table";
@@ -76,7 +76,7 @@ export function ContactsScreen({ project, initial, canWrite }: { project: string
               </TableCell>
               <TableCell>{[c.firstName, c.lastName].filter(Boolean).join(" ") || "—"}</TableCell>
               <TableCell>
-                <StatusBadge status={c.subscribed ? "delivered" : "complained"} label={c.subscribed ? "Subscribed" : "Unsubscribed"} />
+                <SubscriptionBadge subscribed={c.subscribed} />
               </TableCell>
               <TableCell className="text-muted-foreground">{c.source}</TableCell>
               <TableCell>

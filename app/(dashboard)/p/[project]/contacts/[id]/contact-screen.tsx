@@ -10,7 +10,7 @@ import { contactKeys, contactMutations, contactQuery } from "@/lib/queries/conta
 import { PageHeader } from "@/components/common/page-header";
 import { CopyableText } from "@/components/common/copy-button";
 import { RelativeTime } from "@/components/common/relative-time";
-import { StatusBadge } from "@/components/common/status-badge";
+import { SubscriptionBadge } from "@/components/contacts/subscription-badge";
 import { ErrorState } from "@/components/common/error-state";
 import { Button } from "@/components/ui/button";
 import { LazyDialog } from "@/components/common/lazy-dialog";
@@ -51,7 +51,7 @@ export function ContactScreen({ project, initial, canWrite }: { project: string;
       <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-3 rounded-md border p-4 text-sm">
         <dt className="text-muted-foreground">Subscription</dt>
         <dd data-testid="subscription-state">
-          <StatusBadge status={c.subscribed ? "delivered" : "complained"} label={c.subscribed ? "Subscribed" : "Unsubscribed"} />
+          <SubscriptionBadge subscribed={c.subscribed} />
           {!c.subscribed && c.unsubscribedAt && (
             <span className="ml-2 text-muted-foreground">
               since <RelativeTime value={c.unsubscribedAt} />
