@@ -79,8 +79,7 @@ async function save(d: Db, row: { domain: string; provider: string | null; attem
     // Counted under another provider until now: the refresher moves them.
     await tx.execute(sql`
       insert into insight_dirty (message_id, project_id)
-      select message_id, project_id from insight_facts where domain = ${row.domain} and provider <> ${outcome.provider}
-      on conflict (message_id) do nothing`);
+      select message_id, project_id from insight_facts where domain = ${row.domain} and provider <> ${outcome.provider}`);
     return true;
   });
 }

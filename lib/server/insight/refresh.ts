@@ -187,8 +187,8 @@ function linksSql(ids: string[]): SQL {
 }
 
 /**
- * One batch: claims up to `limit` marked messages and refreshes them. Returns how many, or
- * null when another refresher holds the database.
+ * One batch: claims up to `limit` marks and refreshes their messages. Returns how many marks
+ * it took (fewer than `limit`: none are left), or null when another refresher holds the database.
  */
 export async function refreshBatch(limit = 500, d?: Db, wait = false): Promise<number | null> {
   const database = d ?? (await db());
@@ -198,17 +198,18 @@ export async function refreshBatch(limit = 500, d?: Db, wait = false): Promise<n
       const [lock] = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}::bigint) as locked`));
       if (!lock?.locked) return null;
     }
+    // The oldest marks; a message marked twice among them is refreshed once.
     const claimed = rowsOf<{ message_id: string }>(
       await tx.execute(sql`
-        delete from insight_dirty where message_id in (select message_id from insight_dirty limit ${String(limit)}::int for update skip locked)
+        delete from insight_dirty where seq in (select seq from insight_dirty order by seq limit ${String(limit)}::int for update skip locked)
         returning message_id`),
     );
     if (claimed.length === 0) return 0;
-    const ids = claimed.map((r) => r.message_id);
+    const ids = [...new Set(claimed.map((r) => r.message_id))];
     await addNewDomains(tx, ids);
     await tx.execute(factsSql(ids));
     await tx.execute(linksSql(ids));
-    return ids.length;
+    return claimed.length;
   });
 }
 
@@ -225,7 +226,7 @@ const claimedSinceVacuum = new WeakMap<Db, number>();
 /**
  * Refreshes until nothing is marked, or `maxBatches` batches are done (a screen reading the
  * figures refreshes a little first, so what it shows is current when the backlog is small).
- * Returns the messages refreshed; stops early when another refresher holds the database.
+ * Returns the marks taken (a message marked twice counts twice); stops early when another refresher holds the database.
  */
 /**
  * `wait`: for a reader about to use the rollups — rather than skip while another refresher

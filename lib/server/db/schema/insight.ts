@@ -1,4 +1,4 @@
-import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at, generatedId, leaseColumns } from "./columns";
 import { projectIdColumn } from "./core";
 
@@ -8,7 +8,8 @@ import { projectIdColumn } from "./core";
  * too slow for a screen, so the numbers come from hourly rollups kept beside the index:
  *
  * - every write path of the index marks the messages it touched in `insight_dirty` (one
- *   cheap insert, repeated marks are no-ops);
+ *   cheap insert; a message marked again gets another row, which the refresher takes with the
+ *   first);
  * - the refresher (lib/server/insight/refresh.ts) recomputes each marked message's facts
  *   from the index — its provider, outcome, opened, clicked — and moves the rollups by the
  *   difference between the old facts and the new. Recomputing from the state, never adding
@@ -20,9 +21,17 @@ export const insightMeta = pgTable("insight_meta", {
   doneAt: at("done_at").notNull().defaultNow(),
 });
 
-/** Messages whose facts must be recomputed. */
+/**
+ * Messages whose facts must be recomputed: a queue with a row per mark, not per message. With
+ * the message id as its key, a writer marking a message the refresher was taking waited for
+ * the refresher's whole batch to commit (on a unique key a pending delete decides whether
+ * the insert conflicts), and on Postgres the ingest, which marks in its own transaction, sat
+ * behind it: bench:ingest saw one in fifty of its transactions stalled 50–80 ms. Without a
+ * unique key an insert never waits; the refresher takes a message's rows together.
+ */
 export const insightDirty = pgTable("insight_dirty", {
-  messageId: text("message_id").primaryKey(),
+  seq: bigserial("seq", { mode: "number" }).primaryKey(),
+  messageId: text("message_id").notNull(),
   projectId: text("project_id").notNull(),
   markedAt: at("marked_at").notNull().defaultNow(),
 });
