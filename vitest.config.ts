@@ -10,6 +10,8 @@ export default defineConfig({
     // e2e/ holds Playwright specs, except the contrarian service, whose own tests are Vitest.
     exclude: ["node_modules/**", ".next/**", "e2e/!(contrarian-service)/**", ".data/**"],
     environment: "node",
+    // The empty PGlite directory test databases are copied from, made once for the run.
+    globalSetup: ["./lib/test/pglite-template-setup.ts"],
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },
     testTimeout: 30_000,

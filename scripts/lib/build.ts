@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "
 import path from "node:path";
 import { runToEnd, type Env } from "./child";
 import { BIN, ROOT } from "./paths";
+import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
 
 /** What the dashboard's build is made from; a change to any of these makes the build stale. */
 const SOURCE_DIRS = ["app", "components", "lib", "public", "hooks", "styles"];
@@ -60,6 +61,9 @@ export function staleReason(distDir: string): string | null {
 
 /** `next build` into `distDir` when it is missing or older than the sources. */
 export async function buildIfStale(distDir: string, env: Env): Promise<void> {
+  // The empty database a first start copies, made here so the running dashboard never runs
+  // initdb (about 800 MB for two seconds; lib/server/db/pglite-template.ts).
+  await ensurePgliteTemplate(ROOT);
   const reason = staleReason(distDir);
   if (!reason) {
     console.log(`Dashboard build in ${distDir}/ is current.`);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -6,6 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db-rows";
 import { openDatabase } from "./index";
+import { copyPgliteTemplate, ensurePgliteTemplate, pgliteTemplateDir } from "./pglite-template";
 
 describe("the embedded database (PGlite)", () => {
   const dirs: string[] = [];
@@ -13,13 +14,35 @@ describe("the embedded database (PGlite)", () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  it("creates a new data directory in a child process, so this process never holds initdb's memory", async () => {
+  it("makes one empty template per PGlite version, and copies it into a new directory only when that holds nothing", async () => {
+    const template = await ensurePgliteTemplate();
+    expect(template).toBe(pgliteTemplateDir());
+    expect(existsSync(path.join(template, "PG_VERSION"))).toBe(true);
+    // Made once: a second call finds it (it would throw on a half-made one).
+    expect(await ensurePgliteTemplate()).toBe(template);
+
+    const parent = await mkdtemp(path.join(os.tmpdir(), "dash-pglite-"));
+    dirs.push(parent);
+    expect(await copyPgliteTemplate(path.join(parent, "fresh"))).toBe(true);
+    expect(existsSync(path.join(parent, "fresh", "PG_VERSION"))).toBe(true);
+    expect(existsSync(path.join(parent, "fresh", "base"))).toBe(true);
+    // A directory holding other files is not overwritten: initdb judges it.
+    await mkdir(path.join(parent, "taken"));
+    await writeFile(path.join(parent, "taken", "notes.txt"), "mine");
+    expect(await copyPgliteTemplate(path.join(parent, "taken"))).toBe(false);
+    expect(await readFile(path.join(parent, "taken", "notes.txt"), "utf8")).toBe("mine");
+    expect(existsSync(path.join(parent, "taken", "PG_VERSION"))).toBe(false);
+    // Nothing is left beside them (the copy is made aside and renamed into place).
+    expect((await readdir(parent)).sort()).toEqual(["fresh", "taken"]);
+  });
+
+  it("creates a new data directory without running initdb in this process, which would keep its memory", async () => {
     const dir = path.join(await mkdtemp(path.join(os.tmpdir(), "dash-pglite-")), "nested", "data");
     dirs.push(path.dirname(path.dirname(dir)));
     const before = process.memoryUsage().rss;
     const handle = await openDatabase({ dataDir: dir });
-    // Opened in this process, initdb grows it by about 700 MB for good; opening an existing
-    // directory and migrating it costs about 200.
+    // Opened in this process, initdb grows it by about 800 MB for good; copying the template
+    // (or initdb in a child without one), opening and migrating costs about 200.
     const grown = (process.memoryUsage().rss - before) / 1024 / 1024;
     try {
       expect(existsSync(path.join(dir, "PG_VERSION"))).toBe(true);
