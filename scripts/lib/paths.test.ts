@@ -4,7 +4,7 @@ import { BIN, nextServerArgs } from "./paths";
 describe("how the dashboard's server is started", () => {
   it("gives Node its heap limits before the script (after it, a flag would go to next as an argument)", () => {
     const args = nextServerArgs(3100);
-    for (const flag of ["--max-old-space-size=384", "--max-semi-space-size=2"]) {
+    for (const flag of ["--max-old-space-size=384", "--max-semi-space-size=4"]) {
       expect(args.indexOf(flag)).toBeGreaterThanOrEqual(0);
       expect(args.indexOf(flag)).toBeLessThan(args.indexOf(BIN.next));
     }
