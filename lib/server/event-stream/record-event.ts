@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { canonicalEventType } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
+import { textArray } from "@/lib/server/db/arrays";
 import type { indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { foldStatus } from "@/lib/server/messages/fold";
@@ -121,7 +122,7 @@ export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: 
   }
 
   // Messages the index has: locked, then updated event by event.
-  const updates: object[] = [];
+  const updates: MessageUpdate[] = [];
   if (existing.length) {
     const current = await lockMessages(tx, [...new Set(existing.map((g) => g.messageId))]);
     for (const g of existing) {
@@ -200,7 +201,7 @@ async function lockMessages(tx: Db, ids: string[]): Promise<Map<string, { projec
     const rows = rowsOf<{ id: string; project_id: string; status: string; from_address: string; to_addresses: string[] | string }>(
       await tx.execute(sql`
         select id, project_id, status, from_address, to_addresses from indexed_messages
-         where id in (select jsonb_array_elements_text(${JSON.stringify(ids.slice(i, i + 1000))}::jsonb))
+         where id = any(${textArray(ids.slice(i, i + 1000))}::text[])
          order by id for update`),
     );
     for (const r of rows) {
@@ -211,8 +212,13 @@ async function lockMessages(tx: Db, ids: string[]): Promise<Map<string, { projec
   return current;
 }
 
-async function updateMessages(tx: Db, updates: object[]): Promise<void> {
+/** A message's row after its events, as updateMessages writes it. */
+type MessageUpdate = { id: string; p: string; st: string; f: string; to: string[]; s: string | null; h: string | null; tx: string | null; c: string | null; l: string | null; u: boolean };
+
+/** The rows are reached through the primary key by their ids as an array (./arrays.ts), then joined to their new values. */
+async function updateMessages(tx: Db, updates: MessageUpdate[]): Promise<void> {
   for (let i = 0; i < updates.length; i += 1000) {
+    const slice = updates.slice(i, i + 1000);
     await tx.execute(sql`
       update indexed_messages as m set
         status = v.st,
@@ -224,9 +230,9 @@ async function updateMessages(tx: Db, updates: object[]): Promise<void> {
         created_at = least(m.created_at, v.c::timestamptz),
         last_event_at = greatest(m.last_event_at, v.l::timestamptz, case when v.u then now() end),
         updated_at = now()
-      from jsonb_to_recordset(${JSON.stringify(updates.slice(i, i + 1000))}::jsonb)
+      from jsonb_to_recordset(${JSON.stringify(slice)}::jsonb)
         as v(id text, p text, st text, f text, "to" jsonb, s text, h text, tx text, c text, l text, u boolean)
-      where m.id = v.id and m.project_id = v.p`);
+      where m.id = any(${textArray(slice.map((u) => u.id))}::text[]) and m.id = v.id and m.project_id = v.p`);
   }
 }
 

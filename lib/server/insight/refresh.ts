@@ -3,6 +3,7 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { consumerProvider } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
+import { textArray } from "@/lib/server/db/arrays";
 import { ALERT_TAG } from "./alert-tag";
 
 /**
@@ -54,7 +55,8 @@ const LINK_SQL = sql.raw(
   `coalesce(e.data->>'link', e.data->>'url', e.data->>'clickedUrl', e.data->>'clickedLink', e.data->>'originalLink', e.data->>'OriginalLink', e.data->>'href', e.data->'click'->>'link', e.data->'click'->>'url')`,
 );
 
-const idsOf = (ids: string[]) => sql`(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb) as id)`;
+/** The ids as a subquery; an array, so the planner knows how many (lib/server/db/arrays.ts). */
+const idsOf = (ids: string[]) => sql`(select unnest(${textArray(ids)}::text[]) as id)`;
 
 /** Recipient domains of these messages that the domains table does not hold yet: consumer ones classified now, the rest queued for an MX lookup. */
 async function addNewDomains(tx: Db, ids: string[]): Promise<void> {
@@ -78,7 +80,8 @@ async function addNewDomains(tx: Db, ids: string[]): Promise<void> {
   await tx.execute(sql`insert into insight_domains (domain, provider, source, expires_at) values ${values} on conflict (domain) do nothing`);
 }
 
-function factsSql(ids: string[]): SQL {
+/** Recomputes the facts of these messages and moves the hourly rollups by the difference (exported for refresh-plan.test.ts, which reads its plan). */
+export function factsSql(ids: string[]): SQL {
   return sql`
     with ids as ${idsOf(ids)},
     fresh as (
@@ -88,11 +91,20 @@ function factsSql(ids: string[]): SQL {
              coalesce(dom.provider, 'other') as provider,
              case m.status when 'delivered' then 'delivered' when 'complained' then 'complained' when 'bounced' then 'bounced'
                            when 'rejected' then 'rejected' when 'failed' then 'failed' else 'pending' end as outcome,
-             exists (select 1 from indexed_events e where e.message_id = m.id and e.project_id = m.project_id and e.type in ('open', 'click')) as opened,
-             exists (select 1 from indexed_events e where e.message_id = m.id and e.project_id = m.project_id and e.type = 'click') as clicked
+             coalesce(ev.opened, false) as opened, coalesce(ev.clicked, false) as clicked
         from indexed_messages m
         cross join lateral (select ${RECIPIENT_SQL} as recipient) r
         left join insight_domains dom on dom.domain = split_part(r.recipient, '@', 2)
+        -- The message's events found by its id alone, the one condition the (message_id, …)
+        -- index answers; project and type are judged on those few rows. With them in the
+        -- condition the planner could walk the (project_id, type, …) index instead: every open
+        -- of the project for each message, 0.7 ms a message and 400 ms a batch on Postgres
+        -- with the statistics of a table that had grown since they were taken (bench:ingest).
+        cross join lateral (
+          select bool_or(e.type in ('open', 'click')) filter (where e.project_id = m.project_id) as opened,
+                 bool_or(e.type = 'click') filter (where e.project_id = m.project_id) as clicked
+            from indexed_events e
+           where e.message_id = m.id) ev
        where m.id in (select id from ids) and m.direction = 'outbound' and m.status <> 'canceled'
          and not (m.tags @> ${JSON.stringify([ALERT_TAG])}::jsonb)
     ),
@@ -129,15 +141,18 @@ function factsSql(ids: string[]): SQL {
 }
 
 /** The links clicked in these messages (after their facts are saved: the link rows take the message's time and recipient). */
-function linksSql(ids: string[]): SQL {
+export function linksSql(ids: string[]): SQL {
   return sql`
     with ids as ${idsOf(ids)},
     fresh as (
       select distinct f.message_id, left(regexp_replace(l.raw, '[?#].*$', ''), 2000) as link, f.project_id, f.at, f.recipient
         from insight_facts f
-        join indexed_events e on e.message_id = f.message_id and e.project_id = f.project_id and e.type = 'click'
+        -- The clicked messages' events, found by the message id alone (see factsSql); the
+        -- OFFSET 0 keeps the planner from folding the project and type back into the scan.
+        join lateral (select e.project_id, e.type, e.data from indexed_events e where e.message_id = f.message_id offset 0) e
+          on e.project_id = f.project_id and e.type = 'click'
         cross join lateral (select ${LINK_SQL} as raw) l
-       where f.message_id in (select id from ids) and l.raw ~* '^https?://[^/?#]'
+       where f.message_id in (select id from ids) and f.clicked and l.raw ~* '^https?://[^/?#]'
     ),
     old as (select * from insight_link_clicks where message_id in (select id from ids)),
     gone as (
