@@ -1,23 +1,11 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rowsOf } from "@/lib/db-rows";
-import type { Project } from "@/lib/server/access";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { setTestEnv } from "@/lib/server/test-helpers";
 import { factsSql, linksSql } from "./refresh";
+import { useTestProject } from "@/lib/test/project-db";
 
-let dispose: () => Promise<void>;
-let project: Project;
-
-beforeAll(async () => {
-  setTestEnv();
-  ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "p1" }, SYSTEM_ACTOR, { checkWithService: false });
-});
-afterAll(() => dispose());
+const fixture = useTestProject();
 
 /** Every index the plan of `statement` reads, from EXPLAIN's JSON. */
 async function indexesRead(statement: ReturnType<typeof factsSql>): Promise<string[]> {
@@ -34,7 +22,7 @@ async function indexesRead(statement: ReturnType<typeof factsSql>): Promise<stri
 
 const message = (id: string) => sql`
   insert into indexed_messages (id, project_id, direction, status, from_address, to_addresses, source, created_at)
-  values (${id}, ${project.id}, 'outbound', 'delivered', 'shop@acme.test', '["ada@gmail.com"]'::jsonb, 'webhook', now())`;
+  values (${id}, ${fixture.project.id}, 'outbound', 'delivered', 'shop@acme.test', '["ada@gmail.com"]'::jsonb, 'webhook', now())`;
 
 describe("the insight refresher", () => {
   it("reads a message's opens and clicks through the message's own events, however stale the statistics", async () => {
@@ -43,11 +31,11 @@ describe("the insight refresher", () => {
     // comes later), then thousands of opens of other messages: the refresher walked all of
     // them for every message it refreshed, through the (project_id, type) index.
     await d.execute(message("msg_0"));
-    await d.execute(sql`insert into indexed_events (message_id, project_id, type, occurred_at) values ('msg_0', ${project.id}, 'delivery', now())`);
+    await d.execute(sql`insert into indexed_events (message_id, project_id, type, occurred_at) values ('msg_0', ${fixture.project.id}, 'delivery', now())`);
     await d.execute(sql`analyze indexed_events`);
     await d.execute(sql`
       insert into indexed_events (message_id, project_id, type, occurred_at)
-      select 'other_' || g, ${project.id}, case when g % 3 = 0 then 'click' else 'open' end, now() from generate_series(1, 5000) g`);
+      select 'other_' || g, ${fixture.project.id}, case when g % 3 = 0 then 'click' else 'open' end, now() from generate_series(1, 5000) g`);
 
     for (const statement of [factsSql(["msg_0"]), linksSql(["msg_0"])]) {
       const indexes = await indexesRead(statement);

@@ -1,28 +1,16 @@
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { rowsOf } from "@/lib/db-rows";
-import type { Project } from "@/lib/server/access";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { setTestEnv } from "@/lib/server/test-helpers";
 import { markInsightDirty } from "./dirty";
 import { refreshInsight, VACUUM_AFTER_CLAIMED } from "./refresh";
+import { useTestProject } from "@/lib/test/project-db";
 
 /**
  * A drained backlog leaves `insight_dirty` without its dead pages: otherwise (PGlite has no
  * autovacuum) every later refresh, one per screen read, scans all of them to find nothing.
  */
-let dispose: () => Promise<void>;
-let project: Project;
-
-beforeAll(async () => {
-  setTestEnv();
-  ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "p1" }, SYSTEM_ACTOR, { checkWithService: false });
-});
-afterAll(() => dispose());
+const fixture = useTestProject();
 
 const pages = async () =>
   Number(rowsOf<{ pages: number | string }>(await (await db()).execute(sql`select pg_relation_size('insight_dirty') / current_setting('block_size')::int as pages`))[0]!.pages);
@@ -30,7 +18,7 @@ const pages = async () =>
 it("gives back the queue's pages once a large backlog is drained", async () => {
   const d = await db();
   const ids = Array.from({ length: VACUUM_AFTER_CLAIMED + 2_000 }, (_, i) => `backlog-${i}`);
-  await d.transaction((tx) => markInsightDirty(tx, project.id, ids));
+  await d.transaction((tx) => markInsightDirty(tx, fixture.project.id, ids));
   const before = await pages();
   expect(before).toBeGreaterThan(20);
 

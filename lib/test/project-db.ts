@@ -1,0 +1,23 @@
+import { afterAll, beforeAll } from "vitest";
+import type { Project } from "@/lib/server/access";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { registerProject } from "@/lib/server/projects";
+import { setTestEnv } from "@/lib/server/test-helpers";
+
+/**
+ * A fresh test database (useTestDb) holding one registered project, for the tests of the file
+ * that calls this at its top: made before them, disposed after them. `project` is set once
+ * the file's first hook has run.
+ */
+export function useTestProject(externalId = "p1"): { readonly project: Project } {
+  const fixture = {} as { project: Project };
+  let dispose = async () => {};
+  beforeAll(async () => {
+    setTestEnv();
+    ({ dispose } = await useTestDb());
+    fixture.project = await registerProject({ externalId }, SYSTEM_ACTOR, { checkWithService: false });
+  });
+  afterAll(() => dispose());
+  return fixture;
+}
