@@ -12,7 +12,7 @@ import { setTestEnv } from "@/lib/server/test-helpers";
 import { startRealService } from "@/lib/test/real-service";
 import { checkFileInSlices, type CheckedRow } from "./check";
 import { createSendJob, getJob, listJobs } from "./jobs";
-import { runJob } from "./runner";
+import { runJob, settleRunningJobs } from "./runner";
 import { STORE_ROWS } from "./store";
 import { sweepJobs } from "./sweeper";
 
@@ -134,6 +134,24 @@ describe("storing a job", () => {
     const { id } = await createSendJob(project, actor, { csv: file(9_000, "fail"), mapping, content, confirmCount: 9_000 }, { start: false });
     onTestFinished(() => d.delete(batchJobs).where(eq(batchJobs.id, id)).then(() => {}));
     expect((await getJob(project, id)).counts.pending).toBe(9_000);
+  });
+
+  it("stops storing a file whose job was deleted meanwhile, and leaves none of its rows", async () => {
+    // Opening a job above resumed it: its last transactions must not be counted here.
+    await settleRunningJobs();
+    const before = await jobsAndRows();
+    const d = await db();
+    const original = d.transaction.bind(d);
+    let calls = 0;
+    // The sweeper (or anyone) deletes the preparing job between two pieces of the file.
+    const transactions = vi.spyOn(d, "transaction").mockImplementation(async (fn, config) => {
+      if (++calls === 2) await d.delete(batchJobs).where(eq(batchJobs.status, "preparing"));
+      return original(fn, config);
+    });
+    onTestFinished(() => transactions.mockRestore());
+    await expect(createSendJob(project, actor, { csv: file(5_000, "gone"), mapping, content, confirmCount: 5_000 }, { start: false })).rejects.toThrow("was removed while its file was stored");
+    expect(calls).toBe(2);
+    expect(await jobsAndRows()).toEqual(before);
   });
 
   it("a job whose instance died while storing it is deleted by the sweeper once abandoned, and only then", async () => {

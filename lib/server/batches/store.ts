@@ -55,6 +55,15 @@ class JobWriter {
     if (!rows.length && !chunks.length) return;
     const jobId = this.jobId;
     await this.d.transaction(async (tx) => {
+      // First, the heartbeat that keeps the sweeper from taking this job for abandoned. It
+      // locks the job, so rows are never stored for one deleted meanwhile (they have no
+      // foreign key; the job's delete trigger takes them: drizzle/0010).
+      const alive = await tx
+        .update(batchJobs)
+        .set({ updatedAt: new Date() })
+        .where(and(eq(batchJobs.id, jobId), eq(batchJobs.status, "preparing")))
+        .returning({ id: batchJobs.id });
+      if (!alive.length) throw new Error(`batch job ${jobId} was removed while its file was stored`);
       if (rows.length) {
         // One JSON document unpacked by the database (jsonb_to_recordset): one parameter, not nine per row.
         const doc = JSON.stringify(rows.map((r) => ({ r: r.row, e: r.email, n: r.name, d: r.data, s: r.status, m: r.error?.message ?? null, c: r.error?.code ?? null, f: r.error?.field ?? null })));
@@ -69,8 +78,6 @@ class JobWriter {
           select ${jobId}, 0, x.i, x.k, x.r
             from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb) as x(i int, k text, r jsonb)`);
       }
-      // The heartbeat that keeps the sweeper from taking this job for abandoned.
-      await tx.update(batchJobs).set({ updatedAt: new Date() }).where(eq(batchJobs.id, jobId));
     });
   }
 }
