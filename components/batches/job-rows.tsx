@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
@@ -21,6 +22,13 @@ export function JobRows({ project, kind, jobId, running, linkMessages, initial }
   // The page rendered the rows of the URL it was opened with: those seed that filter's query only.
   const seeded = initial && initial.status === status && initial.after === after ? initial.page : undefined;
   const { data, error, refetch, isLoading } = useQuery({ ...jobRowsQuery(project, jobId, status, after, running, kind), initialData: seeded });
+  // Rows are polled every 2 s while the job runs, and not once it is done: the last chunks'
+  // outcomes, written after the last poll, would show as pending until a reload. Read once more.
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) void refetch();
+    wasRunning.current = running;
+  }, [running, refetch]);
   const next = data?.nextAfter;
   return (
     <div className="space-y-3">
