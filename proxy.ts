@@ -64,8 +64,8 @@ export const config = {
   // Every page, whatever its path ends in: a screen's URL may end like a file
   // (/p/acme/recipients/a%40b.svg) and must still get its CSP, as must 404 and error pages.
   // Left out: API routes (they answer 401 themselves and get a static CSP from
-  // next.config.ts), build assets, and the one public file (public/favicon.svg, which
-  // next.config.ts gives a CSP of its own).
+  // next.config.mjs), build assets, and the one public file (public/favicon.svg, which
+  // next.config.mjs gives a CSP of its own).
   matcher: [
     "/((?!api/|_next/static/|_next/image|favicon\\.svg$).*)",
     // API paths only when they hold a % escape: a malformed one is refused here (issue 12); the rest pass through.

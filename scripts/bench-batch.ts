@@ -19,14 +19,13 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { buildIfStale } from "./lib/build";
 import { startChild, type Child, type Env } from "./lib/child";
 import { readEnvFile } from "./lib/env-file";
 import { waitForHealth } from "./lib/health";
 import { BIN, ROOT, fromRoot, nextServerArgs } from "./lib/paths";
 import { waitForIdle } from "./lib/idle";
 import { freePort } from "./lib/ports";
-import { cleanEnv, freshDashboard, TEST_DIST_DIR } from "./lib/stack";
+import { buildTestDashboard, cleanEnv, freshDashboard } from "./lib/stack";
 import { sampleRss } from "./lib/rss";
 import { scratchPostgresDatabase } from "./lib/scratch-postgres";
 import { sessionCookie } from "./lib/sign-in";
@@ -121,7 +120,6 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
     database: database.env,
     settings: { BATCH_WORKERS: String(WORKERS) },
   });
-  await buildIfStale(TEST_DIST_DIR, env);
   const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs(`dashboard-${label}`), ...nextServerArgs(port)], cwd: ROOT, logFile: path.join(LOG_DIR, `batch-dashboard-${label}.log`), env });
   children.push(dashboard);
   rss = sampleRss(dashboard.process.pid!);
@@ -202,6 +200,7 @@ async function domainOf(stack: Stack): Promise<string> {
 }
 
 mkdirSync(LOG_DIR, { recursive: true });
+await buildTestDashboard();
 const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-batch-"));
 const loads = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 

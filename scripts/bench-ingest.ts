@@ -28,7 +28,6 @@ rerunUnderReactServer(import.meta.url, "BENCH_INGEST_CHILD");
 const { sql } = await import("drizzle-orm");
 const { rowsOf } = await import("@/lib/db-rows");
 const { FOREIGN_SECRET, startForeignService } = await import("@/lib/test/foreign-service");
-const { buildIfStale } = await import("./lib/build");
 const { startChild } = await import("./lib/child");
 const { waitForHealth } = await import("./lib/health");
 const { waitForIdle } = await import("./lib/idle");
@@ -37,7 +36,7 @@ const { freePort } = await import("./lib/ports");
 const { sessionCookie } = await import("./lib/sign-in");
 const { scratchPostgresDatabase } = await import("./lib/scratch-postgres");
 const { groupCpuMs } = await import("./lib/proc-cpu");
-const { freshDashboard, TEST_DIST_DIR } = await import("./lib/stack");
+const { buildTestDashboard, freshDashboard } = await import("./lib/stack");
 const { percentile, plan, sender, serviceView, signedDelivery } = await import("./lib/ingest-load");
 type Delivery = import("./lib/ingest-load").Delivery;
 type BenchMessage = import("./lib/ingest-load").BenchMessage;
@@ -59,6 +58,7 @@ const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 mkdirSync(LOG_DIR, { recursive: true });
+await buildTestDashboard();
 const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-ingest-"));
 const run = randomBytes(3).toString("hex");
 const foreign = await startForeignService();
@@ -77,7 +77,6 @@ const { baseURL, admin, env } = freshDashboard({
   service: { SERVICE_URL: foreign.url, SERVICE_API_KEY: "bench-account-key", SERVICE_PROJECTS: PROJECT },
   database: database.url ? { DATABASE_URL: database.url } : { DASHBOARD_DATA_DIR: database.dataDir },
 });
-await buildIfStale(TEST_DIST_DIR, env);
 const profileArgs = PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${path.resolve(PROFILE)}`] : [];
 const dashboard = startChild({ name: "dashboard", command: process.execPath, args: [...profileArgs, ...nextServerArgs(port)], cwd: ROOT, logFile: path.join(LOG_DIR, "ingest-dashboard.log"), env });
 const post = sender(baseURL, CONNECTIONS);

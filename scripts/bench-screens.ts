@@ -14,7 +14,7 @@
  *   and takes the time to the first byte of the answer, and to its last byte.
  *
  * `--list-scripts` also prints each script a screen downloaded, with its compressed size: with a
- * build made with NEXT_SOURCE_MAPS=1 (next.config.ts), its source map says what is in it.
+ * build made with NEXT_SOURCE_MAPS=1 (next.config.mjs), its source map says what is in it.
  *
  * Prints one row per screen with the ratios to the targets: first-load JS ≤ 200 KiB (the
  * sign-in page ≤ 160 KiB), time to first byte p50 ≤ 100 ms; and the load average, since

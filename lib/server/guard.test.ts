@@ -21,7 +21,7 @@ let colon: Project;
 const asked: (string | undefined)[] = [];
 
 beforeAll(async () => {
-  // next.config.ts turns on authInterrupts, which is what lets forbidden() run.
+  // next.config.mjs turns on authInterrupts, which is what lets forbidden() run.
   process.env.__NEXT_EXPERIMENTAL_AUTH_INTERRUPTS = "1";
   setTestEnv();
   ({ dispose } = await useTestDb());

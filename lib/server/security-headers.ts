@@ -1,5 +1,8 @@
+import staticHeaders from "./static-headers.json";
+
 /**
- * Security headers. No "server-only" import: next.config.ts reads the static ones.
+ * Security headers. No "server-only" import: proxy.ts runs them too; next.config.mjs reads the
+ * static ones from static-headers.json.
  * The Content-Security-Policy of pages carries a per-request nonce and is set by proxy.ts;
  * Next.js reads the nonce from it and puts it on its own scripts.
  */
@@ -31,20 +34,14 @@ export function pageContentSecurityPolicy(nonce: string, opts: { dev: boolean; h
 }
 
 /** JSON and files need no scripts at all. */
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const API_CONTENT_SECURITY_POLICY: string = staticHeaders.apiContentSecurityPolicy;
 
-/** Headers for every response, pages and API alike. */
-export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = [
-  { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "X-Frame-Options", value: "DENY" },
-  // Stricter than strict-origin-when-cross-origin: links in previewed mail learn nothing about us.
-  { key: "Referrer-Policy", value: "same-origin" },
-  {
-    key: "Permissions-Policy",
-    value: "camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=(), interest-cohort=()",
-  },
-  { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-];
+/**
+ * Headers for every response, pages and API alike (static-headers.json, which
+ * next.config.mjs reads too). Referrer-Policy same-origin is stricter than
+ * strict-origin-when-cross-origin: links in previewed mail learn nothing about us.
+ */
+export const STATIC_SECURITY_HEADERS: { key: string; value: string }[] = staticHeaders.staticSecurityHeaders;
 
 /**
  * HSTS, only when the dashboard is served over https (PUBLIC_URL): browsers then refuse plain

@@ -7,7 +7,7 @@ import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
 /** What the dashboard's build is made from; a change to any of these makes the build stale. */
 const SOURCE_DIRS = ["app", "components", "lib", "public", "hooks", "styles"];
 const SOURCE_FILES = [
-  "next.config.ts",
+  "next.config.mjs",
   "proxy.ts",
   "instrumentation.ts",
   "postcss.config.mjs",

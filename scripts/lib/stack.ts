@@ -73,6 +73,17 @@ export function cleanEnv(): Env {
 }
 
 /**
+ * The test build (TEST_DIST_DIR), made when stale. Call it before picking ports: a port found
+ * free and left unused through a build of several minutes can be taken meanwhile (the other
+ * test files' Postgres connections draw their local ports from the same range), and the
+ * dashboard then fails to listen. The build reads no setting of a run, so one environment
+ * fits them all.
+ */
+export function buildTestDashboard(): Promise<void> {
+  return buildIfStale(TEST_DIST_DIR, { ...cleanEnv(), __NEXT_PROCESSED_ENV: "true", NEXT_DIST_DIR: TEST_DIST_DIR });
+}
+
+/**
  * The built dashboard (TEST_DIST_DIR) on fresh data at 127.0.0.1:`port`: its address, a first
  * admin `adminEmail` with a new password, and its environment — nothing of the developer's
  * shell or .env.local, a new AUTH_SECRET, the given service connection, database
@@ -119,6 +130,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   };
 
   try {
+    await buildTestDashboard();
     const servicePort = await freePort();
     let dashboardPort = await freePort();
     while (dashboardPort === servicePort) dashboardPort = await freePort();
@@ -141,7 +153,6 @@ export async function startStack(options: StackOptions): Promise<Stack> {
         ALERT_MIN_VOLUME: "10", ALERT_CHECK_INTERVAL_S: "2", // e2e/alerts.spec.ts: a few dozen sandbox bounces cross the limit within seconds
       },
     });
-    await buildIfStale(TEST_DIST_DIR, dashboardEnv);
     await options.beforeDashboard?.({ dataDir: dashboardEnv.DASHBOARD_DATA_DIR!, projects });
 
     const dashboard = startChild({

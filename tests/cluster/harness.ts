@@ -3,7 +3,6 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type postgres from "postgres";
-import { buildIfStale } from "../../scripts/lib/build";
 import { CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium";
 import { startChild, type Child, type Env } from "../../scripts/lib/child";
 import { readEnvFile } from "../../scripts/lib/env-file";
@@ -11,18 +10,18 @@ import { waitForHealth } from "../../scripts/lib/health";
 import { BIN, ROOT, fromRoot, nextServerArgs } from "../../scripts/lib/paths";
 import { freePort } from "../../scripts/lib/ports";
 import { withRunLock } from "../../scripts/lib/run-lock";
+import { buildTestDashboard, TEST_DIST_DIR } from "../../scripts/lib/stack";
 import { startBalancer, type Balancer } from "./balancer";
 
 /**
  * Several dashboards on one Postgres, as a real deployment runs them: the bundled service (on
  * a Postgres database of its own, so the test can count what it holds), a load balancer, and
- * built dashboards started from the same build (.next-e2e, shared with the browser tests) on
+ * built dashboards started from the same build (TEST_DIST_DIR, shared with the browser tests) on
  * one dashboard database that is empty when they start. Needs TEST_DATABASE_URL, a role
  * allowed to create databases; each run makes its own databases and drops them.
  */
 export const SERVER_URL = process.env.TEST_DATABASE_URL;
 
-const DIST_DIR = ".next-e2e";
 const LOG_DIR = fromRoot("test-results", "cluster-logs");
 // Nothing of the developer's shell or .env.local may reach the servers.
 const OWN = /^(SERVICE_|DATABASE_URL$|TEST_DATABASE_URL$|DASHBOARD_|AUTH_|PUBLIC_URL$|ADMIN_|OIDC_|NEXT_DIST_DIR$|PORT$|HOSTNAME$|BATCH_|INDEX_RETENTION|RETENTION_)/;
@@ -83,6 +82,8 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
     releaseLock();
   };
   try {
+    // Before any port is picked (see buildTestDashboard).
+    await buildTestDashboard();
     const dashDb = await createDatabase(admin, "dash_cluster");
     const svcDb = await createDatabase(admin, "svc_cluster");
     dropped.push(dashDb.name, svcDb.name);
@@ -121,7 +122,7 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
     const sharedEnv: Env = {
       ...cleanEnv(),
       __NEXT_PROCESSED_ENV: "true",
-      NEXT_DIST_DIR: DIST_DIR,
+      NEXT_DIST_DIR: TEST_DIST_DIR,
       SERVICE_URL: written.SERVICE_URL,
       SERVICE_API_KEY: written.SERVICE_API_KEY,
       SERVICE_PROJECTS: projects.join(","),
@@ -132,8 +133,6 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
       ADMIN_PASSWORD: adminUser.password,
       ...opts.dashboardEnv,
     };
-    await buildIfStale(DIST_DIR, sharedEnv);
-
     const launch = (name: string, port: number, extra: Env = {}): Instance => {
       const child = startChild({
         name,

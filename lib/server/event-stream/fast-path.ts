@@ -14,7 +14,7 @@ import { ingestResponse } from "./ingest-response";
  * CPU per delivery, twice what recording the event costs, and the ingest shares one thread
  * with the database on PGlite. The delivery needs none of it: no session, no page, no proxy
  * (the signature is the authentication). The answer is the route's own (./ingest-response.ts)
- * with the headers next.config.ts gives every API answer.
+ * with the headers next.config.mjs gives every API answer.
  *
  * Only a plain path is taken — the project id as the schema allows it, optionally a query —
  * and only POST; anything else (a %-escape, a trailing slash, another method) goes on to
