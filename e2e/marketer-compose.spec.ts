@@ -12,6 +12,9 @@ async function addChip(page: import("@playwright/test").Page, field: string, val
 }
 
 test("compose with cc, a tag, a header and an attachment: delivered, attachment byte for byte", async ({ page }) => {
+  // Delivered is the service's sandbox lifecycle, stepped by its one job queue, where the
+  // previous spec's batch (hundreds of steps) can still be ahead: waitForStatus allows 90 s.
+  test.setTimeout(120_000);
   const u = unique();
   await visit(page, compose);
   await addChip(page, "to", `Ada <delivered+${u}@example.com>`);

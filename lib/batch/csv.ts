@@ -127,6 +127,22 @@ export class CsvAssembler {
   }
 }
 
+/** Enough of a file to judge its format on (PREVIEW_RECORDS records of up to 1 KB). */
+export const FORMAT_HEAD_CHARS = 64 * 1024;
+
+/**
+ * The file's first FORMAT_HEAD_CHARS characters, cut after a line break. Papa's line-break
+ * guess splits the first megabyte of what it is given into lines whatever the preview: on a
+ * whole 100,000-row file that was one uninterrupted stretch of 60-300 ms, every other request
+ * of the server waiting behind it.
+ */
+function fileHead(input: string): string {
+  if (input.length <= FORMAT_HEAD_CHARS) return input;
+  const lastBreak = input.lastIndexOf("\n", FORMAT_HEAD_CHARS);
+  const cut = lastBreak >= 0 ? lastBreak : input.lastIndexOf("\r", FORMAT_HEAD_CHARS);
+  return cut > 0 ? input.slice(0, cut + 1) : input.slice(0, FORMAT_HEAD_CHARS);
+}
+
 /**
  * The delimiter (Papa detects , ; tab | and the ASCII separators) and the line break. Its
  * delimiter guess counts blank lines (a trailing newline defeats ";"), so it is made on a
@@ -134,7 +150,7 @@ export class CsvAssembler {
  * The line break is fixed here too, so a parse in slices cannot guess it per slice.
  */
 export function detectFormat(input: string): { delimiter: string; newline: "\r" | "\n" | "\r\n" } {
-  const { delimiter, linebreak } = Papa.parse<string[]>(input, { preview: PREVIEW_RECORDS, skipEmptyLines: "greedy" }).meta;
+  const { delimiter, linebreak } = Papa.parse<string[]>(fileHead(input), { preview: PREVIEW_RECORDS, skipEmptyLines: "greedy" }).meta;
   return { delimiter, newline: linebreak as "\r" | "\n" | "\r\n" };
 }
 

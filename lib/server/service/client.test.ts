@@ -311,6 +311,53 @@ describe("serviceHealth", () => {
   });
 });
 
+describe("serviceHealth once its answer is old", () => {
+  /** Whether `p` settles within `ms` (real time; only Date is faked below). */
+  const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it("gives the last answer at once while one probe refreshes it, and makes callers wait only when it is over a minute old", async () => {
+    resetServiceHealth();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      expect((await serviceHealth()).state).toBe("up");
+      expect(server.requests).toHaveLength(1);
+
+      // 11 s later the answer is stale; the service now hangs, then refuses the key.
+      vi.setSystemTime(Date.now() + 11_000);
+      let release!: () => void;
+      const hung = new Promise<void>((resolve) => (release = resolve));
+      script = [async (_q, res) => {
+        await hung;
+        json(res, 401, { message: "key revoked" });
+      }];
+      const during = [serviceHealth(), serviceHealth(), serviceHealth()];
+      expect(await settlesWithin(Promise.all(during), 200)).toBe(true);
+      expect((await Promise.all(during)).map((h) => h.state)).toEqual(["up", "up", "up"]);
+      await vi.waitFor(() => expect(server.requests).toHaveLength(2)); // one probe for the three callers
+      release();
+      // The refresh lands: the next caller gets the new answer without another probe.
+      await vi.waitFor(async () => expect((await serviceHealth()).state).toBe("down"));
+      expect(server.requests).toHaveLength(2);
+
+      // Over a minute later, the caller waits for the probe rather than take a stale answer.
+      vi.setSystemTime(Date.now() + 61_000);
+      let answer!: () => void;
+      const slow = new Promise<void>((resolve) => (answer = resolve));
+      script = [async (_q, res) => {
+        await slow;
+        json(res, 200, { ok: true });
+      }];
+      const waiting = serviceHealth();
+      expect(await settlesWithin(waiting, 200)).toBe(false);
+      answer();
+      expect((await waiting).state).toBe("up");
+    } finally {
+      vi.useRealTimers();
+      resetServiceHealth();
+    }
+  });
+});
+
 describe("serviceHealthForPage", () => {
   it("hands a page the probe when it answers in time, and the last answer known when the service hangs", async () => {
     resetServiceHealth();
