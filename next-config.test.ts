@@ -13,7 +13,8 @@ function loadAsServer(): { swcMapped: boolean; headers: { source: string; header
     const { default: loadConfig } = require("next/dist/server/config");
     const { PHASE_PRODUCTION_SERVER } = require("next/dist/shared/lib/constants");
     loadConfig(PHASE_PRODUCTION_SERVER, process.cwd(), { silent: true }).then(async (config) => {
-      const swcMapped = require("node:fs").readFileSync("/proc/self/maps", "utf8").includes("next-swc");
+      // The shared libraries the process has loaded, on any platform (Node's diagnostic report).
+      const swcMapped = process.report.getReport().sharedObjects.some((path) => path.includes("next-swc"));
       process.stdout.write(JSON.stringify({ swcMapped, headers: await config.headers() }));
     });`;
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: process.cwd(), encoding: "utf8", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } }));

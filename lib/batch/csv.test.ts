@@ -72,11 +72,21 @@ describe("detectFormat", () => {
         // held the server's event loop for up to 300 ms.
         const given = parse.mock.calls[0][0] as unknown as string;
         expect(given.length).toBeLessThanOrEqual(FORMAT_HEAD_CHARS);
-        expect(given.endsWith(newline.slice(-1))).toBe(true); // cut after a line break, not inside a row
+        // Cut where a record ends, not inside one.
+        expect(text.startsWith(given)).toBe(true);
+        expect(given.endsWith(newline) || text.startsWith(newline, given.length)).toBe(true);
       }
     } finally {
       parse.mockRestore();
     }
+  });
+
+  it("sees the line break of a file whose first line is longer than the head", () => {
+    const long = `email,${"x".repeat(FORMAT_HEAD_CHARS + 10)}`;
+    for (const newline of ["\r", "\r\n", "\n"]) {
+      expect(detectFormat([long, "a@example.com,1", "b@example.com,2"].join(newline) + newline)).toEqual({ delimiter: ",", newline });
+    }
+    expect(detectFormat(`email;${"y".repeat(FORMAT_HEAD_CHARS * 2)}`)).toMatchObject({ delimiter: ";" }); // one line, no break at all
   });
 });
 

@@ -6,7 +6,11 @@ const healthSchemas = () => import("@/lib/schemas/health");
 
 export const healthKeys = { all: ["health"] as const };
 
-/** The server caches its probe this long (lib/server/service/health.ts): asking sooner gets the same answer. */
+/**
+ * The server's probe is fresh this long (lib/server/service/health.ts): asking sooner gets the
+ * same answer. An older one, up to a minute, is answered at once while a new probe runs, so
+ * an outage reaches the banner at the poll after the one that set that probe off.
+ */
 const PROBE_CACHE_MS = 10_000;
 
 /**

@@ -375,15 +375,45 @@ describe("serviceHealthForPage", () => {
     }];
     expect(await serviceHealthForPage(50)).toBeNull(); // nothing known since the reset
     release();
-    await serviceHealth();
-    // …and once an answer is known, a hanging probe gives the page that answer.
-    script = [async (_q, res) => {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-      json(res, 200, { ok: true });
-    }];
-    const last = await serviceHealthForPage();
-    expect(last?.value.state).toBe("up");
+    const answered = await serviceHealthForPage();
+    expect(answered?.value.state).toBe("up");
+    // …and once an answer is known but too old to give without asking (over a minute), a
+    // hanging probe gives the page that answer, with the time it was taken.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      let answer!: () => void;
+      script = [async (_q, res) => {
+        await new Promise<void>((resolve) => (answer = resolve));
+        json(res, 401, { message: "key revoked" });
+      }];
+      const requestsBefore = server.requests.length;
+      const last = await serviceHealthForPage();
+      expect(last).toEqual(answered);
+      expect(server.requests).toHaveLength(requestsBefore + 1); // the probe was made, and not waited for
+      answer();
+      await vi.waitFor(async () => expect((await serviceHealthForPage())?.value.state).toBe("down"));
+    } finally {
+      vi.useRealTimers();
+    }
     expect(known?.value.state).toBe("up");
+    resetServiceHealth();
+  });
+
+  it("forgets a probe that was under way when the cache was reset", async () => {
+    resetServiceHealth();
+    let release!: () => void;
+    script = [async (_q, res) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      json(res, 401, { message: "old answer" });
+    }];
+    const before = serviceHealth();
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
+    resetServiceHealth();
+    release();
+    expect((await before).state).toBe("down"); // its caller still gets it…
+    expect((await serviceHealth()).state).toBe("up"); // …the cache does not: a new probe is made
+    expect(server.requests).toHaveLength(2);
     resetServiceHealth();
   });
 });

@@ -14,7 +14,7 @@ const MAX_STALE_MS = 60_000;
 // On globalThis so every bundle of the server shares one probe (see db/index.ts).
 const KEY = Symbol.for("mail-dashboard.service-health");
 /** The last answer and when it came; `probing` while a probe runs (one at a time). */
-type Known = { last?: { value: ServiceHealth; at: number }; probing?: Promise<ServiceHealth> };
+type Known = { last?: TakenHealth; probing?: Promise<TakenHealth> };
 type Holder = { [KEY]?: Known };
 
 /**
@@ -32,21 +32,33 @@ type Holder = { [KEY]?: Known };
  * 1.2 s where the cached answer took 12 ms.
  */
 export async function serviceHealth(): Promise<ServiceHealth> {
+  return (await takenHealth()).value;
+}
+
+/** The answer `serviceHealth` gives, with the time its probe answered. */
+function takenHealth(): Promise<TakenHealth> {
   const holder = globalThis as Holder;
   const known = (holder[KEY] ??= {});
   const age = known.last ? Date.now() - known.last.at : Infinity;
-  if (known.last && age < CACHE_MS) return known.last.value;
-  known.probing ??= probe().then(
-    (value) => {
-      holder[KEY] = { last: { value, at: Date.now() } };
-      return value;
-    },
-    (e: unknown) => {
-      delete known.probing;
-      throw e;
-    },
-  );
-  return known.last && age < MAX_STALE_MS ? known.last.value : known.probing;
+  if (known.last && age < CACHE_MS) return Promise.resolve(known.last);
+  if (!known.probing) {
+    const probing = probe().then(
+      (value) => {
+        const taken = { value, at: Date.now() };
+        // Kept only if the cache is still the one it was asked for (a reset in between forgets it).
+        if (holder[KEY] === known) holder[KEY] = { last: taken };
+        return taken;
+      },
+      (e: unknown) => {
+        if (known.probing === probing) delete known.probing;
+        throw e;
+      },
+    );
+    // Nobody may be waiting on it (a stale answer was given): a failure is not left unhandled.
+    probing.catch(() => {});
+    known.probing = probing;
+  }
+  return known.last && age < MAX_STALE_MS ? Promise.resolve(known.last) : known.probing;
 }
 
 async function probe(): Promise<ServiceHealth> {
@@ -69,8 +81,7 @@ const LAST = Symbol.for("mail-dashboard.service-health-last");
  */
 export async function serviceHealthForPage(waitMs = 250): Promise<TakenHealth | null> {
   const holder = globalThis as { [LAST]?: TakenHealth };
-  const fresh = serviceHealth().then((value) => {
-    const taken = { value, at: (globalThis as Holder)[KEY]?.last?.at ?? Date.now() };
+  const fresh = takenHealth().then((taken) => {
     holder[LAST] = taken;
     return taken;
   });
