@@ -32,7 +32,8 @@ test("/api/health answers within 200 ms throughout the check of a maximum-size f
   expect(answer.status, answer.text).toBe(200);
   expect((answer.json as { summary: { total: number; toSend: number } }).summary).toMatchObject({ total: MAX_FILE_ROWS, toSend: MAX_FILE_ROWS });
   const sorted = [...latencies].sort((a, b) => b - a).map(Math.round);
-  console.log(`health during a ${MAX_FILE_ROWS}-row check: ${latencies.length} answers, slowest ${sorted.slice(0, 8).join(", ")} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms`);
+  const slowestAt = latencies.indexOf(Math.max(...latencies)) + 1;
+  console.log(`health during a ${MAX_FILE_ROWS}-row check: ${latencies.length} answers, slowest ${sorted.slice(0, 8).join(", ")} ms (the slowest was answer ${slowestAt}), median ${sorted[Math.floor(sorted.length / 2)]} ms`);
   // Health was asked many times while the check ran, and never waited long.
   expect(latencies.length).toBeGreaterThan(10);
   expect(Math.max(...latencies)).toBeLessThan(200);

@@ -8,8 +8,9 @@ export const healthKeys = { all: ["health"] as const };
 
 /**
  * The server's probe is fresh this long (lib/server/service/health.ts): asking sooner gets the
- * same answer. An older one, up to a minute, is answered at once while a new probe runs, so
- * an outage reaches the banner at the poll after the one that set that probe off.
+ * same answer. After that a new probe is made and waited for briefly: a service that refuses
+ * or fails answers at once, one that hangs reaches the banner at the poll after the probe's
+ * timeout.
  */
 const PROBE_CACHE_MS = 10_000;
 

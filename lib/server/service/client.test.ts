@@ -315,46 +315,55 @@ describe("serviceHealth once its answer is old", () => {
   /** Whether `p` settles within `ms` (real time; only Date is faked below). */
   const settlesWithin = (p: Promise<unknown>, ms: number) => Promise.race([p.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), ms))]);
 
-  it("gives the last answer at once while one probe refreshes it, and makes callers wait only when it is over a minute old", async () => {
+  it("gives a prompt probe's new answer, and the last answer at once while one probe hangs, however old", async () => {
     resetServiceHealth();
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       expect((await serviceHealth()).state).toBe("up");
       expect(server.requests).toHaveLength(1);
 
-      // 11 s later the answer is stale; the service now hangs, then refuses the key.
+      // 11 s later the answer is stale and the service answers at once that the key is refused:
+      // the caller gets that answer, not the old one.
       vi.setSystemTime(Date.now() + 11_000);
+      script = [(_q, res) => json(res, 401, { message: "key revoked" })];
+      expect((await serviceHealth()).state).toBe("down");
+      expect(server.requests).toHaveLength(2);
+
+      // Over a minute later the service hangs: three callers get the last answer without
+      // waiting for it, and one probe is made for them all.
+      vi.setSystemTime(Date.now() + 61_000);
       let release!: () => void;
       const hung = new Promise<void>((resolve) => (release = resolve));
       script = [async (_q, res) => {
         await hung;
-        json(res, 401, { message: "key revoked" });
-      }];
-      const during = [serviceHealth(), serviceHealth(), serviceHealth()];
-      expect(await settlesWithin(Promise.all(during), 200)).toBe(true);
-      expect((await Promise.all(during)).map((h) => h.state)).toEqual(["up", "up", "up"]);
-      await vi.waitFor(() => expect(server.requests).toHaveLength(2)); // one probe for the three callers
-      release();
-      // The refresh lands: the next caller gets the new answer without another probe.
-      await vi.waitFor(async () => expect((await serviceHealth()).state).toBe("down"));
-      expect(server.requests).toHaveLength(2);
-
-      // Over a minute later, the caller waits for the probe rather than take a stale answer.
-      vi.setSystemTime(Date.now() + 61_000);
-      let answer!: () => void;
-      const slow = new Promise<void>((resolve) => (answer = resolve));
-      script = [async (_q, res) => {
-        await slow;
         json(res, 200, { ok: true });
       }];
-      const waiting = serviceHealth();
-      expect(await settlesWithin(waiting, 200)).toBe(false);
-      answer();
-      expect((await waiting).state).toBe("up");
+      const during = [serviceHealth(), serviceHealth(), serviceHealth()];
+      expect(await settlesWithin(Promise.all(during), 1_000)).toBe(true);
+      expect((await Promise.all(during)).map((h) => h.state)).toEqual(["down", "down", "down"]);
+      await vi.waitFor(() => expect(server.requests).toHaveLength(3));
+      release();
+      // The refresh lands: the next caller gets the new answer without another probe.
+      await vi.waitFor(async () => expect((await serviceHealth()).state).toBe("up"));
+      expect(server.requests).toHaveLength(3);
     } finally {
       vi.useRealTimers();
       resetServiceHealth();
     }
+  });
+
+  it("makes the first caller wait for the probe when nothing is known", async () => {
+    resetServiceHealth();
+    let answer!: () => void;
+    script = [async (_q, res) => {
+      await new Promise<void>((resolve) => (answer = resolve));
+      json(res, 200, { ok: true });
+    }];
+    const waiting = serviceHealth();
+    expect(await settlesWithin(waiting, 300)).toBe(false);
+    answer();
+    expect((await waiting).state).toBe("up");
+    resetServiceHealth();
   });
 });
 
@@ -390,7 +399,7 @@ describe("serviceHealthForPage", () => {
       const requestsBefore = server.requests.length;
       const last = await serviceHealthForPage();
       expect(last).toEqual(answered);
-      expect(server.requests).toHaveLength(requestsBefore + 1); // the probe was made, and not waited for
+      await vi.waitFor(() => expect(server.requests).toHaveLength(requestsBefore + 1)); // the probe was made, and not waited for
       answer();
       await vi.waitFor(async () => expect((await serviceHealthForPage())?.value.state).toBe("down"));
     } finally {
