@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { dropDatabase } from "../../lib/server/db/drop-database";
 
 /**
  * A new, empty database on the Postgres server at `serverUrl` (named `<prefix>_<random>`), for
@@ -15,7 +16,7 @@ export async function scratchPostgresDatabase(serverUrl: string, prefix: string)
     name,
     url: url.toString(),
     close: async (keep = false) => {
-      if (!keep) await admin.unsafe(`drop database if exists ${name} with (force)`);
+      if (!keep) await dropDatabase(admin, name);
       await admin.end({ timeout: 5 });
     },
   };

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@/lib/server/db";
+import { dropDatabase } from "@/lib/server/db/drop-database";
 import { SERVER_URL } from "./harness";
 
 /**
@@ -14,7 +15,7 @@ describe.skipIf(!SERVER_URL)("migrations from several instances at once", () => 
   let admin: import("postgres").Sql;
 
   afterAll(async () => {
-    await admin?.unsafe(`drop database if exists ${name} with (force)`);
+    if (admin) await dropDatabase(admin, name);
     await admin?.end({ timeout: 5 });
   });
 

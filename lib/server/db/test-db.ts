@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { dropDatabase } from "./drop-database";
 import { closeDb, installDb, openDatabase } from "./index";
 
 /**
@@ -21,7 +22,7 @@ export async function useTestDb(): Promise<{ dispose: () => Promise<void> }> {
     return {
       dispose: async () => {
         await closeDb();
-        await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropDatabase(admin, name);
         await admin.end({ timeout: 5 });
       },
     };
