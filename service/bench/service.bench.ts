@@ -33,6 +33,7 @@ import { startReceiver } from "../test/sending-fixtures";
 import { jobHandlers } from "../worker/handlers";
 import { startWorker, type Worker } from "../worker/queue";
 import { rowsOf } from "../../lib/db-rows";
+import { dropDatabase } from "../../lib/server/db/drop-database";
 
 const SINGLE_SENDS = Number(process.env.BENCH_SINGLE ?? 1000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
@@ -60,7 +61,7 @@ async function freshPostgres(serverUrl: string): Promise<{ url: string; drop: ()
   return {
     url: url.toString(),
     drop: async () => {
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await dropDatabase(admin, name);
       await admin.end({ timeout: 5 });
     },
   };

@@ -10,6 +10,7 @@ import { waitForHealth } from "../../scripts/lib/health";
 import { BIN, ROOT, fromRoot, nextServerArgs } from "../../scripts/lib/paths";
 import { freePort } from "../../scripts/lib/ports";
 import { withRunLock } from "../../scripts/lib/run-lock";
+import { dropDatabase } from "../../lib/server/db/drop-database";
 import { buildTestDashboard, TEST_DIST_DIR } from "../../scripts/lib/stack";
 import { startBalancer, type Balancer } from "./balancer";
 
@@ -76,7 +77,7 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
     await Promise.all(children.map((c) => c.stop(5_000)));
     await balancer?.close();
     await Promise.all(clients.map((c) => c.end({ timeout: 5 })));
-    for (const name of dropped) await admin.unsafe(`drop database if exists ${name} with (force)`).catch(() => {});
+    for (const name of dropped) await dropDatabase(admin, name).catch(() => {});
     await admin.end({ timeout: 5 });
     rmSync(tmp, { recursive: true, force: true });
     releaseLock();
