@@ -26,6 +26,7 @@ import { BIN, ROOT, fromRoot, nextServerArgs } from "./lib/paths";
 import { waitForIdle } from "./lib/idle";
 import { freePort } from "./lib/ports";
 import { buildTestDashboard, cleanEnv, freshDashboard } from "./lib/stack";
+import { groupCpuMs } from "./lib/proc-cpu";
 import { sampleRss } from "./lib/rss";
 import { scratchPostgresDatabase } from "./lib/scratch-postgres";
 import { sessionCookie } from "./lib/sign-in";
@@ -82,7 +83,7 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
 const LIFECYCLE_STEP_MS = 3_600_000;
 const LOG_DIR = fromRoot("test-results", "bench-logs");
 
-type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; rss: ReturnType<typeof sampleRss>; stop: () => Promise<void> };
+type Stack = { serviceURL: string; key: string; project: string; baseURL: string; admin: { email: string; password: string }; serviceDir: string; rss: ReturnType<typeof sampleRss>; cpuMs: () => { service: number | null; dashboard: number | null; bench: number }; stop: () => Promise<void> };
 
 async function startStack(faultEvery: number, tmp: string, label: string): Promise<Stack> {
   const children: Child[] = [];
@@ -124,7 +125,11 @@ async function startStack(faultEvery: number, tmp: string, label: string): Promi
   children.push(dashboard);
   rss = sampleRss(dashboard.process.pid!);
   await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
-  return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, rss, stop };
+  const cpuMs = () => {
+    const own = process.cpuUsage();
+    return { service: groupCpuMs(service.process.pid), dashboard: groupCpuMs(dashboard.process.pid), bench: (own.user + own.system) / 1000 };
+  };
+  return { serviceURL, key: written.SERVICE_API_KEY!, project, baseURL, admin, serviceDir, rss, cpuMs, stop };
 }
 
 const content = (domain: string) => ({ from: { email: `bench@${domain}` }, subject: "Benchmark", text: "Hello from the benchmark." });
@@ -211,7 +216,12 @@ const loads = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
  * for the first. Both stacks get the same small warm-up (JIT, database pages) through both
  * paths, then wait for the machine to be quiet.
  */
-async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, domain: string) => Promise<T>): Promise<{ value: T; quietMs: number; load: string; rss: { atRest: number; run: number; life: number } }> {
+/** CPU the run took per process, in cores (CPU seconds per second of the run); null where /proc cannot tell. */
+type CpuSplit = { service: number | null; dashboard: number | null; bench: number };
+const cores = (before: number | null, after: number | null, ms: number) => (before === null || after === null ? null : (after - before) / ms);
+const formatSplit = (c: CpuSplit) => `service ${c.service?.toFixed(2) ?? "?"}, dashboard ${c.dashboard?.toFixed(2) ?? "?"}, this script ${c.bench.toFixed(2)} cores`;
+
+async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, domain: string) => Promise<T>): Promise<{ value: T; quietMs: number; load: string; cpu: CpuSplit; rss: { atRest: number; run: number; life: number } }> {
   const stack = await startStack(0, tmp, label);
   try {
     const cookie = await sessionCookie(stack.baseURL, stack.admin);
@@ -221,8 +231,13 @@ async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, do
     const quietMs = await waitForIdle();
     const load = loads();
     const atRest = stack.rss.mark();
+    const before = stack.cpuMs();
+    const started = performance.now();
     const value = await run(stack, cookie, domain);
-    return { value, quietMs, load, rss: { atRest, run: stack.rss.windowPeak(), life: stack.rss.peak() } };
+    const ms = performance.now() - started;
+    const after = stack.cpuMs();
+    const cpu = { service: cores(before.service, after.service, ms), dashboard: cores(before.dashboard, after.dashboard, ms), bench: (after.bench - before.bench) / ms };
+    return { value, quietMs, load, cpu, rss: { atRest, run: stack.rss.windowPeak(), life: stack.rss.peak() } };
   } finally {
     await stack.stop();
   }
@@ -230,13 +245,15 @@ async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, do
 
 try {
   // 1. No faults: time and ratio, each path on its own fresh stack, pair after pair.
-  const pairs: { directMs: number; dash: { ms: number; createMs: number; sent: number }; ratio: number; rss: { atRest: number; run: number; life: number }; directAtRest: number }[] = [];
+  const pairs: { directMs: number; dash: { ms: number; createMs: number; sent: number }; ratio: number; rss: { atRest: number; run: number; life: number }; directAtRest: number; cpu: { direct: CpuSplit; dashboard: CpuSplit } }[] = [];
   for (let pair = 1; pair <= PAIRS; pair++) {
     const suffix = pair === 1 ? "" : `-${pair}`;
     const straight = await timedRun(`direct${suffix}`, (stack, _cookie, domain) => direct(stack, domain, "d"));
     const through = await timedRun(`dashboard${suffix}`, (stack, cookie, domain) => throughDashboard(stack, cookie, domain, "b"));
     console.log(`\n(waited ${(straight.quietMs / 1000).toFixed(1)} s and ${(through.quietMs / 1000).toFixed(1)} s for the machine to be quiet; load average at the starts ${straight.load} and ${through.load}, now ${loads()})`);
-    pairs.push({ directMs: straight.value, dash: through.value, ratio: through.value.ms / straight.value, rss: through.rss, directAtRest: straight.rss.atRest });
+    // A pair of 100,000-row runs takes a quarter of an hour on 2 cores: each is shown as it ends.
+    if (PAIRS > 1) console.log(`pair ${pair}: ${(straight.value / 1000).toFixed(2)} s straight, ${(through.value.ms / 1000).toFixed(2)} s through the dashboard, ${(through.value.ms / straight.value).toFixed(2)}x`);
+    pairs.push({ directMs: straight.value, dash: through.value, ratio: through.value.ms / straight.value, rss: through.rss, directAtRest: straight.rss.atRest, cpu: { direct: straight.cpu, dashboard: through.cpu } });
   }
   console.log(`\nDashboard database: ${POSTGRES ? "Postgres" : "PGlite"}.`);
   console.log(`\n${ROWS.toLocaleString("en")} messages in ${(ROWS / CHUNK).toLocaleString("en")} batches, ${WORKERS} at a time${PAIRS > 1 ? `, ${PAIRS} pairs of runs` : ""}:`);
@@ -245,6 +262,8 @@ try {
     console.log(`  straight to the service: ${(p.directMs / 1000).toFixed(2)} s`);
     console.log(`  through the dashboard:   ${(p.dash.ms / 1000).toFixed(2)} s (job created from a CSV, checked, stored, sent, ${p.dash.sent} sent; of which creating the job: ${(p.dash.createMs / 1000).toFixed(2)} s)`);
     if (PAIRS > 1) console.log(`  ratio: ${p.ratio.toFixed(2)}x`);
+    // Both servers share the machine's cores: what the dashboard's own work takes, the service may wait for.
+    console.log(`  CPU during the runs (${os.cpus().length} cores): straight: ${formatSplit(p.cpu.direct)}; through the dashboard: ${formatSplit(p.cpu.dashboard)}`);
   }
   const sorted = pairs.map((p) => p.ratio).sort((a, b) => a - b);
   const ratio = sorted[Math.floor((sorted.length - 1) / 2)]! / 2 + sorted[Math.ceil((sorted.length - 1) / 2)]! / 2;
