@@ -15,8 +15,8 @@ import { startBatchSweeper, stopBatchSweeper, sweepJobs } from "./sweeper";
  * The batch job against a fake service that keeps Idempotency-Keys the way the interface
  * says (same key → the stored answer, nothing sent again) and can fail on purpose.
  */
-type Fake = { sent: Map<string, string>; keys: Map<string, unknown>; batchCalls: { key: string; size: number }[]; failEvery: number; failAfterAccept: boolean; refuse: Set<string> };
-const fake: Fake = { sent: new Map(), keys: new Map(), batchCalls: [], failEvery: 0, failAfterAccept: false, refuse: new Set() };
+type Fake = { sent: Map<string, string>; keys: Map<string, unknown>; batchCalls: { key: string; size: number }[]; failEvery: number; failAfterAccept: boolean; refuse: Set<string>; beforeAnswer: ((key: string) => Promise<void>) | null };
+const fake: Fake = { sent: new Map(), keys: new Map(), batchCalls: [], failEvery: 0, failAfterAccept: false, refuse: new Set(), beforeAnswer: null };
 let server: TestServer;
 let dispose: () => Promise<void>;
 let seq = 0;
@@ -24,7 +24,7 @@ const project: Project = { id: "p-1", externalId: "acme", name: "Acme", createdA
 const actor: Actor = { id: "u-1", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], sessionId: "s-1", authAt: null };
 
 beforeAll(async () => {
-  server = await startHttpServer((req, res) => {
+  server = await startHttpServer(async (req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/v1/suppressions") {
       // Two pages, so the check must follow the cursor.
@@ -35,6 +35,7 @@ beforeAll(async () => {
       const key = String(req.headers["idempotency-key"]);
       const body = JSON.parse(req.body) as { emails: { to: { email: string }[] }[] };
       fake.batchCalls.push({ key, size: body.emails.length });
+      await fake.beforeAnswer?.(key);
       if (fake.failEvery && fake.batchCalls.length % fake.failEvery === 0) return json(res, 503, { error: { message: "fault", code: "fault_injected" } });
       const stored = fake.keys.get(key);
       if (stored) return json(res, 207, stored);
@@ -76,6 +77,7 @@ beforeEach(() => {
   fake.failEvery = 0;
   fake.failAfterAccept = false;
   fake.refuse.clear();
+  fake.beforeAnswer = null;
 });
 
 /** 250 rows: 3 malformed addresses, 2 suppressed ones. */
@@ -228,6 +230,35 @@ describe("the sweeper", () => {
     await d.update(batchChunks).set({ status: "done" }).where(eq(batchChunks.jobId, id));
     expect(await sweepJobs()).toEqual([]);
     expect((await d.select({ status: batchJobs.status }).from(batchJobs).where(eq(batchJobs.id, id)))[0].status).toBe("done");
+  });
+
+  it("claims and reads the next chunk while one is at the service, so the service never waits for the dashboard's writes", async () => {
+    setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000", BATCH_WORKERS: "1" });
+    onTestFinished(() => setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000" }));
+    const { id } = await createSendJob(project, actor, body(csv250("p"), 245), { start: false });
+    const d = await db();
+    // What the job's chunks looked like while each one was at the service (its answer held back
+    // until the dashboard had claimed another chunk, or 2 s).
+    const seen: Record<string, string[]> = {};
+    fake.beforeAnswer = async (key) => {
+      const started = Date.now();
+      for (;;) {
+        const claimed = await d.select({ idx: batchChunks.idx }).from(batchChunks).where(and(eq(batchChunks.jobId, id), eq(batchChunks.status, "claimed"))).orderBy(batchChunks.idx);
+        seen[key] = claimed.map((c) => `chunk-${c.idx}`);
+        if (claimed.length > 1 || Date.now() - started > 2_000) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    await runJob(id);
+    // One worker: chunk 1 was claimed (and its rows read) while chunk 0 was being sent, chunk 2
+    // while chunk 1 was; the last had nothing left to take.
+    expect(seen).toEqual({
+      [`batch-${id}-chunk-0`]: ["chunk-0", "chunk-1"],
+      [`batch-${id}-chunk-1`]: ["chunk-1", "chunk-2"],
+      [`batch-${id}-chunk-2`]: ["chunk-2"],
+    });
+    expect(await getJob(project, id)).toMatchObject({ status: "done", counts: { sent: 245 } });
+    expect(fake.sent.size).toBe(245);
   });
 
   it("does not send a row whose recipient was erased while the job waited", async () => {
