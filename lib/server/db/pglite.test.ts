@@ -61,4 +61,25 @@ describe("the embedded database (PGlite)", () => {
       await again.close();
     }
   });
+  it("lets the event loop turn between statements, so sockets are read while a chain of statements runs", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "dash-pglite-"));
+    dirs.push(dir);
+    const handle = await openDatabase({ dataDir: path.join(dir, "data") });
+    try {
+      // A timer stands in for a socket's data: both wait for the event loop's next turn. Without
+      // a turn between statements, PGlite's synchronous statements resolve one after another
+      // through microtasks and the timer fires only after all 200.
+      let ran = 0;
+      let firedAfter: number | null = null;
+      setTimeout(() => (firedAfter = ran), 0);
+      for (let i = 0; i < 200; i++) {
+        await handle.db.execute(sql`select ${i}::int as n`);
+        ran++;
+      }
+      expect(firedAfter).not.toBeNull();
+      expect(firedAfter!).toBeLessThan(200);
+    } finally {
+      await handle.close();
+    }
+  });
 });

@@ -21,8 +21,32 @@ export async function openPglite(dataDir: string) {
   // process, whose memory (about 800 MB, never handed back while a process lives) goes with it.
   if (!existsSync(path.join(dataDir, "PG_VERSION")) && !(await copyPgliteTemplate(dataDir))) await initdbInChild(dataDir);
   const { PGlite } = await import("@electric-sql/pglite");
-  return new PGlite(dataDir, {
+  const pg = new PGlite(dataDir, {
     extensions: await pgliteExtensions(),
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`],
   });
+  yieldAfterEachExchange(pg);
+  return pg;
+}
+
+/**
+ * PGlite runs a statement synchronously under its promise, so a chain of awaited statements
+ * (a transaction, a batch worker's claim after its write, the ingest's next group) resolves
+ * through microtasks and never lets the event loop read a socket: the answers the service
+ * sent, and the requests ready to go to it, wait until the whole chain is done. Each exchange
+ * with the engine now ends with a turn of the event loop (setImmediate), as the local
+ * service's job worker does for the same reason (service/worker/messages.ts, yieldToIo).
+ */
+function yieldAfterEachExchange(pg: object): void {
+  const engine = pg as Record<"execProtocol" | "execProtocolStream", (...args: unknown[]) => Promise<unknown>>;
+  for (const method of ["execProtocol", "execProtocolStream"] as const) {
+    const exchange = engine[method].bind(pg);
+    engine[method] = async (...args: unknown[]) => {
+      try {
+        return await exchange(...args);
+      } finally {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    };
+  }
 }
