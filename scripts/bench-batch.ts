@@ -209,6 +209,11 @@ await buildTestDashboard();
 const tmp = mkdtempSync(path.join(os.tmpdir(), "bench-batch-"));
 const loads = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
 
+/** CPU the run took per process, in cores (CPU seconds per second of the run); null where /proc cannot tell. */
+type CpuSplit = { service: number | null; dashboard: number | null; bench: number };
+const cores = (before: number | null, after: number | null, ms: number) => (before === null || after === null ? null : (after - before) / ms);
+const formatSplit = (c: CpuSplit) => `service ${c.service?.toFixed(2) ?? "?"}, dashboard ${c.dashboard?.toFixed(2) ?? "?"}, this script ${c.bench.toFixed(2)} cores`;
+
 /**
  * One timed run on a stack of its own. Each accepted message keeps the service (its lifecycle
  * steps, its webhook deliveries) and the dashboard (their ingest) busy for a while after the
@@ -216,11 +221,6 @@ const loads = () => os.loadavg().map((l) => l.toFixed(2)).join(" ");
  * for the first. Both stacks get the same small warm-up (JIT, database pages) through both
  * paths, then wait for the machine to be quiet.
  */
-/** CPU the run took per process, in cores (CPU seconds per second of the run); null where /proc cannot tell. */
-type CpuSplit = { service: number | null; dashboard: number | null; bench: number };
-const cores = (before: number | null, after: number | null, ms: number) => (before === null || after === null ? null : (after - before) / ms);
-const formatSplit = (c: CpuSplit) => `service ${c.service?.toFixed(2) ?? "?"}, dashboard ${c.dashboard?.toFixed(2) ?? "?"}, this script ${c.bench.toFixed(2)} cores`;
-
 async function timedRun<T>(label: string, run: (stack: Stack, cookie: string, domain: string) => Promise<T>): Promise<{ value: T; quietMs: number; load: string; cpu: CpuSplit; rss: { atRest: number; run: number; life: number } }> {
   const stack = await startStack(0, tmp, label);
   try {

@@ -200,11 +200,12 @@ async function markDoneIfFinished(d: Db, jobId: string) {
  *
  * A send job's worker keeps its next chunk ready: while a chunk is at the service, the worker
  * writes the previous chunk's outcome and claims and reads the next one, and sends that one
- * the moment the answer is in, writing the answer meanwhile. The service so always has the
- * worker's next request, however long the dashboard's database takes: on PGlite its one
- * connection is shared with the ingest, and a worker that wrote before it sent on left the
- * service idle an eighth of a 100,000-row job (bench:batch). A worker holds at most two
- * claims, the second for one round trip of the first (far inside BATCH_LEASE_MS).
+ * the moment the answer is in, writing the answer meanwhile: the worker's next request does
+ * not wait for the dashboard's database (on PGlite one connection, shared with the ingest).
+ * Through the dashboard the service used 0.88–0.90 of a core against 1.03 straight
+ * (bench:batch); with this and the event loop's turn after each PGlite statement
+ * (lib/server/db/pglite.ts), 0.94–0.95 — this alone did not move it. A worker holds at most
+ * two claims, the second for one round trip of the first (far inside BATCH_LEASE_MS).
  *
  * Contact imports, and jobs paused between chunks (the test aid BATCH_CHUNK_PAUSE_MS: halfway
  * through a job), go one chunk at a time.
