@@ -64,13 +64,19 @@ export async function ownDashboard(extraEnv: Record<string, string> = {}) {
   async function kill() {
     const c = child as Child | null;
     if (!c) return;
-    if (c.process.pid) process.kill(-c.process.pid, "SIGKILL");
+    try {
+      if (c.process.pid) process.kill(-c.process.pid, "SIGKILL");
+    } catch {
+      // ESRCH: it had ended already (a test may have made it crash).
+    }
     await c.exited;
     child = null;
   }
   return {
     baseURL,
     admin,
+    /** The running process, for a test that checks it survives what it does (null when stopped). */
+    current: (): Child | null => child,
     start,
     kill,
     restart: async () => {
