@@ -109,6 +109,13 @@ const schema = z
     RECONCILE_SAFETY_MIN: positiveInt(10),
     /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
     STREAM_SILENT_AFTER_S: positiveInt(30),
+    // The public ingest route (lib/server/event-stream/ingest-limits.ts).
+    /** One delivery's body at most: 1 MB (a delivery is a few kilobytes). */
+    INGEST_MAX_BYTES: positiveInt(1024 * 1024),
+    /** Bodies of all deliveries being read or recorded at once, per dashboard process: 8 MB. Past it a delivery gets a 429. */
+    INGEST_INFLIGHT_BYTES: positiveInt(8 * 1024 * 1024),
+    /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
+    INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
     // Batch sends (lib/server/batches).
     /** Chunks of one job in flight at once, per dashboard process. */
     BATCH_WORKERS: positiveInt(8),
