@@ -12,7 +12,8 @@ import { env } from "@/lib/server/env";
  *   A larger declared Content-Length is refused unread, a chunked body cut off at the limit.
  * - INGEST_INFLIGHT_BYTES: the bodies of all deliveries being read or recorded at once, in this
  *   process. A delivery that does not fit is answered 429 with Retry-After at once, unread:
- *   thirty strangers posting 20 MB each cost the dashboard this much memory, not 600 MB.
+ *   thirty strangers posting 20 MB each cost the dashboard this much memory, not 600 MB. Each
+ *   delivery holds at least MIN_HOLD_BYTES, so it also bounds how many are under way at once.
  * - INGEST_BODY_TIMEOUT_MS: the time a body may take to arrive, so a sender that trickles
  *   bytes cannot hold its share of the budget (or a socket) for long.
  * - MAX_DELIVERY_EVENTS: events in one delivery that is a JSON list. A real service sends one
@@ -20,6 +21,13 @@ import { env } from "@/lib/server/env";
  *   produce from one batch still fits, and one delivery cannot queue thousands of re-reads.
  */
 export const MAX_DELIVERY_EVENTS = 100;
+
+/**
+ * What any delivery holds of INGEST_INFLIGHT_BYTES, however small: about what its connection
+ * costs in buffers. So the budget also bounds the deliveries under way at once (8 MB / 16 KB
+ * = 512), and senders that declare nothing and send nothing cannot pile up without bound.
+ */
+export const MIN_HOLD_BYTES = 16 * 1024;
 
 /** Seconds a delivery refused for the in-flight budget is asked to wait. */
 export const BUSY_RETRY_AFTER_S = 1;

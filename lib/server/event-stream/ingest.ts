@@ -6,7 +6,7 @@ import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { holdBytes } from "./inflight-budget";
-import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
+import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS, MIN_HOLD_BYTES } from "./ingest-limits";
 import { cleanJson, readEvent } from "./payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
@@ -56,7 +56,7 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
 
   const hold = holdBytes(limits.inflightBytes);
-  if (!hold?.grow(declared ?? 0)) {
+  if (!hold?.grow(Math.max(declared ?? 0, MIN_HOLD_BYTES))) {
     hold?.release();
     throw ingestBusy(limits.inflightBytes);
   }
