@@ -62,6 +62,31 @@ export async function recordAudit(input: AuditInput): Promise<void> {
 }
 
 /**
+ * One entry that counts repeats (a flood of throttled sign-ins): the first call writes it
+ * under `id`, later calls with the same id replace its detail when their `count` is higher, so
+ * racing callers leave the highest count. The entry keeps the time of the first.
+ */
+export async function recordAuditCount(id: string, input: AuditInput & { detail: { count: number } }): Promise<void> {
+  const d = await db();
+  await d
+    .insert(auditLog)
+    .values({
+      id,
+      actorId: input.actor.id,
+      actorEmail: input.actor.email,
+      action: input.action,
+      project: input.project ?? null,
+      target: input.target == null ? null : redactUrlsIn(input.target),
+      outcome: input.outcome,
+      detail: redact(input.detail) as Record<string, unknown>,
+    })
+    .onConflictDoUpdate({
+      target: auditLog.id,
+      set: { detail: sql`case when coalesce((${auditLog.detail}->>'count')::int, 0) < (excluded.detail->>'count')::int then excluded.detail else ${auditLog.detail} end` },
+    });
+}
+
+/**
  * Runs a write and records its outcome: success with `detail`, or failure with the error
  * code. The error is rethrown unchanged. Use it around every write the dashboard makes.
  */
