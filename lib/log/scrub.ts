@@ -24,12 +24,21 @@ const KEY_DETAIL = /(Key \([^)\n]{0,200}\))=\([^\n]*/g;
 const QUOTED_VALUE = /(: |value |contains )"[^"\n]{0,2000}"?/g;
 const FAILING_ROW = /(Failing row contains )\([^\n]*/g;
 
+const table = (chars: string) => {
+  const t = new Uint8Array(128);
+  for (const c of chars) t[c.charCodeAt(0)] = 1;
+  return t;
+};
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+// Not "/" or "*", though allowed: a masked URL's "//***@host" is no address.
+const LOCAL = table(`${ALNUM}._%+-!#$&'=?^\`{|}~`);
+const DOMAIN = table(`${ALNUM}.-`);
+const isLocal = (c: string) => LOCAL[c.charCodeAt(0)] === 1;
+const isDomain = (c: string) => DOMAIN[c.charCodeAt(0)] === 1;
+
 /** Each `local@domain` with its local part masked (kept: the domain, which says which provider). */
 function maskEmails(text: string): string {
   if (!text.includes("@")) return text;
-  // Not "/" or "*", though allowed: a masked URL's "//***@host" is no address.
-  const isLocal = (c: string) => /[A-Za-z0-9._%+\-!#$&'=?^`{|}~]/.test(c);
-  const isDomain = (c: string) => /[A-Za-z0-9.-]/.test(c);
   let out = "";
   let copied = 0;
   let lastEnd = 0;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, listAudit } from "../audit";
 import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
-import { createUser, updateUser } from "../users";
+import { createUser, resetPassword, updateUser } from "../users";
 import { INVALID_CREDENTIALS, checkCredentials, throttledMessage } from "./credentials";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
 
@@ -133,6 +133,16 @@ describe("checkCredentials", () => {
     expect((slowed as { waitMs: number }).waitMs).toBeLessThanOrEqual(ACCOUNT_MAX_DELAY_S * 1000);
     // …and the owner at a known address does not.
     expect((await signIn("target@example.com", "192.0.2.1")).ok).toBe(true);
+  });
+
+  it("an admin's password reset lifts the account's counts at every address, not another account's", async () => {
+    const { user } = await createUser({ email: "reset@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    for (const address of ["10.8.0.1", "10.8.0.2"]) for (let i = 0; i < MAX; i++) await fail("reset@example.com", address);
+    for (let i = 0; i < MAX; i++) await fail("reset2@example.com", "10.8.0.1");
+    expect(await fail("reset@example.com", "10.8.0.2")).toMatchObject({ reason: "throttled" });
+    const { password } = await resetPassword(user.id, SYSTEM_ACTOR);
+    for (const address of ["10.8.0.1", "10.8.0.2"]) expect((await checkCredentials("reset@example.com", password, address, T)).ok).toBe(true);
+    expect(await fail("reset2@example.com", "10.8.0.1")).toMatchObject({ reason: "throttled" });
   });
 
   it("lets the window run out", async () => {
