@@ -48,9 +48,8 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-export async function recordAudit(input: AuditInput): Promise<void> {
-  const d = await db();
-  await d.insert(auditLog).values({
+function rowOf(input: AuditInput) {
+  return {
     actorId: input.actor.id,
     actorEmail: input.actor.email,
     action: input.action,
@@ -58,7 +57,12 @@ export async function recordAudit(input: AuditInput): Promise<void> {
     target: input.target == null ? null : redactUrlsIn(input.target),
     outcome: input.outcome,
     detail: redact(input.detail ?? {}) as Record<string, unknown>,
-  });
+  };
+}
+
+export async function recordAudit(input: AuditInput): Promise<void> {
+  const d = await db();
+  await d.insert(auditLog).values(rowOf(input));
 }
 
 /**
@@ -70,16 +74,7 @@ export async function recordAuditCount(id: string, input: AuditInput & { detail:
   const d = await db();
   await d
     .insert(auditLog)
-    .values({
-      id,
-      actorId: input.actor.id,
-      actorEmail: input.actor.email,
-      action: input.action,
-      project: input.project ?? null,
-      target: input.target == null ? null : redactUrlsIn(input.target),
-      outcome: input.outcome,
-      detail: redact(input.detail) as Record<string, unknown>,
-    })
+    .values({ id, ...rowOf(input) })
     .onConflictDoUpdate({
       target: auditLog.id,
       set: { detail: sql`case when coalesce((${auditLog.detail}->>'count')::int, 0) < (excluded.detail->>'count')::int then excluded.detail else ${auditLog.detail} end` },
