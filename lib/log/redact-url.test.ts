@@ -15,6 +15,10 @@ describe("redactUrl", () => {
     expect(redactUrl("https://hooks.slack.com/services/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")).toBe("https://hooks.slack.com/services/T0123ABCD/B0123ABCD/***");
     expect(redactUrl("https://discord.com/api/webhooks/123456789012345678/" + "x".repeat(68))).toBe("https://discord.com/api/webhooks/123456789012345678/***");
     expect(redactUrl("https://example.com/receivers/production-alerts")).toBe("https://example.com/receivers/production-alerts");
+    expect(redactUrl("http://127.0.0.1:9/e2e-hook-1764391234567")).toBe("http://127.0.0.1:9/e2e-hook-1764391234567");
+    expect(redactUrl("https://x.example/hooks/3f2b6c1e-8d4a-4b7e-9c2d-1a2b3c4d5e6f")).toBe("https://x.example/hooks/3f2b6c1e-8d4a-4b7e-9c2d-1a2b3c4d5e6f");
+    expect(redactUrl("https://x.example/IncomingWebhook/0123456789abcdef0123456789abcdef/x")).toBe("https://x.example/IncomingWebhook/***/x");
+    expect(redactUrl("https://x.example/hook/abc_" + "Zz9".repeat(8))).toBe("https://x.example/hook/***");
   });
 
   it("never echoes what it cannot parse", () => {

@@ -9,12 +9,12 @@
 export const MASK = "***";
 
 /**
- * A path segment that looks like a token rather than a word: 16+ characters mixing letters and
- * digits, or anything of 32+. Names like `alerts`, `mail-hooks` or `T0123ABCD` stay.
+ * A path segment that looks like a token rather than a name: a run without separators of 16+
+ * characters mixing letters and digits, or of 32+ of any. Names like `alerts`, `mail-hooks`,
+ * `T0123ABCD`, `e2e-hook-1764391234567` or a UUID stay; Slack's and Discord's tokens do not.
  */
 function looksLikeToken(segment: string): boolean {
-  if (segment.length >= 32) return true;
-  return segment.length >= 16 && /[0-9]/.test(segment) && /[A-Za-z]/.test(segment);
+  return segment.split(/[-_.~]/).some((run) => run.length >= 32 || (run.length >= 16 && /[0-9]/.test(run) && /[A-Za-z]/.test(run)));
 }
 
 /** The masked form of `raw`; text that is not an absolute URL becomes the mask alone. */
