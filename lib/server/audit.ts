@@ -7,6 +7,7 @@ import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
 import { addressHash } from "./retention/address-hash";
+import { withProjectRedactor } from "./retention/redactor";
 
 /** Who did it. An `Actor` fits; `SYSTEM_ACTOR` is used for start-up tasks. */
 export type AuditActor = { id: string | null; email: string };
@@ -44,16 +45,18 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
+/** An address erased in the project is not written, whoever acts (lib/server/retention/redactor.ts). */
 export async function recordAudit(input: AuditInput): Promise<void> {
-  const d = await db();
-  await d.insert(auditLog).values({
-    actorId: input.actor.id,
-    actorEmail: input.actor.email,
-    action: input.action,
-    project: input.project ?? null,
-    target: input.target ?? null,
-    outcome: input.outcome,
-    detail: redact(input.detail ?? {}) as Record<string, unknown>,
+  await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
+    await tx.insert(auditLog).values({
+      actorId: input.actor.id,
+      actorEmail: input.actor.email,
+      action: input.action,
+      project: input.project ?? null,
+      target: erased.maybe(input.target ?? null),
+      outcome: input.outcome,
+      detail: erased.json(redact(input.detail ?? {})) as Record<string, unknown>,
+    });
   });
 }
 
