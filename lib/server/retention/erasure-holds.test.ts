@@ -179,9 +179,23 @@ describe("an erasure that holds", () => {
     expect(await tablesNamingIt()).toEqual({});
   });
 
-  it("a reply, a new send, an inbound simulation, a contact, a batch file and a sample set do not write it back", async () => {
+  it("a reply does not write it back, whether it is read back at once or not", async () => {
     const reply = await replyToMessage(project, actor, "em-kept", { text: `Hi ${ERASED.toUpperCase()}`, subject: `Re: for ${ERASED}`, idempotencyKey: "reply-key-0000000001" });
-    expect(reply.id).toBeTruthy();
+    expect(foreign.reads(reply.id)).toBe(1);
+    expect(await tablesNamingIt()).toEqual({});
+    // The service cannot be read now: the index keeps what the dashboard recorded of the reply.
+    foreign.rateLimit(1_000);
+    try {
+      const unread = await replyToMessage(project, actor, "em-kept", { text: `Hello again ${ERASED}`, subject: `Re: ${ERASED}`, idempotencyKey: "reply-key-0000000002" });
+      const [row] = await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, unread.id));
+      expect(row).toMatchObject({ to: ["bob@example.com"], subject: `Re: ${hash}`, text: `Hello again ${hash}` });
+    } finally {
+      foreign.rateLimit(0);
+    }
+    expect(await tablesNamingIt()).toEqual({});
+  });
+
+  it("a new send, an inbound simulation, a contact, a batch file and a sample set do not write it back", async () => {
     await recordSentMessages([
       {
         projectId: project.id,
