@@ -105,7 +105,7 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
     const attempts = r.attempts + 1;
     const notFound = isAppError(e) && e.status === 404;
     if (attempts >= (notFound ? NOT_FOUND_ATTEMPTS : MAX_ATTEMPTS)) {
-      // A message known only from deliveries that the service disowns goes (./disowned.ts).
+      // A message known only from deliveries that the service disowns goes (lib/server/messages/disowned.ts).
       const removed = notFound && (await removeDisownedPlaceholder(d, project.id, r.messageId));
       if (removed) invalidateMessage(project.id, r.messageId);
       await dropReread(d, r, inst, GIVE_UP_QUIET_MS);

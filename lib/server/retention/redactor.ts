@@ -133,8 +133,8 @@ export async function redactorFor(tx: Db, projectId: string): Promise<Redactor> 
  * (the audit log's key), or none for an entry of no project.
  */
 export async function withProjectRedactor<T>(d: Db, projectExternalId: string | null, write: (tx: Db, r: Redactor) => Promise<T>): Promise<T> {
+  if (!projectExternalId) return write(d, NO_ERASURE);
   return d.transaction(async (tx) => {
-    if (!projectExternalId) return write(tx, NO_ERASURE);
     const [row] = rowsOf<{ id: string }>(await tx.execute(sql`select id from projects where external_id = ${projectExternalId}`));
     return write(tx, row ? await redactorFor(tx, row.id) : NO_ERASURE);
   });
