@@ -8,6 +8,7 @@ import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
 import { addressHash } from "./retention/address-hash";
+import { withProjectRedactor, type Redactor } from "./retention/redactor";
 
 /** Who did it. An `Actor` fits; `SYSTEM_ACTOR` is used for start-up tasks. */
 export type AuditActor = { id: string | null; email: string };
@@ -48,21 +49,24 @@ export function redact(value: unknown, depth = 0): unknown {
   return value;
 }
 
-function rowOf(input: AuditInput) {
+/** The row of an entry: secrets removed, URLs masked, and the project's erased addresses left out. */
+function rowOf(input: AuditInput, erased: Redactor) {
   return {
     actorId: input.actor.id,
     actorEmail: input.actor.email,
     action: input.action,
     project: input.project ?? null,
-    target: input.target == null ? null : redactUrlsIn(input.target),
+    target: input.target == null ? null : redactUrlsIn(erased.text(input.target)),
     outcome: input.outcome,
-    detail: redact(input.detail ?? {}) as Record<string, unknown>,
+    detail: erased.json(redact(input.detail ?? {})) as Record<string, unknown>,
   };
 }
 
+/** An address erased in the project is not written, whoever acts (lib/server/retention/redactor.ts). */
 export async function recordAudit(input: AuditInput): Promise<void> {
-  const d = await db();
-  await d.insert(auditLog).values(rowOf(input));
+  await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
+    await tx.insert(auditLog).values(rowOf(input, erased));
+  });
 }
 
 /**
@@ -71,14 +75,15 @@ export async function recordAudit(input: AuditInput): Promise<void> {
  * racing callers leave the highest count. The entry keeps the time of the first.
  */
 export async function recordAuditCount(id: string, input: AuditInput & { detail: { count: number } }): Promise<void> {
-  const d = await db();
-  await d
-    .insert(auditLog)
-    .values({ id, ...rowOf(input) })
-    .onConflictDoUpdate({
-      target: auditLog.id,
-      set: { detail: sql`case when coalesce((${auditLog.detail}->>'count')::int, 0) < (excluded.detail->>'count')::int then excluded.detail else ${auditLog.detail} end` },
-    });
+  await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
+    await tx
+      .insert(auditLog)
+      .values({ id, ...rowOf(input, erased) })
+      .onConflictDoUpdate({
+        target: auditLog.id,
+        set: { detail: sql`case when coalesce((${auditLog.detail}->>'count')::int, 0) < (excluded.detail->>'count')::int then excluded.detail else ${auditLog.detail} end` },
+      });
+  });
 }
 
 /**
