@@ -48,30 +48,50 @@ test("after a sign-in the user lands on the page that asked for it", async ({ pa
 test.describe("throttling", () => {
   test.use({ storageState: authFile("admin") });
 
-  test("repeated failures lock the account for a while, even against the right password", async ({ page, browser }) => {
+  test("repeated failures slow the account at this address with growing waits, even against the right password", async ({ page, browser }) => {
     await page.goto("/admin/users");
     const user = await createUser(page, "support", "throttled");
     const other = await createUser(page, "support", "bystander");
     // Contexts made in a test inherit its options: this one must start signed out.
     const guest = await (await browser.newContext({ storageState: SIGNED_OUT })).newPage();
 
-    // LOGIN_THROTTLE_MAX defaults to 5 failures per 15 minutes.
+    // LOGIN_THROTTLE_MAX defaults to 5 free failures per account and address.
     for (let i = 0; i < 5; i++) {
       await signIn(guest, user.email, `wrong-password-${i}`);
       await expect(guest.getByText(INCORRECT)).toBeVisible();
     }
-    await signIn(guest, user.email, user.password);
-    await expect(guest.getByText(/Too many sign-in attempts\. Try again in \d+ minutes?\./)).toBeVisible();
+    // Then each try waits 1 s, 2 s, 4 s … after the last failure: guess on until a refusal has
+    // several seconds left, so the right password sent next is surely inside it.
+    const throttled = /Too many sign-in attempts\. Try again in (\d+) seconds?\./;
+    let left = 0;
+    for (let i = 0; i < 15 && left < 4; i++) {
+      await signIn(guest, user.email, `wrong-password-more-${i}`);
+      const answer = guest.getByText(throttled).or(guest.getByText(INCORRECT));
+      await expect(answer).toBeVisible();
+      const text = (await answer.textContent()) ?? "";
+      left = Number(throttled.exec(text)?.[1] ?? 0);
+      if (left > 0 && left < 4) await guest.waitForTimeout(left * 1000);
+    }
+    expect(left).toBeGreaterThanOrEqual(4);
+    await guest.getByLabel("Password").fill(user.password);
+    await guest.getByRole("button", { name: "Sign in" }).click();
+    await guest.waitForLoadState("networkidle");
+    await expect(guest.getByText(throttled)).toBeVisible();
     await expect(guest).toHaveURL(/\/login/);
+    const successes = await api(page, "GET", `/api/admin/audit?action=auth.sign_in&outcome=success&q=${encodeURIComponent(user.email)}`);
+    expect((successes.json as { data: unknown[] }).data).toEqual([]);
 
     // Another account from the same address is not locked by it.
     await signedIn(guest, other.email, other.password);
     await expect(guest).toHaveURL(/\/p\//);
 
-    // The lock is in the audit log for the admin to see.
-    const audit = await api(page, "GET", `/api/admin/audit?q=${encodeURIComponent(user.email)}`);
+    // The refusals are in the audit log for the admin to see: one entry with their count.
+    const audit = await api(page, "GET", `/api/admin/audit?action=auth.sign_in&q=${encodeURIComponent(user.email)}`);
     expect(audit.status, audit.text).toBe(200);
-    expect(audit.text).toContain(user.email);
+    const entries = (audit.json as { data: { detail: { reason?: string; count?: number } }[] }).data;
+    const refused = entries.filter((e) => e.detail.reason === "throttled");
+    expect(refused).toHaveLength(1);
+    expect(refused[0].detail.count).toBeGreaterThanOrEqual(2);
   });
 });
 

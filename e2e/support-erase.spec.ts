@@ -37,6 +37,14 @@ test("support erases a recipient: the dialog names the address and the consequen
   await page.goto(`${messagesPath}?q=${encodeURIComponent(address)}`);
   await expect(page.locator("tbody tr[data-message-id]")).toHaveCount(0);
 
+  // Mail to the address after the erasure (the event stream, then the re-read) is recorded without it.
+  const laterSubject = `After the erasure ${unique()}`;
+  const later = await send({ to: address, subject: laterSubject, text: `Hello ${address}` });
+  await waitForRows(page, `q=${encodeURIComponent(laterSubject)}`, 1);
+  await expect(page.locator(`tr[data-message-id="${later}"]`)).not.toContainText(address);
+  await page.goto(`${messagesPath}?q=${encodeURIComponent(address)}`);
+  await expect(page.locator("tbody tr[data-message-id]")).toHaveCount(0);
+
   // A marketer is not offered the action.
   const marketer = await pageAs(browser, "marketer");
   try {

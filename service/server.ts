@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { guardConsoleErrors } from "../lib/log/console-guard";
 import { safeErrorSummary } from "../lib/log/safe-error";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
@@ -12,6 +13,8 @@ import { startWorker, type Worker } from "./worker/queue";
 
 /** Entry point of `npm run service`: database, templates, seed, HTTP server, background work. */
 async function main() {
+  // Like the dashboard's: a raw error or an error's message written to the log keeps its code, not its values.
+  guardConsoleErrors();
   const config = loadConfig();
   const database = await openDatabase({ url: config.SERVICE_DATABASE_URL, dataDir: config.SERVICE_DATA_DIR });
   let worker: Worker | null = null;

@@ -30,3 +30,36 @@ describe("guardConsoleErrors", () => {
     expect(lines).toHaveLength(1);
   });
 });
+
+describe("guardConsoleErrors on text", () => {
+  it("scrubs values out of lines that quote an error's message (params, row detail, quoted input, URLs, addresses)", () => {
+    const lines: unknown[][] = [];
+    const sink = { error: (...a: unknown[]) => void lines.push(a), warn: (...a: unknown[]) => void lines.push(a), info: (...a: unknown[]) => void lines.push(a) };
+    guardConsoleErrors(sink);
+    const secret = "$2b$10$hashhashhashhashhashhash";
+    const drizzle = `Failed query: insert into "users" ("email", "password_hash") values ($1, $2)\nparams: ada@example.com,${secret}`;
+    sink.warn(`retention: ${drizzle}`);
+    sink.warn(`re-read: duplicate key value violates unique constraint "users_email_idx" Key (email)=(ada@example.com) already exists.`);
+    sink.warn(`event stream: invalid input syntax for type uuid: "${secret}"`);
+    sink.error(`alerts: POST http://user:pw@hooks.example/x?token=tok-123 failed`);
+    sink.info(`reply: could not record mail to grace.hopper@navy.example.org`);
+    const written = JSON.stringify(lines);
+    for (const value of [secret, "ada@example.com", "pw@", "tok-123", "grace.hopper"]) expect(written).not.toContain(value);
+    expect(written).toContain("users_email_idx");
+    expect(written).toContain("Key (email)=(***)");
+    expect(written).toContain("http://***@hooks.example/x?token=***");
+    expect(written).toContain("***@navy.example.org");
+    expect(written).toContain(`insert into \\"users\\"`);
+  });
+
+  it("scrubs in linear time", async () => {
+    const { scrubLogText } = await import("./scrub");
+    const hostile = [": \"".repeat(50_000), "a".repeat(100_000) + "@", "@a".repeat(50_000), "a@".repeat(50_000), "Key (".repeat(20_000), "http://".repeat(15_000), "x params: ".repeat(10_000)];
+    for (const text of hostile) {
+      const started = performance.now();
+      scrubLogText(text);
+      // Linear: tens of milliseconds. A quadratic scan of these 100,000 characters takes many seconds.
+      expect(performance.now() - started, text.slice(0, 10)).toBeLessThan(2000);
+    }
+  });
+});

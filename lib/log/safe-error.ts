@@ -1,3 +1,5 @@
+import { scrubLogText } from "./scrub";
+
 /**
  * One line about an unexpected error that is safe to write to a log: what failed and where,
  * never the data it was working on. Shared by the dashboard and the local service (no
@@ -55,7 +57,7 @@ function databasePart(e: Fields): string {
 function plainPart(e: Fields): string {
   const name = str(e.name) ?? "Error";
   const code = str(e.code);
-  const first = (str(e.message) ?? "").split("\n")[0].slice(0, MAX_MESSAGE);
+  const first = scrubLogText((str(e.message) ?? "").split("\n")[0].slice(0, MAX_MESSAGE));
   const frames = (typeof e.stack === "string" ? e.stack.split("\n") : [])
     .map((l) => l.trim())
     .filter((l) => l.startsWith("at "))

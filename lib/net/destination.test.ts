@@ -97,6 +97,23 @@ describe("checkDestination", () => {
     expect((await checkDestination("http://127.0.0.1:3000/", { allowHosts: ["127.0.0.1"] })).ok).toBe(true);
   });
 
+  it("an entry with a path allows only URLs under that path (the dashboard's ingest, not the rest of it)", async () => {
+    const policy = { allowHosts: ["localhost:3000/api/ingest/"] };
+    const loopback = resolvesTo(["127.0.0.1"]);
+    expect((await checkDestination("http://localhost:3000/api/ingest/acme", policy, loopback)).ok).toBe(true);
+    expect((await checkDestination("http://localhost:3000/api/ingest/acme?x=1", policy, loopback)).ok).toBe(true);
+    for (const other of ["/api/auth/callback", "/api/ingest", "/api/ingestion/acme", "/api/ingest/../auth/x", "/api/ingest/%2e%2e/auth/x", "/API/ingest/acme"]) {
+      expect((await checkDestination(`http://localhost:3000${other}`, policy, loopback)).ok, other).toBe(false);
+    }
+    expect((await checkDestination("http://localhost:3001/api/ingest/acme", policy, loopback)).ok).toBe(false);
+    // Without a trailing slash: the path itself and below it.
+    const exact = { allowHosts: ["127.0.0.1/hook"] };
+    expect((await checkDestination("http://127.0.0.1:4000/hook", exact)).ok).toBe(true);
+    expect((await checkDestination("http://127.0.0.1:4000/hook/a", exact)).ok).toBe(true);
+    expect((await checkDestination("http://127.0.0.1:4000/hooks", exact)).ok).toBe(false);
+    expect((await checkDestination("http://[::1]:3000/api/ingest/acme", { allowHosts: ["[::1]:3000/api/ingest/"] })).ok).toBe(true);
+  });
+
   it("says when a name does not resolve", async () => {
     expect(await checkDestination("https://nowhere.test/", {}, async () => [])).toEqual({ ok: false, reason: "nowhere.test could not be resolved" });
   });

@@ -22,7 +22,11 @@ export { isPublicIp };
 export type DestinationPolicy = {
   /** Loopback, RFC 1918, CGNAT, link-local and unique-local addresses allowed (development). Metadata addresses stay refused. */
   allowPrivate?: boolean;
-  /** `host` or `host:port` entries allowed whatever they resolve to (e.g. the dashboard's own ingest URL). */
+  /**
+   * `host` or `host:port` entries allowed whatever they resolve to, optionally narrowed to a
+   * path: `localhost:3000/api/ingest/` allows only URLs under that path (the dashboard's own
+   * ingest URLs, and not the rest of the dashboard).
+   */
   allowHosts?: string[];
 };
 
@@ -45,14 +49,30 @@ const bareHost = (url: URL) => url.hostname.replace(/^\[|\]$/g, "").replace(/\.$
 
 const defaultPort = (url: URL) => url.port || (url.protocol === "https:" ? "443" : "80");
 
-function parseAllowEntry(entry: string): { host: string; port: string | null } | null {
-  const text = entry.trim().toLowerCase();
+type AllowEntry = { host: string; port: string | null; path: string | null };
+
+/** `host`, `host:port`, `[v6]`, `[v6]:port`, each optionally followed by a path (compared with case). */
+function parseAllowEntry(entry: string): AllowEntry | null {
+  const trimmed = entry.trim();
+  const slash = trimmed.indexOf("/");
+  const text = (slash < 0 ? trimmed : trimmed.slice(0, slash)).toLowerCase();
+  const path = slash < 0 ? null : trimmed.slice(slash);
   if (!text) return null;
   const v6 = /^\[([^\]]+)\](?::(\d+))?$/.exec(text);
-  if (v6) return { host: v6[1], port: v6[2] ?? null };
+  if (v6) return { host: v6[1], port: v6[2] ?? null, path };
   const hostPort = /^([^:]+):(\d+)$/.exec(text);
-  if (hostPort) return { host: hostPort[1].replace(/\.$/, ""), port: hostPort[2] };
-  return { host: text.replace(/\.$/, ""), port: null };
+  if (hostPort) return { host: hostPort[1].replace(/\.$/, ""), port: hostPort[2], path };
+  return { host: text.replace(/\.$/, ""), port: null, path };
+}
+
+/**
+ * The URL's path is the entry's or below it, segment by segment: `/api/ingest/` takes
+ * `/api/ingest/acme`, `/api/ingest` takes itself and `/api/ingest/…`, never `/api/ingestion`.
+ * The URL parser has already resolved `..` (and `%2e%2e`) segments.
+ */
+function underPath(pathname: string, prefix: string): boolean {
+  if (prefix.endsWith("/")) return pathname.startsWith(prefix);
+  return pathname === prefix || pathname.startsWith(`${prefix}/`);
 }
 
 export function isAllowedHost(url: URL, policy: DestinationPolicy = {}): boolean {
@@ -60,7 +80,7 @@ export function isAllowedHost(url: URL, policy: DestinationPolicy = {}): boolean
   const port = defaultPort(url);
   return (policy.allowHosts ?? []).some((entry) => {
     const parsed = parseAllowEntry(entry);
-    return parsed !== null && parsed.host === host && (parsed.port === null || parsed.port === port);
+    return parsed !== null && parsed.host === host && (parsed.port === null || parsed.port === port) && (parsed.path === null || underPath(url.pathname, parsed.path));
   });
 }
 

@@ -12,6 +12,8 @@ export type EraseRecipientRequest = z.infer<typeof eraseRecipientRequest>;
 export const erasureResult = z.object({
   messagesDeleted: z.number().int(),
   messagesStripped: z.number().int(),
+  /** Other records where the address was written (kept messages' subjects and bodies, events, batch rows, contacts): now its hash. */
+  redacted: z.number().int(),
   contacts: z.number().int(),
   batchRows: z.number().int(),
   templateSamples: z.number().int(),

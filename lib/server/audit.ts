@@ -1,4 +1,5 @@
 import "server-only";
+import { redactUrlsIn } from "@/lib/log/redact-url";
 import { safeErrorSummary } from "@/lib/log/safe-error";
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
@@ -7,6 +8,7 @@ import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
 import { addressHash } from "./retention/address-hash";
+import { withProjectRedactor, type Redactor } from "./retention/redactor";
 
 /** Who did it. An `Actor` fits; `SYSTEM_ACTOR` is used for start-up tasks. */
 export type AuditActor = { id: string | null; email: string };
@@ -27,7 +29,10 @@ export type AuditInput = {
 const SECRET_KEY = /secret|passw|token|authorization|cookie|credential|key$/i;
 const REDACTED = "[redacted]";
 
-/** Removes anything named like a secret, at any depth. The audit log is never a place for one. */
+/**
+ * Removes anything named like a secret, at any depth, and masks the credentials of every URL
+ * in any text (redactUrlsIn). The audit log is never a place for one.
+ */
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 8) return REDACTED;
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
@@ -40,20 +45,44 @@ export function redact(value: unknown, depth = 0): unknown {
     }
     return out;
   }
-  if (typeof value === "string" && value.length > 2000) return `${value.slice(0, 2000)}…`;
+  if (typeof value === "string") return redactUrlsIn(value.length > 2000 ? `${value.slice(0, 2000)}…` : value);
   return value;
 }
 
-export async function recordAudit(input: AuditInput): Promise<void> {
-  const d = await db();
-  await d.insert(auditLog).values({
+/** The row of an entry: secrets removed, URLs masked, and the project's erased addresses left out. */
+function rowOf(input: AuditInput, erased: Redactor) {
+  return {
     actorId: input.actor.id,
     actorEmail: input.actor.email,
     action: input.action,
     project: input.project ?? null,
-    target: input.target ?? null,
+    target: input.target == null ? null : redactUrlsIn(erased.text(input.target)),
     outcome: input.outcome,
-    detail: redact(input.detail ?? {}) as Record<string, unknown>,
+    detail: erased.json(redact(input.detail ?? {})) as Record<string, unknown>,
+  };
+}
+
+/** An address erased in the project is not written, whoever acts (lib/server/retention/redactor.ts). */
+export async function recordAudit(input: AuditInput): Promise<void> {
+  await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
+    await tx.insert(auditLog).values(rowOf(input, erased));
+  });
+}
+
+/**
+ * One entry that counts repeats (a flood of throttled sign-ins): the first call writes it
+ * under `id`, later calls with the same id replace its detail when their `count` is higher, so
+ * racing callers leave the highest count. The entry keeps the time of the first.
+ */
+export async function recordAuditCount(id: string, input: AuditInput & { detail: { count: number } }): Promise<void> {
+  await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
+    await tx
+      .insert(auditLog)
+      .values({ id, ...rowOf(input, erased) })
+      .onConflictDoUpdate({
+        target: auditLog.id,
+        set: { detail: sql`case when coalesce((${auditLog.detail}->>'count')::int, 0) < (excluded.detail->>'count')::int then excluded.detail else ${auditLog.detail} end` },
+      });
   });
 }
 
@@ -133,9 +162,10 @@ export async function listAudit(query: AuditQuery = {}): Promise<AuditPage> {
     actorEmail: r.actorEmail,
     action: r.action,
     project: r.project,
-    target: r.target,
+    // Masked again on the way out: entries written before URLs were masked on the way in.
+    target: r.target === null ? null : redactUrlsIn(r.target),
     outcome: r.outcome,
-    detail: r.detail ?? {},
+    detail: (redact(r.detail ?? {}) as Record<string, unknown>) ?? {},
   }));
   const last = pageRows[pageRows.length - 1];
   return { data, nextCursor: rows.length > q.limit && last ? encodeCursor(last) : null };

@@ -27,6 +27,16 @@ function isTrustedProxy(address: string): boolean {
 }
 
 /**
+ * Whether the request reached us through a proxy listed in TRUSTED_PROXIES, so its
+ * `X-Forwarded-*` headers were written (or overwritten) by that proxy. Without the list no
+ * peer is trusted and those headers are the client's own words.
+ */
+export function fromTrustedProxy(headers: Headers): boolean {
+  const peer = normalizeAddress(headers.get(PEER_HEADER) ?? "");
+  return Boolean(peer) && isTrustedProxy(peer);
+}
+
+/**
  * The client's address, for sign-in throttling and the audit log. Without TRUSTED_PROXIES it
  * is the TCP peer and forwarded headers are ignored: anyone can write them. When the peer is
  * a trusted proxy, X-Forwarded-For is read from the right (each proxy appends what it saw),

@@ -71,6 +71,8 @@ const schema = z
     OIDC_CLIENT_SECRET: optionalText,
     LOGIN_THROTTLE_MAX: positiveInt(5),
     LOGIN_THROTTLE_WINDOW_S: positiveInt(900),
+    /** The longest wait sign-in throttling asks for (the delays grow 1 s, 2 s, 4 s … up to it). */
+    LOGIN_THROTTLE_MAX_DELAY_S: positiveInt(300),
     /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
     REAUTH_MAX_AGE_S: positiveInt(600),
     // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/client-address.ts).
@@ -109,6 +111,13 @@ const schema = z
     RECONCILE_SAFETY_MIN: positiveInt(10),
     /** A connected stream that delivered nothing for a message sent this long ago counts as silent (polling mode). */
     STREAM_SILENT_AFTER_S: positiveInt(30),
+    // The public ingest route (lib/server/event-stream/ingest-limits.ts).
+    /** One delivery's body at most: 1 MB (a delivery is a few kilobytes). */
+    INGEST_MAX_BYTES: positiveInt(1024 * 1024),
+    /** Bodies of all deliveries being read or recorded at once, per dashboard process: 8 MB. Past it a delivery gets a 429. */
+    INGEST_INFLIGHT_BYTES: positiveInt(8 * 1024 * 1024),
+    /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
+    INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
     // Batch sends (lib/server/batches).
     /** Chunks of one job in flight at once, per dashboard process. */
     BATCH_WORKERS: positiveInt(8),

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { ReconfirmResponse } from "@/lib/schemas/users";
 import { withAudit } from "./audit";
 import { verifyPassword } from "./auth/password";
-import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "./auth/throttle";
+import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords } from "./auth/throttle";
 import { db } from "./db";
 import { users } from "./db/schema/core";
 import { reauthConfirmations } from "./db/schema/reauth";
@@ -48,8 +48,9 @@ export async function reconfirmPassword(user: Actor, password: string, address: 
   const keys = throttleKeys(user.email, address);
   const attempt = await takeAttempt(keys);
   if (!attempt.allowed) {
-    const minutes = minutesFromMs(attempt.waitMs);
-    throw new AppError(429, "rate_limited", `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`);
+    const error = new AppError(429, "rate_limited", `Too many attempts. Try again in ${waitInWords(attempt.waitMs)}.`);
+    error.retryAfterMs = attempt.waitMs;
+    throw error;
   }
   const d = await db();
   const [row] = await d.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id)).limit(1);

@@ -139,7 +139,13 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
   const body = JSON.stringify(new AppError(err.status, err.code, err.message, err.param, correlationId).toBody());
   return new Response(body, {
     status: err.status,
-    headers: { "Content-Type": "application/json", "Cache-Control": NO_STORE, "X-Correlation-Id": correlationId },
+    headers: {
+      "Content-Type": "application/json",
+      "Cache-Control": NO_STORE,
+      "X-Correlation-Id": correlationId,
+      // A 429 says when to come back, in whole seconds.
+      ...(err.status === 429 && err.retryAfterMs !== undefined ? { "Retry-After": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))) } : {}),
+    },
   });
 }
 

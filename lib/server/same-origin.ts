@@ -1,4 +1,5 @@
 import "server-only";
+import { fromTrustedProxy } from "./client-address";
 import { env } from "./env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -7,6 +8,10 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Writes must come from our own pages. Browsers send `Origin` on every cross-site write and
  * a page elsewhere cannot forge it; `Sec-Fetch-Site: same-origin` covers browsers that omit
  * Origin on same-origin requests. Anything else (no header, `null`, another site) is refused.
+ *
+ * The host compared with Origin is `Host`, or `X-Forwarded-Host` only when the TCP peer is a
+ * proxy listed in TRUSTED_PROXIES: anyone can write that header (a script, curl), and a
+ * client that names its own Origin in it must not pass.
  */
 export function isSameOriginWrite(req: Request): boolean {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
@@ -19,7 +24,8 @@ export function isSameOriginWrite(req: Request): boolean {
     } catch {
       return false;
     }
-    const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host");
+    const forwarded = fromTrustedProxy(req.headers) ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+    const host = forwarded || req.headers.get("host");
     return Boolean(host) && originHost === host;
   }
   return req.headers.get("sec-fetch-site") === "same-origin";

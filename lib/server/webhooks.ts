@@ -1,6 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
+import { redactUrl } from "@/lib/log/redact-url";
 import { createWebhookForm, type CreatedWebhook, type WebhookListItem } from "@/lib/schemas/webhooks-form";
 import type { Page, Webhook } from "@/lib/schemas";
 import { withAudit } from "./audit";
@@ -18,18 +19,14 @@ async function eventStreamId(project: Project): Promise<string | null> {
   return row?.id ?? null;
 }
 
-/** Endpoint URLs sometimes carry a token in the query: the audit log keeps the URL without it. */
-function withoutQuery(url: string): string {
-  const u = new URL(url);
-  u.search = "";
-  u.username = "";
-  u.password = "";
-  return u.toString();
-}
-
-/** Never passes a secret on, even if a service answered one in a list. */
+/**
+ * Never passes a secret on, even if a service answered one in a list: endpoint URLs are
+ * masked (credentials, query, token-like path segments), except the dashboard's own event
+ * stream, whose URL is ours, carries none, and is typed back to confirm its deletion.
+ */
 function toItem(w: Webhook, streamId: string | null): WebhookListItem {
-  return { id: w.id, url: w.url, enabled: w.enabled, eventTypes: w.eventTypes, createdAt: w.createdAt, isEventStream: w.id === streamId };
+  const isEventStream = w.id === streamId;
+  return { id: w.id, url: isEventStream ? w.url : redactUrl(w.url), enabled: w.enabled, eventTypes: w.eventTypes, createdAt: w.createdAt, isEventStream };
 }
 
 export async function listWebhooks(project: Project, query: { cursor?: string; limit?: number }): Promise<Page<WebhookListItem>> {
@@ -41,7 +38,7 @@ export async function createWebhook(actor: Actor, project: Project, input: unkno
   const body = createWebhookForm.parse(input);
   await requireRecentAuth(actor);
   const created = await withAudit(
-    { actor, action: "webhook.create", project: project.externalId, target: withoutQuery(body.url), detail: { eventTypes: body.eventTypes } },
+    { actor, action: "webhook.create", project: project.externalId, target: redactUrl(body.url), detail: { eventTypes: body.eventTypes } },
     () => service.webhooks.create(project.externalId, body),
   );
   if (!created.signingSecret) throw new AppError(502, "bad_gateway", "The email service created the webhook but answered no signing secret.");
@@ -68,7 +65,7 @@ export async function deleteWebhook(actor: Actor, project: Project, id: string, 
       );
     }
   }
-  await withAudit({ actor, action: "webhook.delete", project: project.externalId, target: url ? withoutQuery(url) : id, detail: { webhookId: id, eventStream: url !== null } }, () =>
+  await withAudit({ actor, action: "webhook.delete", project: project.externalId, target: url ? redactUrl(url) : id, detail: { webhookId: id, eventStream: url !== null } }, () =>
     service.webhooks.remove(project.externalId, id),
   );
   if (url !== null) {

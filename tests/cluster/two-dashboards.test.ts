@@ -108,6 +108,41 @@ describe.skipIf(!SERVER_URL)("two dashboards on one Postgres", () => {
     c.balancer.ingestTo(null);
   });
 
+  it("an address erased through one stays out of what either records afterwards: sends, reads of the service, the stream's events", async () => {
+    const address = `erase-${unique()}@example.com`;
+    const send = (url: string, subject: string) =>
+      call(url, `/api/p/${project}/emails`, {
+        method: "POST",
+        body: { from: { email: `app@${domain}` }, to: [{ email: address }, { email: `bob-${unique()}@example.com` }], subject, text: `Hello ${address}` },
+        headers: { "Idempotency-Key": `cluster-${unique()}` },
+      });
+    const first = await send(c.a.url, `For ${address}`);
+    expect(first.status, first.text).toBe(202);
+    const erased = await call(c.b.url, `/api/p/${project}/recipients/${encodeURIComponent(address)}/erase`, { method: "POST", body: { confirmEmail: address } });
+    expect(erased.status, erased.text).toBe(200);
+    // Through A, which did not erase: a new send to the address, and reads of both messages
+    // from the service (which keeps the address); the sandbox's events reach either instance.
+    const second = await send(c.a.url, `Again ${address}`);
+    expect(second.status, second.text).toBe(202);
+    const ids = [first.json.id as string, second.json.id as string];
+    for (const id of ids) expect((await call(c.a.url, `/api/p/${project}/messages/${id}`)).status).toBe(200);
+    await eventually(
+      async () => Number((await c.db`select count(*)::int as n from indexed_events where message_id = ${ids[1]!} and origin = 'stream'`)[0].n) > 1,
+      "the second message's events to be recorded",
+      30_000,
+    );
+    for (const id of ids) expect((await call(c.b.url, `/api/p/${project}/messages/${id}`)).status).toBe(200);
+    // Nothing in the shared database names it, in any table.
+    const tables = await c.db`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;
+    const naming: string[] = [];
+    for (const { table_name: t } of tables) {
+      const [row] = await c.db`select count(*)::int as n from ${c.db(t as string)} x where strpos(lower(x::text), ${address}) > 0`;
+      if (row.n > 0) naming.push(t as string);
+    }
+    expect(naming).toEqual([]);
+    expect((await call(c.a.url, `/api/p/${project}/messages?q=${encodeURIComponent(address)}`)).json.data).toEqual([]);
+  }, 120_000);
+
   it("a batch started on one is sent by both chunk by chunk; killed mid-chunk, the other finishes it in the background with no duplicates", async () => {
     const tag = unique();
     const csv = ["email,name", ...Array.from({ length: ROWS }, (_, i) => `b${i}-${tag}@example.com,Row ${i}`)].join("\n");

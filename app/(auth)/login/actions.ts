@@ -40,6 +40,6 @@ export async function login(_prev: LoginState | undefined, formData: FormData): 
 function messageFor(e: AuthError): string {
   if (e.type !== "CredentialsSignin") return "Sign-in failed. Try again.";
   const code = (e as AuthError & { code?: string }).code ?? "";
-  const throttled = /^throttled_(\d+)$/.exec(code);
+  const throttled = /^throttled_(\d{1,12})$/.exec(code);
   return throttled ? throttledMessage(Number(throttled[1])) : INVALID_CREDENTIALS;
 }

@@ -11,6 +11,7 @@ import { alertSettings, type AlertSettingsRow } from "@/lib/server/db/schema/ins
 import { env } from "@/lib/server/env";
 import { openSecret, sealSecret } from "@/lib/server/event-stream/secret-box";
 import { requireRecentAuth } from "@/lib/server/reauth";
+import { redactUrl } from "@/lib/log/redact-url";
 
 /**
  * Per project: the alert thresholds an admin chose (the defaults otherwise) and the optional
@@ -53,10 +54,11 @@ export function fromInWords(): string {
 const pct = (v: number) => Number((v * 100).toPrecision(6));
 
 /**
- * `canManage`: the admin sees the webhook URL as saved; everyone else without its query and
- * credentials, where a receiver's token often sits.
+ * The webhook URL is shown masked to everyone, the admin who saved it included (secrets are
+ * shown once): its credentials, query, fragment and token-like path segments are where a
+ * receiver's token sits. Saving the masked form back keeps the stored URL (updateAlertSettings).
  */
-export async function getAlertSettings(project: Project, canManage = true): Promise<AlertSettingsView> {
+export async function getAlertSettings(project: Project): Promise<AlertSettingsView> {
   const r = await row(project.id);
   const t = thresholdsOf(r);
   return {
@@ -64,7 +66,7 @@ export async function getAlertSettings(project: Project, canManage = true): Prom
     bounceLimit: pct(t.bounceLimit),
     complaintWarning: pct(t.complaintWarning),
     complaintLimit: pct(t.complaintLimit),
-    webhookUrl: r?.webhookUrl ? (canManage ? r.webhookUrl : urlForAudit(r.webhookUrl)) : "",
+    webhookUrl: r?.webhookUrl ? redactUrl(r.webhookUrl) : "",
     hasWebhookSecret: Boolean(r?.webhookSecretCiphertext),
     minVolume: env().ALERT_MIN_VOLUME,
     from: fromInWords(),
@@ -76,15 +78,6 @@ export async function getAlertSettings(project: Project, canManage = true): Prom
 /** `whsec_` and base64 of 32 random bytes, the Standard Webhooks form. */
 const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
 
-/** The URL without query or credentials, for the audit log (a token in the query stays out of it). */
-function urlForAudit(url: string): string {
-  const u = new URL(url);
-  u.search = "";
-  u.username = "";
-  u.password = "";
-  return u.toString();
-}
-
 /**
  * Saves the thresholds and the webhook URL (audited). A URL set where there was none gets a
  * new signing secret, answered here once; changing the URL keeps the secret.
@@ -92,7 +85,8 @@ function urlForAudit(url: string): string {
 export async function updateAlertSettings(actor: Actor, project: Project, input: unknown): Promise<SavedAlertSettings> {
   const form = alertSettingsForm.parse(input);
   const current = await row(project.id);
-  const url = form.webhookUrl || null;
+  // The form shows the masked URL: sent back unchanged, it means "keep the one saved".
+  const url = current?.webhookUrl && form.webhookUrl === redactUrl(current.webhookUrl) ? current.webhookUrl : form.webhookUrl || null;
   const secret = url && !current?.webhookSecretCiphertext ? newSecret() : null;
   if (url && url !== current?.webhookUrl) await requireRecentAuth(actor);
   const values = {
@@ -116,7 +110,7 @@ export async function updateAlertSettings(actor: Actor, project: Project, input:
         bounceLimitPct: form.bounceLimit,
         complaintWarningPct: form.complaintWarning,
         complaintLimitPct: form.complaintLimit,
-        webhook: url ? urlForAudit(url) : null,
+        webhook: url ? redactUrl(url) : null,
         webhookSignerIssued: secret !== null,
       },
     },
@@ -135,7 +129,7 @@ export async function rotateWebhookSecret(actor: Actor, project: Project): Promi
   if (!current?.webhookUrl) throw new AppError(409, "no_webhook", "Set a webhook URL first; its signing secret is made then.", "webhookUrl");
   await requireRecentAuth(actor);
   const secret = newSecret();
-  await withAudit({ actor, action: "alerts.webhook.secret.rotate", project: project.externalId, target: urlForAudit(current.webhookUrl) }, async () => {
+  await withAudit({ actor, action: "alerts.webhook.secret.rotate", project: project.externalId, target: redactUrl(current.webhookUrl) }, async () => {
     const d = await db();
     await d.update(alertSettings).set({ webhookSecretCiphertext: sealSecret(secret), updatedAt: new Date(), updatedBy: actor.email }).where(eq(alertSettings.projectId, project.id));
   });

@@ -1,12 +1,12 @@
 import "server-only";
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
-import { can, type Role } from "@/lib/permissions";
 import type { ActiveAlert, ActiveAlertsView, AlertHistoryItem, AlertsView } from "@/lib/schemas/alerts";
 import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";
 import { alertDeliveries, alertEvents, alertStates } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
+import { redactUrl, redactUrlsIn } from "@/lib/log/redact-url";
 import { getAlertSettings, projectThresholds } from "./settings";
 
 /** What the screens show of alerts: the levels now (the banner), the history, the settings. */
@@ -57,23 +57,23 @@ export async function alertHistory(project: Project, limit = HISTORY_LIMIT): Pro
       .filter((x) => x.alertEventId === e.id)
       .map((x) => ({
         channel: x.channel as "email" | "webhook",
-        // A webhook URL may carry a token in its query: shown without it.
-        target: x.channel === "webhook" ? x.target.replace(/[?#].*$/, "") : x.target,
+        // A webhook URL may carry credentials (userinfo, query, a path token): every reader sees them masked.
+        target: x.channel === "webhook" ? redactUrl(x.target) : x.target,
         status: x.status,
         attempts: x.attempts,
-        lastError: x.lastError,
+        lastError: x.lastError === null ? null : redactUrlsIn(x.lastError),
         sentAt: x.sentAt?.toISOString() ?? null,
       })),
   }));
 }
 
-export async function getAlerts(project: Project, viewer: { role: Role }): Promise<AlertsView> {
+export async function getAlerts(project: Project): Promise<AlertsView> {
   const d = await db();
   const [active, states, history, settings] = await Promise.all([
     activeAlerts(project),
     d.select().from(alertStates).where(eq(alertStates.projectId, project.id)),
     alertHistory(project),
-    getAlertSettings(project, can(viewer.role, "alerts:write")),
+    getAlertSettings(project),
   ]);
   return {
     active: active.active,

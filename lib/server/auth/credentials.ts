@@ -1,36 +1,35 @@
 import "server-only";
 import { eq } from "drizzle-orm";
-import { recordAudit } from "../audit";
+import { recordAudit, recordAuditCount } from "../audit";
 import { db } from "../db";
 import { users, type UserRow } from "../db/schema/core";
 import { DUMMY_HASH, verifyPassword } from "./password";
-import { forgiveAttempt, minutesFromMs, takeAttempt, throttleKeys } from "./throttle";
+import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } from "./throttle";
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
-export const throttledMessage = (minutes: number) =>
-  `Too many sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+export const throttledMessage = (waitMs: number) => `Too many sign-in attempts. Try again in ${waitInWords(waitMs)}.`;
 
 export type SignInCheck =
   | { ok: true; user: UserRow }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "throttled"; minutes: number };
+  | { ok: false; reason: "throttled"; waitMs: number };
 
 /**
- * Checks an email and password. The attempt is counted first, in one statement, and a
- * throttled attempt is refused before the password is looked at, whether or not the account
- * exists. An unknown email, a wrong password and a disabled account get the same answer and
- * cost the same bcrypt time.
+ * Checks an email and password. The attempt is counted first (lib/server/auth/throttle.ts),
+ * and a throttled attempt is refused before the password is looked at, whether or not the
+ * account exists. An unknown email, a wrong password and a disabled account get the same
+ * answer and cost the same bcrypt time. `now` is the attempt's time (tests hold the clock).
  */
-export async function checkCredentials(emailInput: string, password: string, address: string): Promise<SignInCheck> {
+export async function checkCredentials(emailInput: string, password: string, address: string, now = Date.now()): Promise<SignInCheck> {
   const email = emailInput.trim().toLowerCase();
   const keys = throttleKeys(email, address);
-  const attempt = await takeAttempt(keys);
+  const attempt = await takeAttempt(keys, now);
   const d = await db();
   const [user] = await d.select().from(users).where(eq(users.email, email)).limit(1);
 
   if (!attempt.allowed) {
-    if (user) await audit(user, "failure", "throttled", address);
-    return { ok: false, reason: "throttled", minutes: minutesFromMs(attempt.waitMs) };
+    if (user) await auditRefusals(user, address, attempt.refusal);
+    return { ok: false, reason: "throttled", waitMs: attempt.waitMs };
   }
 
   const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
@@ -39,7 +38,7 @@ export async function checkCredentials(emailInput: string, password: string, add
     return { ok: false, reason: "invalid" };
   }
 
-  await forgiveAttempt(keys);
+  await forgiveAttempt(keys, now);
   await d.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
   await audit(user, "success", null, address);
   return { ok: true, user };
@@ -52,5 +51,16 @@ function audit(user: UserRow, outcome: "success" | "failure", reason: string | n
     target: user.email,
     outcome,
     detail: { method: "password", address, ...(reason ? { reason } : {}) },
+  });
+}
+
+/** Throttled tries from one address at one account: one entry per window, its count kept up to date. */
+function auditRefusals(user: UserRow, address: string, refusal: Refusal) {
+  return recordAuditCount(refusal.auditId, {
+    actor: { id: user.id, email: user.email },
+    action: "auth.sign_in",
+    target: user.email,
+    outcome: "failure",
+    detail: { method: "password", address, reason: "throttled", count: refusal.count, since: refusal.since.toISOString(), lastAt: new Date().toISOString() },
   });
 }

@@ -12,11 +12,11 @@ import { OIDC_PROVIDER_ID, oidcProvider, oidcUserId } from "./oidc";
 export class InvalidLogin extends CredentialsSignin {
   code = "invalid";
 }
-/** The code carries the wait, since only the code reaches the sign-in action. */
+/** The code carries the wait in milliseconds, since only the code reaches the sign-in action. */
 export class ThrottledLogin extends CredentialsSignin {
-  constructor(minutes: number) {
+  constructor(waitMs: number) {
     super();
-    this.code = `throttled_${minutes}`;
+    this.code = `throttled_${Math.ceil(waitMs)}`;
   }
 }
 
@@ -29,7 +29,7 @@ const credentials = Credentials({
     if (!parsed.success) throw new InvalidLogin();
     const result = await checkCredentials(parsed.data.email, parsed.data.password, clientAddress(request.headers));
     if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-    throw result.reason === "throttled" ? new ThrottledLogin(result.minutes) : new InvalidLogin();
+    throw result.reason === "throttled" ? new ThrottledLogin(result.waitMs) : new InvalidLogin();
   },
 });
 

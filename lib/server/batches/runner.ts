@@ -1,5 +1,6 @@
 import "server-only";
 import { safeErrorSummary } from "@/lib/log/safe-error";
+import { NO_ERASURE, redactorFor } from "@/lib/server/retention/redactor";
 import { and, eq, sql } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import type { BatchContent } from "@/lib/schemas/compose";
@@ -60,11 +61,13 @@ type Sent = Parameters<typeof recordSentMessagesIn>[1];
  * transaction. The outcomes go in as one JSON document and the rows are reached through their
  * primary key with one array parameter (a list of a hundred parameters took PGlite ten times longer).
  */
-async function finishChunk(d: Db, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = []) {
+async function finishChunk(d: Db, projectId: string, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = []) {
   await d.transaction(async (tx) => {
     await recordSentMessagesIn(tx, sent);
     if (outcomes.length) {
-      const values = JSON.stringify(outcomes.map((o) => ({ r: o.row, s: o.status, i: o.messageId, m: o.error?.message ?? null, c: o.error?.code ?? null, f: o.error?.field ?? null })));
+      // The service's reasons may quote the address: none an erasure took out of the project is written.
+      const r = outcomes.some((o) => o.error) ? await redactorFor(tx, projectId) : NO_ERASURE;
+      const values = JSON.stringify(outcomes.map((o) => ({ r: o.row, s: o.status, i: o.messageId, m: o.error ? r.text(o.error.message) : null, c: o.error?.code ?? null, f: o.error?.field ?? null })));
       await tx.execute(sql`
         update batch_rows r set status = v.s, message_id = v.i, error_message = v.m, error_code = v.c, error_field = v.f
           from jsonb_to_recordset(${values}::jsonb) as v(r int, s text, i text, m text, c text, f text)
@@ -170,11 +173,11 @@ async function deliver(job: BatchJobRow, claimed: Claimed): Promise<Delivery> {
  * chunk to be sent again with its key, up to MAX_ATTEMPTS; anything else gives its rows up
  * as failed, with the service's reason.
  */
-async function settle(d: Db, claimed: Claimed, delivery: Delivery): Promise<void> {
+async function settle(d: Db, projectId: string, claimed: Claimed, delivery: Delivery): Promise<void> {
   const { chunk } = claimed;
   try {
     if (!delivery.ok) throw delivery.error;
-    await finishChunk(d, chunk, delivery.outcomes, delivery.sent);
+    await finishChunk(d, projectId, chunk, delivery.outcomes, delivery.sent);
   } catch (e) {
     const transient = !isAppError(e) || e.status >= 500 || e.status === 429 || e.code === "idempotency_in_flight";
     const message = isAppError(e) ? e.message : "unexpected error";
@@ -184,7 +187,7 @@ async function settle(d: Db, claimed: Claimed, delivery: Delivery): Promise<void
     }
     const code = isAppError(e) ? e.code : "internal_error";
     const field = isAppError(e) ? e.param : null;
-    await finishChunk(d, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })));
+    await finishChunk(d, projectId, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })));
   }
 }
 
@@ -233,9 +236,9 @@ async function work(d: Db, job: BatchJobRow) {
       const failed = await writing;
       if (failed) throw failed;
       next = await claimNext(d, job.id);
-      writing = settle(d, current, await answer).then(() => null, (e: unknown) => e ?? new Error("settle failed"));
+      writing = settle(d, job.projectId, current, await answer).then(() => null, (e: unknown) => e ?? new Error("settle failed"));
     } else {
-      await settle(d, current, await answer);
+      await settle(d, job.projectId, current, await answer);
       if (pauseMs) await sleep(pauseMs);
       next = await claimNext(d, job.id);
     }

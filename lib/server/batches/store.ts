@@ -5,6 +5,7 @@ import { MAX_BATCH_SIZE } from "@/lib/schemas/limits";
 import { rowsOf } from "@/lib/db-rows";
 import { db, type Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
+import { redactorFor, type Redactor } from "@/lib/server/retention/redactor";
 import type { CheckedRow, CheckedRowSink, CheckSummary } from "./check";
 
 /**
@@ -34,6 +35,7 @@ class JobWriter {
   constructor(
     private readonly d: Db,
     private readonly jobId: string,
+    private readonly projectId: string,
   ) {}
 
   readonly add: CheckedRowSink = async (rows) => {
@@ -45,16 +47,17 @@ class JobWriter {
     await this.flush(this.buffer.splice(0), true);
   }
 
-  private async flush(rows: CheckedRow[], last: boolean): Promise<void> {
-    for (const r of rows) if (r.status === "pending") this.sendable.push(r.row);
-    const chunks: { i: number; k: string; r: number[] }[] = [];
-    while (this.sendable.length >= MAX_BATCH_SIZE || (last && this.sendable.length)) {
-      const i = this.nextChunk++;
-      chunks.push({ i, k: chunkIdempotencyKey(this.jobId, i), r: this.sendable.splice(0, MAX_BATCH_SIZE) });
-    }
-    if (!rows.length && !chunks.length) return;
+  private async flush(checked: CheckedRow[], last: boolean): Promise<void> {
+    if (!checked.length && !(last && this.sendable.length)) return;
     const jobId = this.jobId;
-    await this.d.transaction(async (tx) => {
+    const storeRows = async (tx: Db) => {
+      const rows = redactedRows(checked, await redactorFor(tx, this.projectId));
+      for (const r of rows) if (r.status === "pending") this.sendable.push(r.row);
+      const chunks: { i: number; k: string; r: number[] }[] = [];
+      while (this.sendable.length >= MAX_BATCH_SIZE || (last && this.sendable.length)) {
+        const i = this.nextChunk++;
+        chunks.push({ i, k: chunkIdempotencyKey(this.jobId, i), r: this.sendable.splice(0, MAX_BATCH_SIZE) });
+      }
       // First, the heartbeat that keeps the sweeper from taking this job for abandoned. It
       // locks the job, so rows are never stored for one deleted meanwhile (they have no
       // foreign key; the job's delete trigger takes them: drizzle/0010).
@@ -78,9 +81,28 @@ class JobWriter {
           select ${jobId}, 0, x.i, x.k, x.r
             from jsonb_to_recordset(${JSON.stringify(chunks)}::jsonb) as x(i int, k text, r jsonb)`);
       }
-    });
+    };
+    await this.d.transaction(storeRows);
   }
 }
+
+/**
+ * The rows as they may be stored after the project's erasures: a row for an erased address
+ * keeps only its hash and is not sent (as the erasure leaves a row not sent yet,
+ * lib/server/retention/erase.ts); the other rows lose any erased address from their name,
+ * merge data and message.
+ */
+function redactedRows(rows: CheckedRow[], r: Redactor): CheckedRow[] {
+  if (!r.active) return rows;
+  return rows.map((row) => {
+    const marker = r.markerOf(row.email);
+    const error = row.error && { ...row.error, message: r.text(row.error.message) };
+    if (marker) return { ...row, email: marker, name: null, data: {}, status: row.status === "pending" ? "invalid" : row.status, error: row.status === "pending" ? ERASED : error };
+    return { ...row, name: r.maybe(row.name), data: r.json(row.data), error };
+  });
+}
+
+const ERASED = { message: "email: erased on request before it was sent", code: "erased", field: "email" };
 
 /**
  * Creates a job from a file checked in slices: the job is inserted `preparing`, each slice of
@@ -97,7 +119,7 @@ export async function storeCheckedJob(
   const d = await db();
   await d.insert(batchJobs).values({ ...job, status: "preparing", totalRows: 0 });
   try {
-    const writer = new JobWriter(d, job.id);
+    const writer = new JobWriter(d, job.id, job.projectId);
     const summary = await check(writer.add);
     await writer.end();
     // Fresh statistics before the first chunk is claimed. Without them (PGlite has no

@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { db } from "@/lib/server/db";
@@ -50,7 +51,7 @@ export function startBatchSweeper(everyMs = env().BATCH_SWEEP_MS): void {
     timer: setInterval(() => {
       if (sweeper.pass) return;
       sweeper.pass = sweepJobs()
-        .catch((e) => console.warn(`batch sweeper: ${e instanceof Error ? e.message : String(e)}`))
+        .catch((e) => console.warn(`batch sweeper: ${safeErrorSummary(e)}`))
         .finally(() => (sweeper.pass = null));
     }, everyMs),
   };

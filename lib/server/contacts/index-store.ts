@@ -1,28 +1,43 @@
 import "server-only";
-import { and, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Contact } from "@/lib/schemas/contacts";
-import { db } from "@/lib/server/db";
+import { db, type Db } from "@/lib/server/db";
 import { contactsIndex, type ContactIndexRow } from "@/lib/server/db/schema/contacts-index";
+import { redactorFor } from "@/lib/server/retention/redactor";
 
-/** Remembers a contact as the service just returned it. Newer facts replace older ones. */
+/**
+ * Remembers a contact as the service just returned it. Newer facts replace older ones. A
+ * contact whose address was erased in the project is not remembered (and an earlier row of
+ * it goes); others lose any erased address from their names and metadata.
+ */
 export async function rememberContacts(projectId: string, list: Contact[], source: "created" | "lookup" | "import"): Promise<void> {
   if (!list.length) return;
-  const d = await db();
-  const now = new Date();
-  const rows = list.map((c) => ({
-    projectId,
-    id: c.id,
-    email: c.email.toLowerCase(),
-    firstName: c.firstName,
-    lastName: c.lastName,
-    subscribed: c.subscribed,
-    unsubscribedAt: c.unsubscribedAt ? new Date(c.unsubscribedAt) : null,
-    metadata: c.metadata ?? {},
-    source,
-    createdAt: new Date(c.createdAt),
-    seenAt: now,
-  }));
-  await d
+  await (await db()).transaction(async (tx) => {
+    const r = await redactorFor(tx, projectId);
+    const erased = list.filter((c) => r.markerOf(c.email) !== null).map((c) => c.id);
+    if (erased.length) await tx.delete(contactsIndex).where(and(eq(contactsIndex.projectId, projectId), inArray(contactsIndex.id, erased)));
+    const now = new Date();
+    const rows = list
+      .filter((c) => r.markerOf(c.email) === null)
+      .map((c) => ({
+        projectId,
+        id: c.id,
+        email: c.email.toLowerCase(),
+        firstName: r.maybe(c.firstName),
+        lastName: r.maybe(c.lastName),
+        subscribed: c.subscribed,
+        unsubscribedAt: c.unsubscribedAt ? new Date(c.unsubscribedAt) : null,
+        metadata: r.json(c.metadata ?? {}),
+        source,
+        createdAt: new Date(c.createdAt),
+        seenAt: now,
+      }));
+    if (rows.length) await upsertContacts(tx, rows);
+  });
+}
+
+async function upsertContacts(tx: Db, rows: (typeof contactsIndex.$inferInsert)[]): Promise<void> {
+  await tx
     .insert(contactsIndex)
     .values(rows)
     .onConflictDoUpdate({

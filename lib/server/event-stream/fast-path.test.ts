@@ -7,13 +7,13 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/security-headers";
 import { registerProject } from "@/lib/server/projects";
 import type { Project } from "@/lib/server/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { connectEventStream } from "./connect";
 import { installIngestFastPath } from "./fast-path";
+import { bytesInFlight } from "./inflight-budget";
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
@@ -39,7 +39,7 @@ beforeAll(async () => {
     }
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
   });
-  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
+  limits();
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "fast" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   await connectEventStream(project);
@@ -70,8 +70,32 @@ function delivery(messageId: string, opts: { id?: string; secret?: string } = {}
   return { body, headers };
 }
 
-async function post(path: string, d: { body: string; headers: Record<string, string> }) {
-  return fetch(`${base}${path}`, { method: "POST", body: d.body, headers: d.headers });
+const ONE_MB = 1024 * 1024;
+
+/** The test's environment, with the ingest's limits as given (defaults otherwise). */
+function limits(extra: Record<string, string> = {}) {
+  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", ...extra });
+}
+
+/** A signed delivery of `size` bytes (its text padded). */
+function bigDelivery(messageId: string, size: number) {
+  const body = JSON.stringify({ type: "sent", data: { messageId, text: "x".repeat(size - 200) } }).padEnd(size, " ");
+  const id = `whd_${messageId}_${++n}`;
+  const at = new Date();
+  const headers = { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(handedOut).sign(id, at, body) };
+  return { body: Buffer.from(body), headers };
+}
+
+function text(res: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let body = "";
+    res.on("data", (c) => (body += c));
+    res.on("end", () => resolve(body));
+  });
+}
+
+async function post(path: string, d: { body: string | Buffer; headers: Record<string, string> }) {
+  return fetch(`${base}${path}`, { method: "POST", body: typeof d.body === "string" ? d.body : new Uint8Array(d.body), headers: d.headers });
 }
 
 async function events(messageId: string) {
@@ -117,45 +141,135 @@ describe("the ingest fast path", () => {
     expect(await events("m_bad")).toBe(0);
   });
 
-  it("refuses a body over the limit, declared or chunked, with 413 and closes the connection", async () => {
+  it("refuses a body over INGEST_MAX_BYTES, declared (unread) or chunked (cut off), with a 413 naming the limit, and closes the connection", async () => {
     const declared = await new Promise<http.IncomingMessage>((resolve, reject) => {
-      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: { "content-length": String(MAX_REQUEST_BYTES + 1) } }, resolve);
+      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: { ...delivery("m_declared").headers, "content-length": String(ONE_MB + 1) } }, resolve);
       req.on("error", reject);
       req.write("{");
+      setTimeout(() => reject(new Error("no answer")), 5_000).unref();
     });
     expect(declared.statusCode).toBe(413);
     expect(declared.headers.connection).toBe("close");
-    declared.resume();
+    expect(JSON.parse(await text(declared)).error.message).toMatch(/at most 1 MB \(INGEST_MAX_BYTES\)/);
 
-    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = http.request(`${base}/api/ingest/fast`, { method: "POST" }, (res) => {
-        let body = "";
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body }));
+    // Chunked and signed: answered once about the limit has arrived, not after the whole body.
+    const chunk = Buffer.alloc(64 * 1024, "a");
+    const total = 20 * ONE_MB;
+    const chunked = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
+      let sent = 0;
+      let answered = -1;
+      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: delivery("m_chunked").headers }, (res) => {
+        answered = sent;
+        void text(res).then((body) => resolve({ status: res.statusCode!, body, sentWhenAnswered: answered }));
       });
       req.on("error", () => {});
-      const chunk = Buffer.alloc(1024 * 1024, "a");
-      let sent = 0;
       const pump = () => {
-        while (sent <= MAX_REQUEST_BYTES + chunk.length) {
+        while (sent < total && answered < 0) {
           sent += chunk.length;
           if (!req.write(chunk)) return void req.once("drain", pump);
         }
-        req.end();
+        if (answered < 0) req.end();
       };
       pump();
       setTimeout(() => reject(new Error("no answer")), 20_000).unref();
     });
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body).error.code).toBe("payload_too_large");
+    // The limit plus what the socket buffers held: far from the 20 MB sent otherwise.
+    expect(chunked.sentWhenAnswered).toBeLessThan(ONE_MB + 8 * ONE_MB);
+    expect(bytesInFlight()).toBe(0);
   });
 
-  it("leaves other methods and paths to the server (Next)", async () => {
-    const d = delivery("m_other");
+  it("answers a post without signature headers, or to an unknown project, before reading its body", async () => {
+    for (const [path, headers] of [
+      ["/api/ingest/fast", { "content-type": "application/json" }],
+      ["/api/ingest/nobody", delivery("m_nobody_unread").headers],
+    ] as const) {
+      // 500 KB declared (under the limit), one byte sent: the answer cannot wait for the rest.
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${base}${path}`, { method: "POST", headers: { ...headers, "content-length": String(500 * 1024) } }, resolve);
+        req.on("error", reject);
+        req.write("{");
+        setTimeout(() => reject(new Error(`no answer for ${path}`)), 5_000).unref();
+      });
+      expect(res.statusCode).toBe(401);
+      expect(res.headers.connection).toBe("close");
+      res.resume();
+    }
+  });
+
+  it("made-up project names cost no query each: they are answered from the list of streamed projects, read at most once per 2 s", async () => {
+    const d = await db();
+    const select = vi.spyOn(d, "select");
+    try {
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => post(`/api/ingest/made-up-${i}`, delivery(`m_made_up_${i}`))));
+      expect(answers.map((a) => a.status)).toEqual(Array(30).fill(401));
+      expect(select.mock.calls.length).toBeLessThanOrEqual(1);
+    } finally {
+      select.mockRestore();
+    }
+  });
+
+  it("holds at most INGEST_INFLIGHT_BYTES of bodies at once: a delivery past it is a 429 with Retry-After, unread, and the budget comes back", async () => {
+    limits({ INGEST_INFLIGHT_BYTES: String(300 * 1024) });
+    try {
+      const size = 200 * 1024;
+      const slow = bigDelivery("m_budget_1", size);
+      // The first holds its 200 KB while its body is on the way.
+      const first = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: { ...slow.headers, "content-length": String(slow.body.length) } });
+      const firstAnswer = new Promise<http.IncomingMessage>((resolve, reject) => first.on("response", resolve).on("error", reject));
+      first.write(slow.body.subarray(0, 1024));
+      await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBe(size);
+
+      const refused = await post("/api/ingest/fast", bigDelivery("m_budget_2", size));
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      expect((await refused.json()).error).toMatchObject({ code: "ingest_busy", message: expect.stringMatching(/300 KB of deliveries at once \(INGEST_INFLIGHT_BYTES\)/) });
+
+      first.end(slow.body.subarray(1024));
+      expect((await firstAnswer).statusCode).toBe(204);
+      expect(bytesInFlight()).toBe(0);
+      expect((await post("/api/ingest/fast", bigDelivery("m_budget_3", size))).status).toBe(204);
+      expect([await events("m_budget_1"), await events("m_budget_2"), await events("m_budget_3")]).toEqual([1, 0, 1]);
+    } finally {
+      limits();
+    }
+  });
+
+  it("gives a body INGEST_BODY_TIMEOUT_MS to arrive: a sender trickling bytes gets a 408 and holds nothing after", async () => {
+    limits({ INGEST_BODY_TIMEOUT_MS: "300" });
+    try {
+      const d = bigDelivery("m_trickle", 10 * 1024);
+      const started = Date.now();
+      let drip: NodeJS.Timeout | undefined;
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+        const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: { ...d.headers, "content-length": String(d.body.length) } }, resolve);
+        req.on("error", reject);
+        let at = 0;
+        drip = setInterval(() => void (at < 100 && !req.destroyed && req.write(d.body.subarray(at, ++at))), 50);
+        setTimeout(() => reject(new Error("no answer")), 5_000).unref();
+      }).finally(() => clearInterval(drip));
+      expect(res.statusCode).toBe(408);
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(JSON.parse(await text(res)).error.message).toMatch(/within 0.3 s \(INGEST_BODY_TIMEOUT_MS\)/);
+      expect(bytesInFlight()).toBe(0);
+      expect(await events("m_trickle")).toBe(0);
+    } finally {
+      limits();
+    }
+  });
+
+  it("takes every POST under /api/ingest/: a %-escaped project as Next decodes it, another shape a 404 unread; other methods go on to Next", async () => {
     expect(await (await fetch(`${base}/api/ingest/fast`)).text()).toBe("next");
-    expect(await (await post("/api/ingest/f%61st", d)).text()).toBe("next");
-    expect(await (await post("/api/ingest/fast/", d)).text()).toBe("next");
-    expect(await (await post("/api/ingest/fast/more", d)).text()).toBe("next");
+    expect((await post("/api/ingest/f%61st", delivery("m_escaped"))).status).toBe(204);
+    expect(await events("m_escaped")).toBe(1);
+    for (const path of ["/api/ingest/fast/", "/api/ingest/fast/more"]) {
+      const res = await post(path, delivery("m_other"));
+      expect(res.status).toBe(404);
+      expect((await res.json()).error.code).toBe("not_found");
+    }
+    expect((await post("/api/ingest/%E0%A4%A", delivery("m_other"))).status).toBe(400);
+    expect((await post("/api/ingest/%00", delivery("m_other"))).status).toBe(400);
     expect(await events("m_other")).toBe(0);
   });
 

@@ -1,10 +1,10 @@
 import "server-only";
 import http from "node:http";
 import { AppError } from "@/lib/errors";
-import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { tooLarge } from "@/lib/server/route";
+import { errorResponse } from "@/lib/server/route";
 import { hookServerRequests } from "@/lib/server/http-request-hook";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/security-headers";
+import { nodeBody } from "./delivery-body";
 import { ingestResponse } from "./ingest-response";
 
 /**
@@ -16,60 +16,53 @@ import { ingestResponse } from "./ingest-response";
  * (the signature is the authentication). The answer is the route's own (./ingest-response.ts)
  * with the headers next.config.mjs gives every API answer.
  *
- * Only a plain path is taken — the project id as the schema allows it, optionally a query —
- * and only POST; anything else (a %-escape, a trailing slash, another method) goes on to
- * Next, which answers it as before. Installed once at start (instrumentation.ts), like the
- * peer-address header (lib/server/client-address.ts), through lib/server/http-request-hook.ts.
+ * Every POST under /api/ingest/ is taken here, so the ingest's limits (./ingest-limits.ts)
+ * hold whatever the path looks like: a %-escaped project is decoded as Next would, and a path
+ * of another shape (a trailing slash, more segments) is a 404 — left to Next, a path with a
+ * `%` runs the proxy (proxy.ts), and Next reads up to 10 MB of the body for it before any
+ * route is asked. Other methods go on to Next, which answers them as before. Installed once at
+ * start (instrumentation.ts), like the peer-address header (lib/server/client-address.ts),
+ * through lib/server/http-request-hook.ts.
  */
-const PATH = /^\/api\/ingest\/([A-Za-z0-9][A-Za-z0-9._~:-]*)(?:\?.*)?$/;
+const PREFIX = "/api/ingest/";
+const ONE_SEGMENT = /^([^/?#]+)(?:\?.*)?$/;
 
 export function installIngestFastPath(): void {
   hookServerRequests(Symbol.for("mail-dashboard.ingest-fast-path"), (req, res) => {
-    const project = req.method === "POST" ? PATH.exec(req.url ?? "")?.[1] : undefined;
-    if (project === undefined) return false;
-    void answer(project, req, res);
+    if (req.method !== "POST" || !req.url?.startsWith(PREFIX)) return false;
+    void answer(req, res);
     return true;
   });
 }
 
-async function answer(project: string, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+/** The project the path names, or the error that answers it. */
+function projectOf(url: string): string | AppError {
+  const segment = ONE_SEGMENT.exec(url.slice(PREFIX.length))?.[1];
+  if (segment === undefined) return new AppError(404, "not_found", "Deliveries go to /api/ingest/<project>.");
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return new AppError(400, "validation_error", "project: the path holds malformed percent-encoding.", "project");
+  }
+}
+
+async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
-  const response = await ingestResponse(project, () => readBody(req, MAX_REQUEST_BYTES), headers, () => new Request(`http://ingest.invalid${req.url}`, { method: "POST" }));
+  const request = () => new Request(`http://ingest.invalid${req.url}`, { method: "POST" });
+  const project = projectOf(req.url!);
+  const response =
+    typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), request) : errorResponse(project, crypto.randomUUID(), request());
   if (res.destroyed) return;
   const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   res.statusCode = response.status;
   for (const { key, value } of STATIC_SECURITY_HEADERS) res.setHeader(key, value);
   res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
   response.headers.forEach((value, name) => res.setHeader(name, value));
-  // A body refused unread is not read on: the connection closes after the answer.
+  // A body refused unread (or not read to its end) is not read on: the connection closes after the answer.
   if (!req.complete) res.setHeader("Connection", "close");
   if (body) res.setHeader("Content-Length", body.length);
   res.end(body);
-}
-
-/** The body as text (as the route reads it: UTF-8, a leading BOM dropped), refused past `limit` without reading on. */
-function readBody(req: http.IncomingMessage, limit: number): Promise<string> {
-  const declared = req.headers["content-length"];
-  if (declared !== undefined && /^\d+$/.test(declared.trim()) && Number(declared) > limit) return Promise.reject(tooLarge(limit));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        req.off("data", onData);
-        req.pause();
-        reject(tooLarge(limit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on("data", onData);
-    req.once("end", () => resolve(new TextDecoder().decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size))));
-    // The sender went away mid-body: nobody reads the answer, and it is no failure of ours.
-    req.once("error", () => reject(new AppError(400, "validation_error", "body: the request body was cut off.", "body")));
-  });
 }

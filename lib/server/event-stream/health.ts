@@ -35,8 +35,20 @@ function state(): State {
   return (holder[KEY] ??= { pending: new Map(), warned: new Set(), flushing: null });
 }
 
-/** Counts one delivery. `reason` (unusable, refused) is what the webhooks screen shows and the log warns about once. */
-export function countDelivery(project: { id: string; externalId: string }, outcome: Outcome, reason?: string, log: Pick<Console, "warn"> = console): void {
+/**
+ * Counts one delivery. `reason` (unusable, refused) is what the webhooks screen shows and the
+ * log warns about once. A refusal is counted whoever sent it, but it moves the project's mode
+ * (`last_refused_at`, ./mode.ts) only when `signed`: made with the project's key, its
+ * timestamp out of tolerance. Anybody can post a delivery that does not verify, and a
+ * stranger must not be able to switch a project to polling.
+ */
+export function countDelivery(
+  project: { id: string; externalId: string },
+  outcome: Outcome,
+  reason?: string,
+  log: Pick<Console, "warn"> = console,
+  opts: { signed?: boolean } = {},
+): void {
   const s = state();
   const projectId = project.id;
   const now = Date.now();
@@ -49,7 +61,7 @@ export function countDelivery(project: { id: string; externalId: string }, outco
   p[outcome]++;
   if (outcome === "accepted") p.lastAcceptedAt = now;
   if (outcome === "unusable") p.lastUnusableAt = now;
-  if (outcome === "refused") p.lastRefusedAt = now;
+  if (outcome === "refused" && opts.signed) p.lastRefusedAt = now;
   if (reason) {
     p.lastReason = reason;
     p.lastReasonAt = now;

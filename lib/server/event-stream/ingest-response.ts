@@ -1,42 +1,46 @@
 import "server-only";
-import { AppError } from "@/lib/errors";
+import { AppError, isAppError } from "@/lib/errors";
 import { findJsonProblem } from "@/lib/http/json-safety";
-import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { errorResponse, readRequestText } from "@/lib/server/route";
-import { ingestDelivery } from "./ingest";
+import { errorResponse } from "@/lib/server/route";
+import { webBody, type BodySource } from "./delivery-body";
+import { ingestStream } from "./ingest";
+import { BUSY_RETRY_AFTER_S } from "./ingest-limits";
 
 /**
  * The answer to one delivery, whichever way it came in: the ingest route (`ingestRoute` below)
- * and the server's fast path (./fast-path.ts) both answer
- * with this, so the two cannot drift apart. `readBody` reads the body under the size limit;
+ * and the server's fast path (./fast-path.ts) both answer with this, so the two cannot drift
+ * apart — the same checks before the body is read, the same limits while it is
+ * (./ingest-limits.ts). `body` opens the body only when the ingest starts reading it;
  * `request` names the request in the log of an unexpected failure.
  */
-export async function ingestResponse(project: string, readBody: () => Promise<string>, headers: Headers, request?: () => Request): Promise<Response> {
+export async function ingestResponse(project: string, headers: Headers, body: () => BodySource, request?: () => Request): Promise<Response> {
   try {
     // A NUL in the project would reach the database, which refuses it (a 500): refused here, unread.
     const problem = findJsonProblem({ project });
     if (problem) throw new AppError(400, "validation_error", problem.message, problem.param);
-    const result = await ingestDelivery(project, await readBody(), headers);
+    const result = await ingestStream(project, headers, body);
     return new Response(result.body ? JSON.stringify(result.body) : null, {
       status: result.status,
       headers: { "Cache-Control": "no-store", ...(result.body ? { "Content-Type": "application/json" } : {}) },
     });
   } catch (e) {
-    return errorResponse(e, crypto.randomUUID(), request?.());
+    const response = errorResponse(e, crypto.randomUUID(), request?.());
+    if (isAppError(e) && e.status === 429) response.headers.set("Retry-After", String(BUSY_RETRY_AFTER_S));
+    return response;
   }
 }
 
 /**
  * `POST /api/ingest/[project]`: the service's signed deliveries for one project. Not behind
  * `route()`: the caller is the service, not a signed-in browser — the Standard Webhooks
- * signature is the authentication. Anyone can reach it, so the body is read as a stream and
- * refused past MAX_REQUEST_BYTES without ever holding more than that.
+ * signature is the authentication. Anyone can reach it, so it has limits of its own, far below
+ * the other routes' MAX_REQUEST_BYTES (./ingest-limits.ts), the same through either door.
  *
- * Under `next start` most deliveries never get here: the fast path answers them before Next
- * routes the request. This serves whatever the fast path leaves to Next (`next dev`, unusual
- * paths), and the test harness that stands in for the dashboard (lib/test/dashboard-on-bundled.ts).
+ * Under `next start` deliveries never get here: the fast path answers every POST under
+ * /api/ingest/ before Next routes it. This serves `next dev` and the test harness that stands
+ * in for the dashboard (lib/test/dashboard-on-bundled.ts).
  */
 export async function ingestRoute(req: Request, ctx: { params: Promise<{ project: string }> }): Promise<Response> {
   const { project } = await ctx.params;
-  return ingestResponse(project, () => readRequestText(req, MAX_REQUEST_BYTES), req.headers, () => req);
+  return ingestResponse(project, req.headers, () => webBody(req.body), () => req);
 }

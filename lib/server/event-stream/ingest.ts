@@ -1,13 +1,16 @@
 import "server-only";
-import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
+import { createHash } from "node:crypto";
 import { env } from "@/lib/server/env";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
+import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
-import { readEvent } from "./payload";
+import { holdBytes } from "./inflight-budget";
+import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS, MIN_HOLD_BYTES } from "./ingest-limits";
+import { cleanJson, readEvent } from "./payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
-import { verifyDelivery } from "./verify";
+import { readSignatureClaim, SignatureCheck, verdict, verifyDelivery, type VerifyResult } from "./verify";
 
 export type IngestResult = { status: number; body?: Record<string, unknown> };
 
@@ -15,49 +18,96 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
 
 /**
  * One signed delivery from the service. The stream is a notification: the message read back
- * from the service is the truth (lib/server/rereads). So:
+ * from the service is the truth (lib/server/rereads). Anyone can reach the route, so the
+ * work a request gets is bounded before it is done (./ingest-limits.ts):
  *
- * - the signature is checked on the raw bytes (Standard Webhooks, also under `svix-*` header
- *   names; see ./verify.ts): a delivery that does not verify is refused with 401;
- * - a delivery that verifies is never refused for its shape. The message id is looked for in
- *   the documented places (./payload.ts); the event is recorded once per `webhook-id`, the
- *   index updated provisionally, and a re-read of the message queued — together with the
- *   other deliveries arriving meanwhile, in one transaction (./group-commit.ts). Answer: 204,
- *   once that transaction has committed, so the message is searchable when the service hears it;
+ * - before a byte of the body is read: a declared length over INGEST_MAX_BYTES is a 413; an
+ *   unknown project or missing signature headers a 401; a body that does not fit the
+ *   in-flight budget (INGEST_INFLIGHT_BYTES) a 429 with Retry-After. Refused unread, the
+ *   connection is closed after the answer;
+ * - the body is then read under the size limit and a deadline, its HMAC computed chunk by
+ *   chunk (./delivery-body.ts, ./verify.ts): a delivery that does not verify is a 401. It is
+ *   counted as refused on the webhooks screen, but only one made with the project's key (a
+ *   late timestamp) can move the project to polling — a stranger's post never does (./health.ts);
+ * - a delivery that verifies is never refused for its shape, and never answered 5xx for its
+ *   content: text the database cannot store (NUL, lone surrogates) is replaced, nesting cut
+ *   (./payload.ts). Only a list of more than MAX_DELIVERY_EVENTS events is refused (413). The
+ *   message id is looked for in the documented places; the event is recorded once per
+ *   `webhook-id`, the index updated provisionally, and a re-read of the message queued —
+ *   together with the other deliveries arriving meanwhile, in one transaction
+ *   (./group-commit.ts). Answer: 204, once that transaction has committed;
  * - a verified delivery the dashboard cannot use (not JSON, no message id) is counted with its
  *   reason on the webhooks screen and acknowledged with 202, so the service stops retrying it.
  *
- * Nothing here calls the service, and no counter row is written per delivery (./health.ts).
+ * `body` is opened only once the checks before it have passed. A 413, 408 or 429, and a body
+ * cut off, are thrown as AppErrors for the caller's answer (./ingest-response.ts). Nothing
+ * here calls the service, and no counter row is written per delivery (./health.ts).
  */
-export async function ingestDelivery(projectExternalId: string, raw: string, headers: Headers): Promise<IngestResult> {
-  if (Buffer.byteLength(raw) > MAX_REQUEST_BYTES) return fail(413, "payload_too_large", "The delivery is too large.");
+export async function ingestStream(projectExternalId: string, headers: Headers, body: () => BodySource): Promise<IngestResult> {
+  const limits = ingestLimits();
+  const declared = declaredLength(headers);
+  if (declared !== null && declared > limits.maxBytes) throw deliveryTooLarge(limits.maxBytes);
+
   let stream = await streamKeys(projectExternalId);
   // The same answer as a bad signature: an unknown project says nothing about which exist.
   if (!stream) return fail(401, "invalid_signature", "The delivery could not be verified.");
-
-  let verified = verifyDelivery(stream.keys, raw, headers);
-  if (!verified.ok) {
-    // Another instance may have reconnected the stream since the keys were loaded.
-    const fresh = await refreshedStreamKeys(projectExternalId, stream);
-    if (fresh) {
-      stream = fresh;
-      verified = verifyDelivery(stream.keys, raw, headers);
-    }
-  }
   const project = { id: stream.projectId, externalId: projectExternalId };
-  if (!verified.ok) {
-    countDelivery(project, "refused", verified.reason);
-    return fail(401, "invalid_signature", "The delivery could not be verified (signature or timestamp).");
-  }
+  const claim = readSignatureClaim(headers);
+  if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
 
+  const hold = holdBytes(limits.inflightBytes);
+  if (!hold?.grow(Math.max(declared ?? 0, MIN_HOLD_BYTES))) {
+    hold?.release();
+    throw ingestBusy(limits.inflightBytes);
+  }
+  try {
+    const check = new SignatureCheck(stream.keys, claim.claim);
+    const raw = await readDeliveryBody(body(), limits, hold, check);
+    let verified = verdict(claim.claim, check.matches());
+    if (!verified.ok && !verified.signed) {
+      // Another instance may have reconnected the stream since the keys were loaded.
+      const fresh = await refreshedStreamKeys(projectExternalId, stream);
+      if (fresh) {
+        stream = fresh;
+        verified = verifyDelivery(stream.keys, raw, headers);
+      }
+    }
+    if (!verified.ok) return refused(project, verified);
+    return await recordVerified(project, verified.id, raw);
+  } finally {
+    hold.release();
+  }
+}
+
+/** One delivery whose body is already in memory (tests and tools); the same checks. */
+export function ingestDelivery(projectExternalId: string, raw: string, headers: Headers): Promise<IngestResult> {
+  return ingestStream(projectExternalId, headers, () => bytesBody(Buffer.from(raw)));
+}
+
+type ProjectRef = { id: string; externalId: string };
+
+function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>): IngestResult {
+  countDelivery(project, "refused", why.reason, console, { signed: why.signed });
+  return fail(401, "invalid_signature", "The delivery could not be verified (signature or timestamp).");
+}
+
+async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffer): Promise<IngestResult> {
   let json: unknown;
   try {
-    json = JSON.parse(raw);
+    // As a web Request's text(): UTF-8, malformed bytes replaced, a leading BOM dropped.
+    json = cleanJson(JSON.parse(new TextDecoder().decode(raw)));
   } catch {
+    // A syntax error, or nesting too deep for the parser.
     return unusable(project, "the body is not JSON");
   }
+  if (Array.isArray(json) && json.length > MAX_DELIVERY_EVENTS) {
+    const reason = `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`;
+    countDelivery(project, "unusable", reason);
+    return fail(413, "too_many_events", `body: a delivery holds at most ${MAX_DELIVERY_EVENTS} events; this one holds ${json.length}.`);
+  }
   // One event per delivery, or a list of them (one webhook-id for the list: each gets `#n`).
-  const items = Array.isArray(json) ? json.map((item, i) => ({ key: `${verified.id}#${i}`, read: readEvent(item) })) : [{ key: verified.id, read: readEvent(json) }];
+  const key = eventKey(webhookId);
+  const items = Array.isArray(json) ? json.map((item, i) => ({ key: `${key}#${i}`, read: readEvent(item) })) : [{ key, read: readEvent(json) }];
   const usable = items.flatMap((i) => (i.read.ok ? [{ key: i.key, event: i.read.event }] : []));
   if (usable.length === 0) {
     const first = items[0]?.read;
@@ -73,8 +123,21 @@ export async function ingestDelivery(projectExternalId: string, raw: string, hea
   return { status: 204 };
 }
 
-function unusable(project: { id: string; externalId: string }, reason: string): IngestResult {
+function unusable(project: ProjectRef, reason: string): IngestResult {
   countDelivery(project, "unusable", reason);
   return { status: 202, body: { received: true, used: false, reason } };
 }
 
+/** Keys longer than this are stored as their hash: the key is in a btree index, whose rows Postgres caps at about 2.7 KB. */
+const MAX_KEY_CHARS = 200;
+
+/** The key an event is taken once by: the `webhook-id`, or its SHA-256 when it is long. */
+function eventKey(webhookId: string): string {
+  return webhookId.length <= MAX_KEY_CHARS ? webhookId : `sha256:${createHash("sha256").update(webhookId).digest("hex")}`;
+}
+
+/** The declared Content-Length when it is a plain number (a chunked body has none). */
+function declaredLength(headers: Headers): number | null {
+  const value = headers.get("content-length");
+  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
+}

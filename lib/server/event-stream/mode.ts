@@ -12,7 +12,9 @@ import type { StreamHealth } from "./health";
  * read its unsettled messages itself ("polling", lib/server/rereads/reconciler.ts). Polling when:
  *
  * - `not_connected`: the project has no stream;
- * - `refused`: deliveries were refused (signature or timestamp) and none accepted since;
+ * - `refused`: deliveries made with the project's key were refused (their timestamp out of
+ *   tolerance: the service's clock, or deliveries held up) and none accepted since. Deliveries
+ *   that do not verify are counted, but never move the mode: anyone can send them (./health.ts);
  * - `unusable`: deliveries verify but carry nothing usable, and none usable since;
  * - `silent`: connected, but a message the dashboard sent more than STREAM_SILENT_AFTER_S ago
  *   (scheduled ones from their time) has had no delivery accepted since it was sent.

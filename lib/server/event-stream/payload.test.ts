@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { findMessageId, readEvent } from "./payload";
+import { cleanJson, findMessageId, readEvent, TOO_DEEP } from "./payload";
 
 describe("findMessageId: the documented order", () => {
   it("finds the id under each documented name, in data first", () => {
@@ -93,5 +93,38 @@ describe("readEvent", () => {
     expect(readEvent({ type: "delivered", data: { status: "ok" } })).toEqual({ ok: false, reason: expect.stringMatching(/^no message id in the payload .*its fields: type, data/) });
     expect(readEvent("delivered")).toEqual({ ok: false, reason: expect.stringMatching(/a JSON string, not an object/) });
     expect(readEvent(null)).toEqual({ ok: false, reason: expect.stringMatching(/JSON null/) });
+  });
+});
+
+describe("cleanJson: a verified delivery made storable", () => {
+  it("replaces NUL characters and lone surrogates, in values and keys, with U+FFFD", () => {
+    const parsed = JSON.parse('{"a\\u0000b":["x\\u0000y","\\ud800","ok \\ud83d\\ude00"],"n":1,"t":true,"z":null}');
+    expect(cleanJson(parsed)).toEqual({ "a\ufffdb": ["x\ufffdy", "\ufffd", "ok \u{1f600}"], n: 1, t: true, z: null });
+  });
+
+  it("keeps a `__proto__` key a field, and cuts nesting at 32 levels", () => {
+    const cleaned = cleanJson(JSON.parse('{"__proto__":{"polluted":true},"a":1}')) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(cleaned)).toBe(Object.prototype);
+    expect(Object.keys(cleaned)).toEqual(["__proto__", "a"]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    let deep: unknown = "bottom";
+    for (let i = 0; i < 100; i++) deep = [deep];
+    let at = cleanJson(deep);
+    let levels = 0;
+    while (Array.isArray(at)) {
+      at = at[0];
+      levels++;
+    }
+    expect([levels, at]).toEqual([32, TOO_DEEP]);
+  });
+});
+
+describe("readEvent: what the index can hold", () => {
+  it("leaves out addresses too long for the index, keeps at most 50 recipients, and takes no overlong event word", () => {
+    const long = `${"a".repeat(600)}@example.com`;
+    const to = [long, ...Array.from({ length: 60 }, (_, i) => `r${i}@example.com`)];
+    const read = readEvent({ recordType: "x".repeat(101), MessageID: "m1", From: long, To: to });
+    expect(read.ok && read.event).toMatchObject({ from: null, type: "unknown" });
+    expect(read.ok && read.event.to).toEqual(to.slice(1, 51));
   });
 });

@@ -1,5 +1,7 @@
+import { MAX_JSON_DEPTH } from "@/lib/http/json-safety";
 import { normalizeEvent, toIsoTime } from "@/lib/messages/event-element";
 import { canonicalEventType, isKnownEventType } from "@/lib/messages/vocabulary";
+import { MAX_RECIPIENTS } from "@/lib/schemas/limits";
 
 /**
  * Reading one delivery of the event stream, whatever its shape. The interface leaves the
@@ -114,22 +116,62 @@ const MESSAGE_LEVEL = new Set(["project", "direction", "from", "to", "subject", 
 const EVENT_DETAIL = new Set(["eventdata", "event", "details", "detail"]);
 
 function addressOf(v: unknown): string | null {
-  if (typeof v === "string" && v.trim()) return v.trim();
-  if (isRecord(v)) {
+  let address: string | null = null;
+  if (typeof v === "string" && v.trim()) address = v.trim();
+  else if (isRecord(v)) {
     const email = field(v, "email") ?? field(v, "address");
     const name = field(v, "name");
-    if (typeof email === "string" && email.trim()) return typeof name === "string" && name.trim() ? `${name.trim()} <${email.trim()}>` : email.trim();
+    if (typeof email === "string" && email.trim()) address = typeof name === "string" && name.trim() ? `${name.trim()} <${email.trim()}>` : email.trim();
   }
-  return null;
+  return address !== null && address.length <= MAX_ADDRESS_CHARS ? address : null;
 }
 
+/** The recipients, at most MAX_RECIPIENTS of them (the provisional picture; the re-read brings them all). */
 function addressesOf(v: unknown): string[] | null {
   if (v === undefined || v === null) return null;
-  const list = (Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [v]).map(addressOf).filter((a): a is string => a !== null);
+  const list = (Array.isArray(v) ? v : typeof v === "string" ? v.split(",") : [v]).map(addressOf).filter((a): a is string => a !== null).slice(0, MAX_RECIPIENTS);
   return list.length ? list : null;
 }
 
 const text = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** Text the database stores as it is: a NUL (refused by Postgres text and jsonb) and lone surrogates (refused by jsonb) become U+FFFD. */
+function storableText(s: string): string {
+  const t = s.includes("\u0000") ? s.replaceAll("\u0000", "\ufffd") : s;
+  return (t as string & { isWellFormed(): boolean }).isWellFormed() ? t : (t as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/** What stands for an object or list nested deeper than MAX_JSON_DEPTH. */
+export const TOO_DEEP = "[nested too deep]";
+
+/**
+ * A parsed delivery made storable, so that a verified delivery is recorded rather than
+ * answered 500 (which the service would retry for ever): every string and key through
+ * `storableText`, and objects or lists deeper than MAX_JSON_DEPTH replaced with TOO_DEEP
+ * (writing them out, JSON.stringify and Postgres's jsonb recurse, and can run out of stack).
+ * The message id is never that deep; the re-read brings the message as the service has it.
+ */
+export function cleanJson(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return storableText(value);
+  if (typeof value !== "object" || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) return TOO_DEEP;
+  if (Array.isArray(value)) return value.map((v) => cleanJson(v, depth + 1));
+  const out: Json = {};
+  for (const [key, v] of Object.entries(value)) {
+    // defineProperty: a `__proto__` key stays a field, not the object's prototype.
+    Object.defineProperty(out, storableText(key), { value: cleanJson(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/**
+ * Longest address taken from a delivery. Addresses go into a btree index, whose rows Postgres
+ * caps at about 2.7 KB: a longer one would fail the whole delivery. RFC 5321 allows 254
+ * characters for the address; the rest is room for a display name.
+ */
+const MAX_ADDRESS_CHARS = 512;
+/** Longest event word taken from a field the vocabulary does not read (it caps its own at 100); the type is indexed too. */
+const MAX_TYPE_CHARS = 100;
 
 /** The first container (in the id order) that has the field, else null. */
 function firstField(root: Json, names: string[]): unknown {
@@ -151,7 +193,7 @@ export function readEvent(raw: unknown): ReadResult {
   let rawType = normalized.rawType ?? (normalized.type !== "unknown" ? normalized.type : null);
   if (!rawType) {
     const record = firstField(raw, ["recordtype", "eventtype"]);
-    if (typeof record === "string") rawType = record;
+    if (typeof record === "string" && record.length <= MAX_TYPE_CHARS) rawType = record;
   }
   const found = findMessageId(raw, rawType);
   if (!found) {

@@ -11,6 +11,7 @@ import { replaceInboundPlaceholder } from "@/lib/server/messages/inbound-placeho
 import { recipientRows } from "@/lib/server/messages/recipients";
 import { insertRecipientRows } from "@/lib/server/messages/record";
 import { enqueueEventRereads } from "@/lib/server/rereads/queue";
+import { redactorsFor, type Redactor } from "@/lib/server/retention/redactor";
 import { erasedWholeSql } from "@/lib/server/retention/tombstones";
 import type { DeliveredEvent } from "./payload";
 
@@ -67,10 +68,12 @@ type Picture = {
  * 4. one re-read per message.
  *
  * Rows are locked in id order, so two instances' batches on one Postgres do not deadlock.
- * True per event when it was new.
+ * What an erasure took out of a project is first taken out of its events
+ * (lib/server/retention/redactor.ts). True per event when it was new.
  */
-export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: number): Promise<boolean[]> {
+export async function recordEventsIn(tx: Db, delivered: StreamEvent[], rereadInMs: number): Promise<boolean[]> {
   const now = new Date();
+  const events = await redacted(tx, delivered);
   const fresh = await insertEvents(tx, events, now);
 
   // New events per message, in arrival order.
@@ -152,6 +155,28 @@ export async function recordEventsIn(tx: Db, events: StreamEvent[], rereadInMs: 
     ...[...byProject].map(([projectId, ids]) => markInsightDirty(tx, projectId, ids)),
   ]);
   return fresh;
+}
+
+/** The events as the index may hold them after their projects' erasures (the same array when no project erased anything). */
+async function redacted(tx: Db, events: StreamEvent[]): Promise<StreamEvent[]> {
+  const redactors = await redactorsFor(tx, events.map((s) => s.projectId));
+  if (![...redactors.values()].some((r) => r.active)) return events;
+  return events.map((s) => {
+    const r = redactors.get(s.projectId)!;
+    return r.active ? { ...s, event: redactedEvent(s.event, r) } : s;
+  });
+}
+
+function redactedEvent(e: DeliveredEvent, r: Redactor): DeliveredEvent {
+  return {
+    ...e,
+    from: e.from === null ? null : r.one(e.from),
+    to: e.to === null ? null : r.list(e.to),
+    subject: r.maybe(e.subject),
+    text: r.maybe(e.text),
+    html: r.maybe(e.html),
+    details: r.json(e.details),
+  };
 }
 
 /*

@@ -11,6 +11,11 @@ import { signingKeys } from "./verify";
  * so a delivery costs no query and no decryption. Dropped when this process (re)connects the
  * stream; another instance's reconnect is noticed when a signature fails to verify with the
  * cached keys (read again, at most once per REFRESH_MS) or after MAX_AGE_MS.
+ *
+ * Names without a stream are answered from the list of the names that have one, read at most
+ * once per REFRESH_MS: anyone can post to /api/ingest/<anything>, and a stranger's made-up
+ * names must not cost a query each. A stream another instance connects is therefore found
+ * within REFRESH_MS (the service retries a refused delivery); one this process connects, at once.
  */
 export type StreamKeys = { projectId: string; keys: Buffer[]; sealed: string; loadedAt: number };
 
@@ -19,10 +24,10 @@ const REFRESH_MS = 2_000;
 
 // On globalThis: the ingest route and the connect route are separate bundles in one process.
 const KEY = Symbol.for("mail-dashboard.stream-keys");
-type Cache = Map<string, StreamKeys | null>;
+type Cache = { entries: Map<string, StreamKeys>; streamed: Set<string>; streamedAt: number; reading: Promise<void> | null };
 function cache(): Cache {
   const holder = globalThis as { [KEY]?: Cache };
-  return (holder[KEY] ??= new Map());
+  return (holder[KEY] ??= { entries: new Map(), streamed: new Set(), streamedAt: -Infinity, reading: null });
 }
 
 async function load(externalId: string): Promise<StreamKeys | null> {
@@ -33,15 +38,36 @@ async function load(externalId: string): Promise<StreamKeys | null> {
     .where(eq(projects.externalId, externalId))
     .limit(1);
   const entry = row ? { projectId: row.projectId, sealed: row.sealed, keys: signingKeys(openSecret(row.sealed)), loadedAt: Date.now() } : null;
-  // Unknown projects are not remembered: a stream connected a moment later must work at once.
-  if (entry) cache().set(externalId, entry);
-  else cache().delete(externalId);
+  if (entry) cache().entries.set(externalId, entry);
+  else cache().entries.delete(externalId);
   return entry;
 }
 
+/** Whether the project may have a stream: false only when a list read within REFRESH_MS says it has none. */
+async function mayHaveStream(externalId: string): Promise<boolean> {
+  const c = cache();
+  if (c.streamed.has(externalId)) return true;
+  // Requests that arrive while the list is read wait for it, rather than trusting the old one.
+  if (Date.now() - c.streamedAt >= REFRESH_MS) {
+    c.streamedAt = Date.now();
+    c.reading = (async () => {
+      const rows = await (await db()).select({ externalId: projects.externalId }).from(eventStreams).innerJoin(projects, eq(projects.id, eventStreams.projectId));
+      c.streamed = new Set(rows.map((r) => r.externalId));
+    })()
+      .catch((e: unknown) => {
+        c.streamedAt = -Infinity;
+        throw e;
+      })
+      .finally(() => (c.reading = null));
+  }
+  await c.reading;
+  return c.streamed.has(externalId);
+}
+
 export async function streamKeys(externalId: string): Promise<StreamKeys | null> {
-  const hit = cache().get(externalId);
+  const hit = cache().entries.get(externalId);
   if (hit && Date.now() - hit.loadedAt < MAX_AGE_MS) return hit;
+  if (!hit && !(await mayHaveStream(externalId))) return null;
   return load(externalId);
 }
 
@@ -54,6 +80,8 @@ export async function refreshedStreamKeys(externalId: string, current: StreamKey
 
 /** Called when this process connects or reconnects a project's stream. */
 export function forgetStreamKeys(externalId?: string): void {
-  if (externalId === undefined) cache().clear();
-  else cache().delete(externalId);
+  const c = cache();
+  if (externalId === undefined) c.entries.clear();
+  else c.entries.delete(externalId);
+  c.streamedAt = -Infinity;
 }

@@ -7,10 +7,12 @@ import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
+import { NO_ERASURE, redactorFor, type Redactor } from "@/lib/server/retention/redactor";
 import { erasureOf, withoutErased } from "@/lib/server/retention/tombstones";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
+import { redactedMessage } from "./redacted";
 
 type Extras = {
   source?: "lookup" | "dashboard";
@@ -28,9 +30,10 @@ const toDate = (iso: string | undefined | null): Date | null => {
 
 /**
  * The events of a retrieved message as index rows, each keyed by its content so a second read
- * adds nothing, and the newest time any of them carried.
+ * adds nothing, and the newest time any of them carried. The content is taken after the
+ * project's erasures, so the key of an event that named an erased address names it neither.
  */
-function readEventRows(projectId: string, m: Message, fallbackAt: Date): { rows: (typeof indexedEvents.$inferInsert)[]; newest: Date | null } {
+function readEventRows(projectId: string, m: Message, fallbackAt: Date, redact: Redactor): { rows: (typeof indexedEvents.$inferInsert)[]; newest: Date | null } {
   const seen = new Map<string, number>();
   let newest: number | null = null;
   const rows = (m.events as unknown[]).map((raw) => {
@@ -38,23 +41,24 @@ function readEventRows(projectId: string, m: Message, fallbackAt: Date): { rows:
     const timed = toDate(e.createdAt);
     if (timed) newest = Math.max(newest ?? 0, timed.getTime());
     const at = timed ?? fallbackAt;
-    const content = JSON.stringify([e.type, at.toISOString(), e.data]);
+    const details = redact.json(e.data);
+    const content = JSON.stringify([e.type, at.toISOString(), details]);
     // Two identical events (two opens without a time) stay two: the nth copy has its own key.
     const n = (seen.get(content) ?? 0) + 1;
     seen.set(content, n);
     const key = createHash("sha256").update(`${m.id}\u0000${content}\u0000${n}`).digest("base64url").slice(0, 32);
-    const data = e.rawType ? { ...e.data, type: e.rawType } : e.data;
+    const data = e.rawType ? { ...details, type: redact.text(e.rawType) } : details;
     return { messageId: m.id, projectId, type: e.type, occurredAt: at, data, webhookId: `read:${key}`, origin: "read" as const };
   });
   return { rows, newest: newest === null ? null : new Date(newest) };
 }
 
 /** What the index would hold for a message the service returned: its row, its read events, whether the service gave it a time. */
-function indexRowOf(projectId: string, m: Message, extras: Extras = {}) {
+function indexRowOf(projectId: string, m: Message, extras: Extras = {}, redact: Redactor = NO_ERASURE) {
   const hasTime = toDate(m.createdAt) !== null;
   const at = toDate(m.createdAt) ?? new Date();
-  const { rows: events, newest } = readEventRows(projectId, m, at);
-  const row: typeof indexedMessages.$inferInsert = {
+  const { rows: events, newest } = readEventRows(projectId, m, at, redact);
+  const row: typeof indexedMessages.$inferInsert = redactedMessage({
     id: m.id,
     projectId,
     direction: m.direction,
@@ -79,7 +83,7 @@ function indexRowOf(projectId: string, m: Message, extras: Extras = {}) {
     createdAt: at,
     lastEventAt: newest,
     checkedAt: new Date(),
-  };
+  }, redact);
   return { row, events, newest, hasTime, at };
 }
 
@@ -123,18 +127,20 @@ export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds:
  * itself (a reply's original). `lastEventAt` is the newest event time, or, when the events
  * carry no time, the moment the status was seen to change — "last changed" for isSettled.
  * Answers the row as written: null when an erasure keeps the message out, or another project
- * holds its id.
+ * holds its id. The project's erased addresses are taken out of all of it first
+ * (lib/server/retention/redactor.ts).
  */
 export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<IndexedMessageRow | null> {
-  const { row, events, hasTime, at } = indexRowOf(projectId, m, extras);
   const write = async (t: Db) => {
-    // A message erased on a recipient's request stays out, or keeps the address off it.
+    const { row, events, hasTime, at } = indexRowOf(projectId, m, extras, await redactorFor(t, projectId));
+    // A message erased on a recipient's request stays out, or keeps the address off it (an
+    // erasure from before the addresses were kept sealed is known by its hashes alone).
     const erased = await erasureOf(t, projectId, m.id);
     if (erased?.deleted) return null;
     if (erased) {
-      row.to = withoutErased(m.to, erased);
-      row.cc = withoutErased(m.cc ?? [], erased);
-      row.bcc = withoutErased(m.bcc ?? [], erased);
+      row.to = withoutErased(row.to as string[], erased);
+      row.cc = withoutErased(row.cc as string[], erased);
+      row.bcc = withoutErased(row.bcc as string[], erased);
     }
     const [written] = await t
       .insert(indexedMessages)
@@ -168,10 +174,10 @@ export async function indexServiceMessage(projectId: string, m: Message, extras:
         setWhere: eq(indexedMessages.projectId, projectId),
       })
       .returning();
-    const rows = recipientRows({ id: m.id, projectId, from: m.from, to: row.to as string[], cc: row.cc as string[], bcc: row.bcc as string[], createdAt: at });
+    const rows = recipientRows({ id: m.id, projectId, from: row.from, to: row.to as string[], cc: row.cc as string[], bcc: row.bcc as string[], createdAt: at });
     if (rows.length) await t.insert(indexedRecipients).values(rows).onConflictDoNothing();
     if (events.length) await t.insert(indexedEvents).values(events).onConflictDoNothing({ target: [indexedEvents.projectId, indexedEvents.webhookId] });
-    if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: m.from, subject: m.subject });
+    if (m.direction === "inbound") await replaceInboundPlaceholder(t, projectId, { id: m.id, from: row.from, subject: row.subject ?? null });
     else await markInsightDirty(t, projectId, [m.id]);
     return written ?? null;
   };

@@ -3,9 +3,11 @@ import { sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import type { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
+import { redactorsFor } from "@/lib/server/retention/redactor";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import { recipientRows } from "./recipients";
+import { redactedMessage } from "./redacted";
 
 /** What compose, batches and replies hand to the index after the service accepted a send. */
 export type RecordSentInput = {
@@ -63,11 +65,13 @@ export async function recordSentMessages(inputs: RecordSentInput[]): Promise<voi
  * The same, inside a transaction the caller holds (a batch chunk records its messages and its
  * outcomes at once). Rows travel as one JSON document per statement, unpacked by the database
  * (jsonb_to_recordset): a chunk of 100 messages bound as 2,000 parameters took PGlite several
- * times longer, and a 100,000-row batch records 1,000 chunks.
+ * times longer, and a 100,000-row batch records 1,000 chunks. What an erasure took out of the
+ * project is taken out of the rows first (lib/server/retention/redactor.ts).
  */
 export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  const rows = inputs.map(toRow);
+  const redactors = await redactorsFor(tx, inputs.map((i) => i.projectId));
+  const rows = inputs.map((input) => redactedMessage(toRow(input), redactors.get(input.projectId)!));
   const addresses = rows.flatMap((row) =>
     recipientRows({ id: row.id, projectId: row.projectId, from: row.from, to: row.to ?? [], cc: row.cc ?? [], bcc: row.bcc ?? [], createdAt: row.createdAt }),
   );

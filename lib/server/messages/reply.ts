@@ -1,5 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
 import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
@@ -8,10 +9,12 @@ import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { enqueueReread } from "@/lib/server/rereads/queue";
+import { redactorFor } from "@/lib/server/retention/redactor";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
 import { indexServiceMessage } from "./lookup";
 import { recipientRows } from "./recipients";
+import { redactedMessage } from "./redacted";
 import { findIndexedMessage } from "./search";
 
 /**
@@ -37,7 +40,7 @@ export async function replyToMessage(project: Project, actor: Actor, id: string,
     try {
       await recordReply(project, actor, id, sent, form);
     } catch (e) {
-      console.warn(`reply ${sent.id}: could not record it: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn(`reply ${sent.id}: could not record it: ${safeErrorSummary(e)}`);
     }
     try {
       const reply = await service.emails.get(project.externalId, sent.id);
@@ -48,7 +51,7 @@ export async function replyToMessage(project: Project, actor: Actor, id: string,
         { source: "dashboard", sentBy: actor.id, idempotencyKey: form.idempotencyKey, inReplyTo: id },
       );
     } catch (e) {
-      console.warn(`reply ${sent.id}: could not read it back now, a re-read is queued: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn(`reply ${sent.id}: could not read it back now, a re-read is queued: ${safeErrorSummary(e)}`);
       await (await db()).transaction((tx) => enqueueReread(tx, project.id, sent.id, "reply", 0)).catch(() => {});
       nudgeRereads(0);
     }
@@ -66,9 +69,8 @@ async function recordReply(project: Project, actor: Actor, originalId: string, s
   const createdAt = new Date();
   const d = await db();
   await d.transaction(async (tx) => {
-    await tx
-      .insert(indexedMessages)
-      .values({
+    const row = redactedMessage(
+      {
         id: sent.id,
         projectId: project.id,
         direction: "outbound",
@@ -81,11 +83,22 @@ async function recordReply(project: Project, actor: Actor, originalId: string, s
         inReplyTo: originalId,
         idempotencyKey: form.idempotencyKey,
         sentBy: actor.id,
-        source: "dashboard",
+        source: "dashboard" as const,
         createdAt,
-      })
-      .onConflictDoUpdate({ target: indexedMessages.id, set: { inReplyTo: sql`excluded.in_reply_to` }, setWhere: sql`${indexedMessages.projectId} = ${project.id}` });
-    const rows = recipientRows({ id: sent.id, projectId: project.id, from, to, createdAt });
+      },
+      await redactorFor(tx, project.id),
+    );
+    await tx
+      .insert(indexedMessages)
+      .values(row)
+      // A row the stream made first is now known to be the dashboard's own send: never a
+      // placeholder a 404 may remove (./disowned.ts).
+      .onConflictDoUpdate({
+        target: indexedMessages.id,
+        set: { inReplyTo: sql`excluded.in_reply_to`, source: sql`case when ${indexedMessages.source} = 'webhook' then 'dashboard' else ${indexedMessages.source} end` },
+        setWhere: sql`${indexedMessages.projectId} = ${project.id}`,
+      });
+    const rows = recipientRows({ id: sent.id, projectId: project.id, from: row.from, to: row.to, createdAt });
     if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();
     await markInsightDirty(tx, project.id, [sent.id]);
   });

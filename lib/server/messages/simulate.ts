@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { inboundSimulateRequest, message, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { SimulateResult } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
@@ -6,11 +7,13 @@ import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { enqueueReread } from "@/lib/server/rereads/queue";
+import { redactorFor } from "@/lib/server/retention/redactor";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { service } from "@/lib/server/service";
 import { PLACEHOLDER_SOURCE } from "./inbound-placeholder";
 import { indexServiceMessage } from "./lookup";
 import { recipientRows } from "./recipients";
+import { redactedMessage } from "./redacted";
 
 /**
  * Rehearsal: the service synthesises an inbound message, and it is in Messages at once. The
@@ -33,7 +36,7 @@ export async function simulateInbound(project: Project, actor: Actor, input: Inb
       else await indexRequest(project.id, id, body);
     } catch (e) {
       // The service received it: a failed index write must not look like a failed simulation.
-      console.warn(`simulate: could not index the message now: ${e instanceof Error ? e.message : String(e)}`);
+      console.warn(`simulate: could not index the message now: ${safeErrorSummary(e)}`);
     }
     return { id, message: result as Record<string, unknown> };
   });
@@ -41,7 +44,7 @@ export async function simulateInbound(project: Project, actor: Actor, input: Inb
 
 async function indexRequest(projectId: string, id: string | null, body: InboundSimulateRequest): Promise<void> {
   const createdAt = new Date();
-  const row = {
+  const given = {
     id: id ?? `sim_${crypto.randomUUID()}`,
     projectId,
     direction: "inbound" as const,
@@ -56,6 +59,7 @@ async function indexRequest(projectId: string, id: string | null, body: InboundS
     lastEventAt: createdAt,
   };
   await (await db()).transaction(async (tx) => {
+    const row = redactedMessage(given, await redactorFor(tx, projectId));
     await tx.insert(indexedMessages).values(row).onConflictDoNothing({ target: indexedMessages.id });
     const rows = recipientRows({ id: row.id, projectId, from: row.from, to: row.to, createdAt });
     if (rows.length) await tx.insert(indexedRecipients).values(rows).onConflictDoNothing();

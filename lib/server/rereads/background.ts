@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { flushStreamHealth } from "@/lib/server/event-stream/health";
 import { reconcileOnce } from "./reconciler";
 import { startRereadWorker, stopRereadWorker } from "./worker";
@@ -21,7 +22,7 @@ export function startEventWork(opts: { reconcileEveryMs?: number; healthFlushMs?
   const passes = new Set<Promise<unknown>>();
   const track = (label: string, run: () => Promise<unknown>) => {
     const p = run()
-      .catch((e) => console.warn(`${label}: ${e instanceof Error ? e.message : String(e)}`))
+      .catch((e) => console.warn(`${label}: ${safeErrorSummary(e)}`))
       .finally(() => passes.delete(p));
     passes.add(p);
   };

@@ -65,9 +65,8 @@ async function sent(project: Project, id: string, ageMs: number, serviceStatus: 
 const statusOf = async (id: string) => (await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, id)))[0]?.status;
 const reportFor = (report: Awaited<ReturnType<typeof reconcileOnce>>, project: Project) => report!.find((r) => r.projectId === project.id)!;
 
-function signedDelivery(secret: string, body: string) {
+function signedDelivery(secret: string, body: string, at = new Date()) {
   const id = `evt_${++n}`;
-  const at = new Date();
   return new Headers({ "webhook-id": id, "webhook-timestamp": String(Math.floor(at.getTime() / 1000)), "webhook-signature": new Webhook(secret).sign(id, at, body) });
 }
 
@@ -158,14 +157,18 @@ describe("the reconciler", () => {
     expect(status).toMatchObject({ mode: "live", code: "live", health: { acceptedCount: expect.any(Number) } });
   });
 
-  it("refused signatures with none accepted since put the project in polling mode, with the reason", async () => {
+  it("a stranger's refused signatures are counted but leave the mode live; the project's own late deliveries put it in polling mode, with the reason", async () => {
     const body = JSON.stringify({ type: "delivered", data: { email_id: "s-refused" } });
     const wrong = Buffer.from("a-secret-the-dashboard-never-saw!").toString("base64");
     expect((await ingestDelivery("streamed", body, signedDelivery(wrong, body))).status).toBe(401);
-    const status = await getStreamStatus(streamed);
-    expect(status).toMatchObject({ mode: "polling", code: "refused", reason: "the signature does not match the signing secret" });
+    let status = await getStreamStatus(streamed);
+    expect(status.mode).toBe("live");
     expect(status.health.refusedCount).toBeGreaterThan(0);
     expect(status.health.lastReason).toBe("the signature does not match the signing secret");
+    // Signed with the project's secret but 20 minutes late: the service's clock (or a replay) is off.
+    expect((await ingestDelivery("streamed", body, signedDelivery(FOREIGN_SECRET, body, new Date(Date.now() - 20 * 60_000)))).status).toBe(401);
+    status = await getStreamStatus(streamed);
+    expect(status).toMatchObject({ mode: "polling", code: "refused", reason: expect.stringMatching(/min old/) });
     expect((await ingestDelivery("streamed", body, signedDelivery(FOREIGN_SECRET, body))).status).toBe(204);
     expect((await getStreamStatus(streamed)).mode).toBe("live");
   });

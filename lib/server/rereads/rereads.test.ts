@@ -166,17 +166,42 @@ describe("re-reads", () => {
     expect(second.until.getTime() - Date.now()).toBeGreaterThan(3_000);
   });
 
-  it("a message the service does not know is tried a few times, then left alone for a while", async () => {
-    await deliver("email.delivered", "em-missing");
+  /** Reads of the messages until the worker gives up on them (NOT_FOUND_ATTEMPTS 404s in a row). */
+  async function readUntilGivenUp(...ids: string[]) {
     for (let attempt = 1; attempt <= 3; attempt++) {
       await drainRereads();
-      expect(await queued("em-missing")).toMatchObject({ attempts: attempt, lastError: expect.stringMatching(/no email em-missing/) });
+      for (const id of ids) expect(await queued(id)).toMatchObject({ attempts: attempt, lastError: expect.stringMatching(new RegExp(`^404 .*no email ${id}`)) });
       await (await db()).update(messageRereads).set({ dueAt: new Date(Date.now() - 1) });
     }
     await drainRereads();
-    expect(await queued("em-missing")).toBeUndefined();
+    for (const id of ids) expect(await queued(id)).toBeUndefined();
+  }
+
+  it("a message known only from deliveries that the service keeps disowning is tried a few times, then removed with its events", async () => {
+    await deliver("email.delivered", "em-missing");
+    await deliver("email.opened", "em-missing");
+    expect(await row("em-missing")).toBeDefined();
+    await readUntilGivenUp("em-missing");
     expect(foreign.reads("em-missing")).toBe(4);
-    expect((await row("em-missing"))!.checkedAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(await row("em-missing")).toBeUndefined();
+    expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-missing"))).toEqual([]);
+    expect((await searchMessages(project.id, { q: "em-missing" })).data).toEqual([]);
+  });
+
+  it("a message the dashboard sent, or one a read once confirmed, is kept when the service answers 404 for it, and left alone for a while", async () => {
+    // Known from a delivery, then read once: the service owned it then.
+    foreign.messages.set("em-once", foreignMessage("em-once", "Sent"));
+    await deliver("email.sent", "em-once");
+    await drainRereads();
+    expect((await row("em-once"))!.checkedAt).not.toBeNull();
+    foreign.messages.delete("em-once");
+    await deliver("email.delivered", "em-once");
+    // Sent through the dashboard; the stream's delivery came first.
+    await deliver("email.sent", "em-ours");
+    await (await db()).update(indexedMessages).set({ source: "dashboard" }).where(eq(indexedMessages.id, "em-ours"));
+    await readUntilGivenUp("em-ours", "em-once");
+    for (const id of ["em-ours", "em-once"]) expect((await row(id))!.checkedAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-once"))).not.toEqual([]);
   });
 
   it("survives a restart: a read claimed by an instance that died is taken once its lease ran out; a live lease is left alone", async () => {

@@ -1,9 +1,11 @@
 import "server-only";
 import { asc } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
+import { removeDisownedPlaceholder } from "@/lib/server/messages/disowned";
 import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { service } from "@/lib/server/service";
@@ -76,6 +78,15 @@ function warnOnce(projectExternalId: string, code: string, message: string): voi
   console.warn(`re-read: project ${projectExternalId}: ${message} (logged once per project and kind)`);
 }
 
+/**
+ * What a failed read is logged and queued with: the service's answer (status, code, its
+ * message) or, for anything else, a summary that names no value (a failed query's error
+ * carries its parameters: lib/log/safe-error.ts).
+ */
+function whatFailed(e: unknown): string {
+  return isAppError(e) ? `${e.status} ${e.code}: ${e.message.slice(0, 200)}` : safeErrorSummary(e).split("\n")[0]!;
+}
+
 async function read(d: Db, project: { id: string; externalId: string }, r: Reread, hadPause: boolean): Promise<void> {
   const inst = state().instance;
   try {
@@ -85,7 +96,7 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
     await finishReread(d, r, inst, env().REREAD_COALESCE_MS);
     if (hadPause) await clearPause(d, project.id);
   } catch (e) {
-    const text = e instanceof Error ? e.message : String(e);
+    const text = whatFailed(e);
     if (isAppError(e) && e.status === 429) {
       await pauseProject(d, project.id, e.retryAfterMs ?? null);
       await releaseReread(d, r, inst, 0, text, false);
@@ -94,9 +105,14 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
     const attempts = r.attempts + 1;
     const notFound = isAppError(e) && e.status === 404;
     if (attempts >= (notFound ? NOT_FOUND_ATTEMPTS : MAX_ATTEMPTS)) {
+      // A message known only from deliveries that the service disowns goes (lib/server/messages/disowned.ts).
+      const removed = notFound && (await removeDisownedPlaceholder(d, project.id, r.messageId));
+      if (removed) invalidateMessage(project.id, r.messageId);
       await dropReread(d, r, inst, GIVE_UP_QUIET_MS);
-      warnOnce(project.externalId, notFound ? "not_found" : "failed", notFound
-        ? `the service does not know message ${r.messageId}; the index keeps what the event stream said`
+      warnOnce(project.externalId, removed ? "disowned" : notFound ? "not_found" : "failed", notFound
+        ? removed
+          ? `the service does not know message ${r.messageId}, which only deliveries named; removed from the index`
+          : `the service does not know message ${r.messageId}; the index keeps what it had`
         : `message ${r.messageId} could not be read after ${attempts} attempts: ${text}`);
       return;
     }
@@ -124,7 +140,7 @@ export async function runRereadTick(): Promise<number> {
         b.active += 1;
         started += 1;
         const p: Promise<void> = read(d, project, r, pausedUntil !== undefined)
-          .catch((e) => console.error(`re-read ${r.messageId}:`, e))
+          .catch((e) => console.error(`re-read ${r.messageId}: ${safeErrorSummary(e)}`))
           .finally(() => {
             b.active -= 1;
             s.inFlight.delete(p);
@@ -154,7 +170,7 @@ function wake(delayMs: number): void {
     void runRereadTick()
       .then((started) => wake(started > 0 ? 0 : untilTokens() ?? IDLE_POLL_MS))
       .catch((e) => {
-        console.warn(`re-read: ${e instanceof Error ? e.message : String(e)}`);
+        console.warn(`re-read: ${safeErrorSummary(e)}`);
         wake(IDLE_POLL_MS);
       });
   }, Math.max(0, delayMs));

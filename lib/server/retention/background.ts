@@ -1,4 +1,5 @@
 import "server-only";
+import { safeErrorSummary } from "@/lib/log/safe-error";
 import { withDbLock } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { pruneOnce, type PruneResult } from "./prune";
@@ -37,7 +38,7 @@ export function startRetention(opts: { firstPassMs?: number; everyMs?: number } 
   const schedule = (ms: number) => {
     pruner.timer = setTimeout(() => {
       pruner.pass = runRetentionPass(pruner.abort.signal)
-        .catch((e) => console.warn(`retention: ${e instanceof Error ? e.message : String(e)}`))
+        .catch((e) => console.warn(`retention: ${safeErrorSummary(e)}`))
         .finally(() => {
           pruner.pass = null;
           if (!pruner.abort.signal.aborted) schedule(everyMs);

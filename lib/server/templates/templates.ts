@@ -7,6 +7,7 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
+import { redactorFor } from "@/lib/server/retention/redactor";
 import { service } from "@/lib/server/service";
 import { sampleRequest, type SampleRequest, type TemplateSample } from "@/lib/schemas/templates-form";
 
@@ -38,21 +39,24 @@ export async function listSamples(project: Project, templateId: string): Promise
   return rows.map(toSample);
 }
 
-/** Saves a named sample set; the same name again replaces its data. */
+/** Saves a named sample set; the same name again replaces its data. An address erased in the project is not kept in it. */
 export async function saveSample(project: Project, actor: Actor, templateId: string, input: SampleRequest): Promise<TemplateSample> {
   const body = sampleRequest.parse(input);
-  return withAudit({ actor, action: "template.sample_save", project: project.externalId, target: `${templateId}: ${body.name}` }, async () => {
-    const d = await db();
-    const [row] = await d
-      .insert(templateSamples)
-      .values({ projectId: project.id, templateId, name: body.name, data: body.data, createdBy: actor.email })
-      .onConflictDoUpdate({
-        target: [templateSamples.projectId, templateSamples.templateId, templateSamples.name],
-        set: { data: body.data, createdBy: actor.email, updatedAt: new Date() },
-      })
-      .returning();
-    return toSample(row);
-  });
+  return withAudit({ actor, action: "template.sample_save", project: project.externalId, target: `${templateId}: ${body.name}` }, async () =>
+    (await db()).transaction(async (tx) => {
+      const r = await redactorFor(tx, project.id);
+      const [name, data] = [r.text(body.name), r.json(body.data)];
+      const [row] = await tx
+        .insert(templateSamples)
+        .values({ projectId: project.id, templateId, name, data, createdBy: actor.email })
+        .onConflictDoUpdate({
+          target: [templateSamples.projectId, templateSamples.templateId, templateSamples.name],
+          set: { data, createdBy: actor.email, updatedAt: new Date() },
+        })
+        .returning();
+      return toSample(row);
+    }),
+  );
 }
 
 export async function deleteSample(project: Project, actor: Actor, templateId: string, sampleId: string): Promise<void> {

@@ -87,6 +87,18 @@ describe("creating keys and webhooks", () => {
     const stale = await sessionCookie(user.id, Date.now() - 60 * MIN);
     const attempt = async (password: string) => RECONFIRM(await apiRequest("/api/auth/reconfirm", { method: "POST", cookie: stale, body: { password } }), params({}));
     for (let i = 0; i < 3; i++) expect((await attempt("wrong")).status).toBe(400);
+    // Then growing delays (1 s, 2 s, 4 s…): guess on until a refusal has more than a second
+    // left to run, so the right password sent next is surely inside it, however slow the machine.
+    let refusal: Response | null = null;
+    for (let i = 0; i < 12 && !refusal; i++) {
+      const res = await attempt("wrong");
+      expect([400, 429]).toContain(res.status);
+      const wait = Number(res.headers.get("retry-after"));
+      if (res.status === 429 && wait >= 2) refusal = res;
+      else if (res.status === 429) await new Promise((r) => setTimeout(r, wait * 1000));
+    }
+    expect(refusal).not.toBeNull();
+    expect((await refusal!.json()).error.message).toMatch(/^Too many attempts\. Try again in \d+ seconds?\.$/);
     expect((await attempt(PASSWORD)).status).toBe(429);
   });
 

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -8,6 +9,7 @@ import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/sc
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { readStreamHealth, resetStreamHealthMemory } from "@/lib/server/event-stream/health";
+import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { registerProject } from "@/lib/server/projects";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { POST } from "./route";
@@ -20,6 +22,7 @@ let service: TestServer;
 let n = 0;
 let demoId: string;
 let otherId: string;
+let quietId: string;
 
 beforeAll(async () => {
   // A fake service that hands out the signing secret when the dashboard creates its webhook.
@@ -34,10 +37,13 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   const project = await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
+  const quiet = await registerProject({ externalId: "quiet" }, SYSTEM_ACTOR, { checkWithService: false });
   await connectEventStream(project);
   await connectEventStream(other);
+  await connectEventStream(quiet);
   demoId = project.id;
   otherId = other.id;
+  quietId = quiet.id;
 });
 afterAll(async () => {
   await dispose();
@@ -289,5 +295,105 @@ describe("POST /api/ingest/[project]", () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+/** Issue 25: what a stranger, or a verified delivery's content, can make the ingest do. */
+describe("POST /api/ingest/[project]: bounds", () => {
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+  const statusOfQuiet = () => getStreamStatus({ id: quietId });
+
+  it("posts that do not verify are counted as refused but never move the project's mode; a signed late one does", async () => {
+    const good = JSON.stringify({ type: "delivered", data: { messageId: "m_quiet" } });
+    expect((await deliver(good, signed(good), "quiet")).status).toBe(204);
+    expect(await statusOfQuiet()).toMatchObject({ mode: "live", code: "live" });
+    const before = (await statusOfQuiet()).health.refusedCount;
+    await pause();
+    const forged = JSON.stringify({ type: "delivered", data: { messageId: "m_forged" } });
+    const stranger = `whsec_${Buffer.from("a-secret-the-dashboard-never-saw!").toString("base64")}`;
+    for (let i = 0; i < 3; i++) expect((await deliver(forged, {}, "quiet")).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await deliver(forged, signed(forged, { secret: stranger }), "quiet")).status).toBe(401);
+    // A stranger's signature with a late timestamp is still a stranger's.
+    expect((await deliver(forged, signed(forged, { secret: stranger, at: new Date(Date.now() - 20 * 60_000) }), "quiet")).status).toBe(401);
+    let status = await statusOfQuiet();
+    expect(status).toMatchObject({ mode: "live", code: "live" });
+    expect(status.health.refusedCount - before).toBe(7);
+    expect(status.health.lastReason).toBe("the signature does not match the signing secret");
+    expect(await eventCount("m_forged")).toBe(0);
+
+    // Made with the project's key but 20 min late (the service's clock, or deliveries held up): polling.
+    await pause();
+    expect((await deliver(good, signed(good, { at: new Date(Date.now() - 20 * 60_000) }), "quiet")).status).toBe(401);
+    status = await statusOfQuiet();
+    expect(status).toMatchObject({ mode: "polling", code: "refused", reason: expect.stringMatching(/20 min old/) });
+    await pause();
+    expect((await deliver(good, signed(good), "quiet")).status).toBe(204);
+    expect((await statusOfQuiet()).mode).toBe("live");
+  });
+
+  it("records a signed delivery holding NUL characters and lone surrogates, in strings and keys (never a 5xx the service would retry)", async () => {
+    const body = JSON.stringify({
+      type: "delivered",
+      data: { messageId: "m_nul", subject: "Hi\u0000there \ud800", to: ["ada\u0000@example.com"], eventData: { "re\u0000ason": "x\udfff", note: ["\u0000"] } },
+    });
+    expect(body).toContain("\\u0000"); // as the service would send it: escaped in the JSON text
+    const res = await deliver(body, signed(body));
+    expect(res.status).toBe(204);
+    expect(await messageRow("m_nul")).toMatchObject({ subject: "Hi\ufffdthere \ufffd" });
+    const [event] = await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "m_nul"));
+    expect(event!.data).toMatchObject({ "re\ufffdason": "x\ufffd", note: ["\ufffd"] });
+  });
+
+  it("records a signed delivery nested far deeper than anything is read, cut at MAX_JSON_DEPTH", async () => {
+    const depth = 50_000;
+    const body = `{"type":"delivered","data":{"messageId":"m_deep","eventData":{"deep":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
+    const res = await deliver(body, signed(body));
+    expect(res.status).toBe(204);
+    const [event] = await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "m_deep"));
+    expect(JSON.stringify(event!.data)).toContain("[nested too deep]");
+  });
+
+  it("records a signed delivery with a recipient and an event word too long for the index, and a webhook-id too long for it, once", async () => {
+    // Random, so Postgres cannot compress them under its btree row limit (about 2.7 KB).
+    const noise = (bytes: number) => randomBytes(bytes).toString("hex");
+    const long = `${noise(3_000)}@example.com`;
+    const body = JSON.stringify({ type: "delivered", recordType: noise(3_000), data: { messageId: "m_long", to: [long, "bo@example.com"], from: long } });
+    const id = `whd_${noise(3_000)}`;
+    expect((await deliver(body, signed(body, { id }))).status).toBe(204);
+    expect((await deliver(body, signed(body, { id }))).status).toBe(204);
+    expect(await eventCount("m_long")).toBe(1);
+    expect(await messageRow("m_long")).toMatchObject({ to: ["bo@example.com"], from: "" });
+  });
+
+  it("refuses a delivery that is a list of more than 100 events with a 413 naming the limit, and records none of it", async () => {
+    const list = Array.from({ length: 5_000 }, (_, i) => ({ type: "delivered", data: { messageId: `m_many_${i}` } }));
+    const body = JSON.stringify(list);
+    const res = await deliver(body, signed(body));
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: { code: "too_many_events", message: expect.stringMatching(/at most 100 events; this one holds 5000/) } });
+    expect(await eventCount("m_many_0")).toBe(0);
+    expect(await queuedReads("m_many_0")).toBe(0);
+    expect((await readStreamHealth(demoId)).lastReason).toMatch(/list of 5000 events/);
+    // 100 is taken.
+    const hundred = JSON.stringify(list.slice(0, 100));
+    expect((await deliver(hundred, signed(hundred))).status).toBe(204);
+    expect(await eventCount("m_many_99")).toBe(1);
+  });
+
+  it("through the route too: a body past INGEST_MAX_BYTES is a 413 naming the limit, declared or not", async () => {
+    const body = JSON.stringify({ type: "delivered", data: { messageId: "m_big", text: "x".repeat(1024 * 1024) } });
+    const res = await deliver(body, signed(body));
+    expect(res.status).toBe(413);
+    expect((await res.json()).error.message).toMatch(/at most 1 MB \(INGEST_MAX_BYTES\)/);
+    // Declared too large: answered before the body (which never comes) is read.
+    const never = new ReadableStream<Uint8Array>({ pull: () => new Promise(() => {}) });
+    const req = new Request("http://dash.test:3000/api/ingest/demo", {
+      method: "POST",
+      body: never,
+      headers: { ...signed("{}"), "content-length": String(2 * 1024 * 1024) },
+      duplex: "half",
+    } as RequestInit);
+    expect((await POST(req, { params: Promise.resolve({ project: "demo" }) })).status).toBe(413);
+    expect(await eventCount("m_big")).toBe(0);
   });
 });

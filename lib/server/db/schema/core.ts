@@ -70,15 +70,19 @@ export const auditLog = pgTable(
 );
 
 /**
- * Sign-in attempts per key inside a fixed window (lib/server/auth/throttle.ts). One row per
- * key, counted up by one upsert per attempt before the password is checked, so parallel
- * attempts queue on the row and each sees the count the others left.
+ * Sign-in throttling (lib/server/auth/throttle.ts): one row per key, locked and counted in one
+ * transaction per attempt before the password is checked, so parallel attempts queue on the
+ * rows and each sees the count the others left.
  */
 export const loginThrottle = pgTable(
   "login_throttle",
   {
-    /** `account:<email>` or `address:<ip>`. */
+    /**
+     * `account:<email>`, `address:<ip>`, `pair:<json [email, ip]>` (failures), `refused:<pair>`
+     * (refused tries of one window) or `known:<pair>` (the last successful sign-in).
+     */
     key: text("key").primaryKey(),
+    /** The last counted failure; for `refused:` the window's first refusal; for `known:` the last success. */
     windowStart: at("window_start").notNull(),
     attempts: integer("attempts").notNull(),
   },

@@ -22,3 +22,24 @@ export const erasedMessages = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.messageId, t.addressHash] })],
 );
+
+/**
+ * The addresses erased in a project (lib/server/retention/erase.ts), for every later writer of
+ * the dashboard's records: whatever the service announces or returns, whatever staff type,
+ * these addresses are redacted before a row is written (lib/server/retention/redactor.ts). The
+ * hash finds the row; the address itself is kept sealed (AES-256-GCM under a key derived from
+ * AUTH_SECRET), since finding it inside a subject or a body needs the address, not its hash.
+ * A copy of the database alone tells neither. Never pruned: an erasure holds for good.
+ */
+export const erasedAddresses = pgTable(
+  "erased_addresses",
+  {
+    projectId: projectIdColumn(),
+    /** HMAC of the lower-cased address (lib/server/retention/address-hash.ts), also its marker in redacted text. */
+    addressHash: text("address_hash").notNull(),
+    /** The address, sealed (lib/server/retention/sealed-address.ts). */
+    sealed: text("sealed").notNull(),
+    erasedAt: at("erased_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.addressHash] })],
+);

@@ -105,7 +105,7 @@ export function AlertSettingsForm({ project, settings, onDone }: { project: stri
               type="url"
               spellCheck={false}
               placeholder="https://hooks.example.com/mail-alerts"
-              description="Each alert is also POSTed here as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). A URL set for the first time gets a signing secret, shown once."
+              description="Each alert is also POSTed here as JSON, signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature). A URL set for the first time gets a signing secret, shown once. A saved URL is shown with its credentials, query and tokens masked (***); leave it as it is to keep them."
             />
             <FormSubmitRow error={formError} pending={mutation.isPending} submitLabel="Save">
               <Button type="button" variant="ghost" onClick={onDone}>

@@ -21,7 +21,7 @@ function Current({ settings }: { settings: AlertSettingsView }) {
       ))}
       <div className="flex justify-between gap-2 sm:col-span-2" data-setting="webhookUrl">
         <dt className="text-muted-foreground">Webhook</dt>
-        <dd className="break-all">{settings.webhookUrl ? settings.webhookUrl.replace(/[?#].*$/, "") : "none"}</dd>
+        <dd className="break-all">{settings.webhookUrl || "none"}</dd>
       </div>
     </dl>
   );

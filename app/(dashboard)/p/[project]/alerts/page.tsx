@@ -6,7 +6,7 @@ import { AlertsScreen } from "./alerts-screen";
 export const metadata: Metadata = { title: "Alerts" };
 
 export default async function AlertsPage({ params }: { params: Promise<{ project: string }> }) {
-  const { project, user } = await guardPage("overview:read", params);
-  const initial = await getAlerts(project, user).catch(() => undefined);
+  const { project } = await guardPage("overview:read", params);
+  const initial = await getAlerts(project).catch(() => undefined);
   return <AlertsScreen project={project.externalId} initial={initial} />;
 }

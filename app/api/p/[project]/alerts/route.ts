@@ -2,4 +2,4 @@ import { getAlerts } from "@/lib/server/alerts/view";
 import { route } from "@/lib/server/route";
 
 /** The project's alerts: where each metric stands, the history with its notifications, the settings. */
-export const GET = route<{ project: string }>("overview:read", async ({ project, user }) => getAlerts(project, user));
+export const GET = route<{ project: string }>("overview:read", async ({ project }) => getAlerts(project));

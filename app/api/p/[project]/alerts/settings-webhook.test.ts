@@ -65,12 +65,12 @@ describe("alert settings", () => {
     expect(again.webhookSecret).toBeUndefined();
     const view = await (await ALERTS(await apiRequest("/api/p/p1/alerts", { cookie: support }), params({ project: "p1" }))).json();
     expect(JSON.stringify(view)).not.toContain(body.webhookSecret);
-    expect(view.settings).toMatchObject({ bounceLimit: 4, minVolume: 5, webhookUrl: `${receiver.url}/alerts` }); // support: without the token
+    expect(view.settings).toMatchObject({ bounceLimit: 4, minVolume: 5, webhookUrl: `${receiver.url}/alerts?token=***` }); // the token masked
     const audit = await (await db()).select().from(auditLog).where(eq(auditLog.action, "alerts.settings.update"));
     expect(audit).toHaveLength(2);
     expect(JSON.stringify(audit)).not.toContain(body.webhookSecret);
     expect(JSON.stringify(audit)).not.toContain("token=abc");
-    expect(audit[0]!.detail).toMatchObject({ bounceLimitPct: 3, webhook: `${receiver.url}/alerts` });
+    expect(audit[0]!.detail).toMatchObject({ bounceLimitPct: 3, webhook: `${receiver.url}/alerts?token=***` });
   });
 
   it("signs each alert webhook per Standard Webhooks, retries a failure with a back-off, and keeps the delivery id", async () => {

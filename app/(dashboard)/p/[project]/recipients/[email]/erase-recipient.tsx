@@ -23,7 +23,7 @@ export function EraseRecipient({ project, email }: { project: string; email: str
   async function erase() {
     const r = await recipientMutations.erase(project, email);
     toast.success(`Erased ${email} from the dashboard`, {
-      description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
+      description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.redacted, "other record")} redacted, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
     });
     router.refresh();
   }
@@ -46,9 +46,10 @@ export function EraseRecipient({ project, email }: { project: string; email: str
           </p>
           <ul className="list-disc space-y-1 pl-5">
             <li>messages sent to it (or received from it) that nobody else got, with their timelines;</li>
-            <li>the address on messages that other people also received (those stay, without it);</li>
+            <li>the address on messages that other people also received (those stay, without it), and wherever else it is written: subjects, bodies, event details, other batch rows and contacts;</li>
             <li>its contact record in the dashboard&apos;s contacts, its rows in batch jobs (a row not yet sent will not be sent) and sample sets that mention it.</li>
           </ul>
+          <p>From then on the dashboard records mail to or from it in this project without the address.</p>
           <p>
             The email service keeps its own data (messages, contact, suppression): the dashboard has no way to delete it there. The audit log records this erasure without the address in clear.
           </p>

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { MessageListQuery } from "@/lib/schemas/messages-index";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { registerProject } from "@/lib/server/projects";
+import { setTestEnv } from "@/lib/server/test-helpers";
+import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
+import { searchMessages } from "./search";
+
+/**
+ * The project filter of the messages search. Two projects hold mirror-image messages (the
+ * same addresses, subjects, tags, statuses, directions and times; only the ids differ), so
+ * every filter matches in both: a search of one must never answer the other's. Written by
+ * the real writers: recordSentMessages for sends, indexServiceMessage for inbound mail.
+ */
+let dispose: () => Promise<void>;
+const ids: Record<"alpha" | "beta", string> = { alpha: "", beta: "" };
+
+beforeAll(async () => {
+  setTestEnv();
+  ({ dispose } = await useTestDb());
+  for (const p of ["alpha", "beta"] as const) ids[p] = (await registerProject({ externalId: p }, SYSTEM_ACTOR, { checkWithService: false })).id;
+  await indexMirroredMessages(ids);
+});
+afterAll(() => dispose());
+
+/** All pages of a search, walked with the cursor one message at a time. */
+async function allPages(projectId: string, query: MessageListQuery): Promise<string[]> {
+  const found: string[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < 20; i++) {
+    const page = await searchMessages(projectId, { ...query, limit: 1, cursor });
+    found.push(...page.data.map((m) => m.id));
+    if (!page.nextCursor) return found;
+    cursor = page.nextCursor;
+  }
+  throw new Error("more pages than messages");
+}
+
+describe("searchMessages keeps to its project", () => {
+  it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s: only the project's own messages, the same ones in each", async (_, filter) => {
+    const alpha = (await searchMessages(ids.alpha, filter)).data.map((m) => m.id);
+    const beta = (await searchMessages(ids.beta, filter)).data.map((m) => m.id);
+    expect(alpha.length).toBeGreaterThan(0);
+    expect(alpha.every((id) => id.startsWith("alpha-")), alpha.join()).toBe(true);
+    expect(beta.every((id) => id.startsWith("beta-")), beta.join()).toBe(true);
+    expect(beta.map((id) => id.replace("beta-", "alpha-"))).toEqual(alpha);
+    // Page by page, the cursor never crosses into the other project either.
+    expect(await allPages(ids.alpha, filter)).toEqual(alpha);
+  });
+
+  it("a pasted id of the other project finds nothing; its own finds that message alone", async () => {
+    expect((await searchMessages(ids.alpha, { q: "beta-out-0001" })).data).toEqual([]);
+    expect((await searchMessages(ids.alpha, { q: "beta-in-0004" })).data).toEqual([]);
+    expect((await searchMessages(ids.alpha, { q: "alpha-out-0001" })).data.map((m) => m.id)).toEqual(["alpha-out-0001"]);
+  });
+});

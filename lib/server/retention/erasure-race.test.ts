@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { rowsOf } from "@/lib/db-rows";
+import type { Actor, Project } from "@/lib/server/access";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { db, openDatabase } from "@/lib/server/db";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { indexedMessages } from "@/lib/server/db/schema/messages";
+import type { DeliveredEvent } from "@/lib/server/event-stream/payload";
+import { recordEventsIn } from "@/lib/server/event-stream/record-event";
+import { indexServiceMessage } from "@/lib/server/messages/lookup";
+import { registerProject } from "@/lib/server/projects";
+import { setTestEnv } from "@/lib/server/test-helpers";
+import { tablesNaming } from "@/lib/test/naming";
+import type { Message } from "@/lib/schemas/emails";
+import { addressHash } from "./address-hash";
+import { eraseRecipient } from "./erase";
+
+/**
+ * Two dashboards on one Postgres: a second instance (its own connections, as another process
+ * has) writes while the first erases. Its write either ends before the erasure starts, and the
+ * erasure then finds what it wrote, or comes after, and reads the erasure: never between
+ * (lib/server/retention/redactor.ts). Postgres only (TEST_DATABASE_URL): PGlite is one
+ * process's database.
+ */
+const ERASED = "race-me@example.com";
+const url = process.env.TEST_DATABASE_URL;
+
+let dispose: () => Promise<void>;
+let other: Awaited<ReturnType<typeof openDatabase>>;
+let project: Project;
+const actor = { id: "u-1", email: "support@staff.test", name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null } as Actor;
+
+const event = (messageId: string): DeliveredEvent => ({
+  messageId,
+  type: "bounce",
+  occurredAt: new Date(),
+  direction: "outbound",
+  from: "shop@acme.test",
+  to: ["carol@example.com", `Race Me <${ERASED}>`],
+  subject: `For ${ERASED}`,
+  html: null,
+  text: null,
+  details: { recipient: ERASED },
+});
+
+describe.skipIf(!url)("an erasure while another instance writes (Postgres)", () => {
+  beforeAll(async () => {
+    setTestEnv({});
+    ({ dispose } = await useTestDb());
+    project = await registerProject({ externalId: "acme", name: "Acme" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+    const [{ name }] = rowsOf<{ name: string }>(await (await db()).execute(sql`select current_database() as name`));
+    const second = new URL(url!);
+    second.pathname = `/${name}`;
+    other = await openDatabase({ url: second.toString() });
+  });
+  afterAll(async () => {
+    await other?.close();
+    await dispose?.();
+  });
+
+  it("waits for a write under way on the other instance, then finds it; the other's later writes read the erasure", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let written!: () => void;
+    const wrote = new Promise<void>((r) => (written = r));
+    // The other instance is between recording a delivery that names the address and committing.
+    const writing = other.db.transaction(async (tx) => {
+      await recordEventsIn(tx, [{ projectId: project.id, key: "race-1", event: event("em-race") }], 60_000);
+      written();
+      await gate;
+    });
+    await wrote;
+    let done = false;
+    const erasing = eraseRecipient(project, actor, ERASED, { confirmEmail: ERASED }).finally(() => (done = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(done).toBe(false);
+    release();
+    await writing;
+    await erasing;
+    expect(await tablesNaming(await db(), [ERASED])).toEqual({});
+    const [row] = await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "em-race"));
+    expect(row).toMatchObject({ to: ["carol@example.com"], subject: `For ${addressHash(ERASED)}` });
+
+    // Afterwards the other instance's deliveries and reads leave the address out.
+    await other.db.transaction((tx) => recordEventsIn(tx, [{ projectId: project.id, key: "race-2", event: event("em-after") }], 60_000));
+    const read = { id: "em-read", from: "shop@acme.test", to: [ERASED], subject: ERASED, status: "sent", direction: "outbound", createdAt: new Date().toISOString(), events: [] } as unknown as Message;
+    await other.db.transaction((tx) => indexServiceMessage(project.id, read, {}, tx).then(() => undefined));
+    expect(await tablesNaming(await db(), [ERASED])).toEqual({});
+  });
+});

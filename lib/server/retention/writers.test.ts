@@ -1,0 +1,57 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * An erasure holds only if every writer of the records that can name an address takes the
+ * project's erasures into account (lib/server/retention/redactor.ts). A new writer that does
+ * not is caught here: each file of the server that inserts into or updates one of those
+ * tables imports the redactor (or the message rows' redaction built on it), or is listed below
+ * with why what it writes cannot name an address.
+ */
+const root = path.resolve(__dirname, "../../..");
+const TABLES = {
+  indexedMessages: "indexed_messages",
+  indexedEvents: "indexed_events",
+  indexedRecipients: "indexed_recipients",
+  contactsIndex: "contacts_index",
+  batchRows: "batch_rows",
+  templateSamples: "template_samples",
+  auditLog: "audit_log",
+};
+const WRITES = new RegExp(
+  [
+    `\\.(?:insert|update)\\((?:${Object.keys(TABLES).join("|")})\\)`,
+    `\\b(?:insert\\s+into|update)\\s+(?:${Object.values(TABLES).join("|")})\\b`,
+  ].join("|"),
+  "i",
+);
+const REDACTS = /from "[@./\w-]*(?:retention\/redactor|messages\/redacted|\.\/redactor|\.\/redacted)"/;
+
+/** Writers that write no text an address could be in. */
+const EXEMPT: Record<string, string> = {
+  "lib/server/retention/erase-messages.ts": "the erasure itself: removes the address from lists, recipient rows and events",
+  "lib/server/rereads/queue.ts": "sets checked_at only",
+  "lib/server/batches/jobs.ts": "retry: sets rows' status back to pending and clears their error",
+};
+
+function serverFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = path.posix.join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...serverFiles(rel));
+    else if (/\.tsx?$/.test(entry.name) && !/\.test(-d)?\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out;
+}
+
+describe("writers of records that can name an address", () => {
+  it("all go through the project's erasures", () => {
+    const writers = [...serverFiles("lib/server"), ...serverFiles("app")].filter((f) => WRITES.test(readFileSync(path.join(root, f), "utf8")));
+    // The check finds the writers it is about (a pattern gone stale would pass everything).
+    expect(writers).toEqual(expect.arrayContaining(["lib/server/messages/lookup.ts", "lib/server/event-stream/record-event.ts", "lib/server/audit.ts", "lib/server/batches/store.ts"]));
+    const unguarded = writers.filter((f) => !(f in EXEMPT) && !REDACTS.test(readFileSync(path.join(root, f), "utf8")));
+    expect(unguarded).toEqual([]);
+    for (const f of Object.keys(EXEMPT)) expect(writers).toContain(f);
+  });
+});
