@@ -9,6 +9,12 @@ import type { AbuseTarget } from "./abuse-target";
  * does during a large check; an answer that never comes counts as its deadline.
  */
 export const HEALTH_P99_MS = 1_000;
+
+/**
+ * An answer over a bound names it: in words, or by its variable (INGEST_MAX_BYTES…). Not
+ * case-blind, so an error code such as `ingest_busy` is not taken for a variable.
+ */
+export const NAMES_A_LIMIT = /[Ll]imit|[Tt]oo (large|long|many)|[Aa]t (most|a time|once)|[Aa]lready|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
 const HEALTH_DEADLINE_MS = 5_000;
 
 export type HealthRecord = { latencies: number[]; failures: string[] };
