@@ -74,6 +74,14 @@ describe("worker pool", () => {
     expect(await pool.run({ echo: "alive" })).toBe("alive");
   });
 
+  it("fails a task when its worker cannot start, without starting workers for ever", async () => {
+    let starts = 0;
+    pool = createWorkerPool({ spawn: () => (starts++, new Worker("throw new Error('broken entry')", { eval: true })), size: 1, maxQueue: 5, timeoutMs: 5000 });
+    const outcomes = await Promise.allSettled([pool.run({}), pool.run({}), pool.run({})]);
+    expect(outcomes.map((o) => o.status === "rejected" && (o.reason as { reason: string }).reason)).toEqual(["crashed", "crashed", "crashed"]);
+    expect(starts).toBe(3);
+  });
+
   it("hands back the worker's own error as data", async () => {
     const p = make();
     const error = await p.run({ fail: "no good" }).catch((e: unknown) => e);

@@ -9,8 +9,8 @@ import type { Worker } from "node:worker_threads";
  * - at most `maxQueue` tasks waiting; one more is refused at once (`busy`);
  * - each task has `timeoutMs` from the moment a ready worker takes it; past it the worker is
  *   terminated (the only way to stop a runaway computation) and the task fails (`timeout`);
- * - a worker that dies (out of its heap, `resourceLimits`) fails its task (`crashed`) and is
- *   replaced on demand;
+ * - a worker that dies fails its task (`memory` when out of its `resourceLimits` heap, else
+ *   `crashed`) and is replaced on demand;
  * - an idle worker exits after `idleMs`, giving its memory back.
  *
  * The protocol: the worker posts `{ ready: true }` once its modules are loaded; then it gets
@@ -95,7 +95,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   };
 
   const fail = (slot: Slot, error: Error) => {
-    const task = slot.task;
+    // A worker that fails before it is ready fails the oldest waiting task: a broken entry
+    // then costs one start per task, rather than starts without end while tasks wait.
+    const task = slot.task ?? (slot.ready ? undefined : queue.shift());
     slot.task = null;
     retire(slot);
     if (task) {

@@ -18,16 +18,19 @@ import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } f
 export const WORKER_HEAP_MB = 256;
 
 /**
- * Built by Next, the `new URL(…, import.meta.url)` below names a bundled chunk. From source
- * (Vitest, tsx) it is the TypeScript file itself, which a worker loads through tsx's API:
- * Node 20 does not apply `--import tsx` to a worker's own entry.
+ * In Next (built or `next dev`) the worker is Next's bundle of check-worker.ts, from the
+ * `new Worker(new URL(…, import.meta.url))` below. Outside Next (Vitest, tsx scripts) there is
+ * no bundle: a worker loads the TypeScript file through tsx's API, as Node 20 does not apply
+ * `--import tsx` to a worker's own entry. NEXT_RUNTIME is what tells them apart: Next sets it
+ * in its bundles; import.meta.url does not, as Next keeps the source file's name in it.
  */
-const FROM_SOURCE = import.meta.url.endsWith(".ts");
+const FROM_SOURCE = !process.env.NEXT_RUNTIME;
 const options = { name: "presend-checks", resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
 
 function spawn(): Worker {
   if (FROM_SOURCE) {
-    const entry = new URL("./check-worker.ts", import.meta.url).href;
+    // Not `new URL("./check-worker.ts", import.meta.url)`: Next would copy the file as an asset.
+    const entry = import.meta.url.replace(/check-pool\.ts$/, "check-worker.ts");
     const load = `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
     // Reflect.construct: this form is for source only, and must not look like a worker entry to Next's bundler.
     return Reflect.construct(Worker, [load, { ...options, eval: true }]) as Worker;
