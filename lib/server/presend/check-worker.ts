@@ -7,6 +7,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { isAppError } from "@/lib/errors";
+import { guardConsoleErrors } from "@/lib/log/console-guard";
 import { runChecks } from "@/lib/presend";
 import type { PlainError } from "@/lib/server/limits/worker-pool";
 import { buildMessage } from "@/lib/server/spam/message";
@@ -14,6 +15,8 @@ import type { CheckTask } from "./check-pool";
 
 const port = parentPort;
 if (!port) throw new Error("check-worker.ts runs as a worker thread only");
+// A worker thread has a console of its own: a library's warning about a draft is scrubbed here too.
+guardConsoleErrors();
 
 /** Only our own errors (bad input found while checking) go back as they are; anything else without its values. */
 function plain(e: unknown): PlainError {

@@ -19,8 +19,8 @@ type Caller = { userId?: string; signal?: AbortSignal };
 
 /**
  * The pre-send checks of a draft (in a worker thread), and SpamAssassin's score when it is
- * asked for (the message built in the worker, then sent to spamd). A user's checks run one at a time; `userId` is left out only by
- * a page shell's own check of a stored template.
+ * asked for (the message built in the worker, then sent to spamd). A user's checks run one at a time
+ * (the template page's first check counts as one); without `userId` only the pool's bounds apply.
  */
 export async function presendChecks(request: { draft: PresendRequest["draft"]; spam: boolean }, caller: Caller = {}): Promise<PresendResult> {
   const draft = presendDraft.parse(request.draft);
