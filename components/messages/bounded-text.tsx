@@ -8,7 +8,7 @@ import { DownloadTextButton } from "./download-text-button";
  * SHOWN_TEXT_CHARS of it; the whole stays a download away. Long lines wrap anywhere, so one
  * line of a million characters is laid out as many short ones.
  */
-export function BoundedText({ text, filename }: { text: string; filename: string }) {
+export function BoundedText({ text, filename, label }: { text: string; filename: string; label: string }) {
   const { shown, omitted } = clip(text, SHOWN_TEXT_CHARS);
   return (
     <div className="space-y-2">
@@ -22,7 +22,8 @@ export function BoundedText({ text, filename }: { text: string; filename: string
           </DownloadTextButton>
         </div>
       )}
-      <pre className="max-h-[32rem] overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">{shown}</pre>
+      {/* Focusable, so the box scrolls from the keyboard too. */}
+      <pre tabIndex={0} aria-label={label} className="max-h-[32rem] overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-sm whitespace-pre-wrap [overflow-wrap:anywhere]">{shown}</pre>
     </div>
   );
 }

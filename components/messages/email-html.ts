@@ -1,4 +1,4 @@
-import { QuoteType, Tokenizer, type TokenizerCallbacks } from "htmlparser2";
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from "./html-tokenizer";
 import { blockCssUrls, isRemoteSrcset, isRemoteUrl } from "./remote-urls";
 
 /**

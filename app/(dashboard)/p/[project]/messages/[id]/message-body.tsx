@@ -64,8 +64,8 @@ export function MessageBody({ message }: { message: Message }) {
         )}
         {html && <EmailFrame html={html} allowRemoteImages={allowImages} onRemoteImages={setRemote} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
       </TabsContent>
-      <TabsContent value="source">{html && <BoundedText text={html} filename={`${files}.html.txt`} />}</TabsContent>
-      <TabsContent value="text">{text && <BoundedText text={text} filename={`${files}.txt`} />}</TabsContent>
+      <TabsContent value="source">{html && <BoundedText text={html} filename={`${files}.html.txt`} label="HTML source" />}</TabsContent>
+      <TabsContent value="text">{text && <BoundedText text={text} filename={`${files}.txt`} label="Text version" />}</TabsContent>
       <TabsContent value="headers">
         <HeadersList headers={headers} filename={`${files}-headers.txt`} />
       </TabsContent>
