@@ -36,4 +36,11 @@ describe("next.config", () => {
     }
     expect(API_CONTENT_SECURITY_POLICY).toContain("default-src 'none'");
   });
+
+  // Issue 25 item 13: Next keeps the config's header over a route's own, so the attachment
+  // download's sandbox has to be in the policy every /api answer gets.
+  it("sandboxes every API answer, so a downloaded attachment opened on its own has an opaque origin and runs nothing", () => {
+    const api = loaded.headers.find((h) => h.source === "/api/:path*")?.headers.find((h) => h.key === "Content-Security-Policy")?.value ?? "";
+    expect(api.split(";").map((d) => d.trim())).toEqual(expect.arrayContaining(["sandbox", "default-src 'none'"]));
+  });
 });

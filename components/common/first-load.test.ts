@@ -163,4 +163,14 @@ describe("first-load imports", () => {
     const offenders = files.filter((f) => f !== path.join("components", "ui", "sonner.tsx") && /^import\s+\{(?!\s*type\b)[^}]*\}\s+from\s+"sonner"/m.test(readFileSync(path.join(root, f), "utf8")));
     expect(offenders).toEqual([]);
   });
+
+  it.each(["app/(dashboard)/p/[project]/messages/[id]/message-body.tsx", "app/(dashboard)/p/[project]/templates/[id]/preview-panel.tsx", "app/(dashboard)/p/[project]/compose/review-dialog-content.tsx"])(
+    "%s loads the email frame's html tokenizer on use, not with the screen",
+    (file) => {
+      expect(staticPackages("components/messages/sandboxed-frame.tsx")).toContain("htmlparser2"); // the walk does see it
+      const packages = staticPackages(file);
+      expect(packages.has("react")).toBe(true);
+      expect(packages).not.toContain("htmlparser2");
+    },
+  );
 });

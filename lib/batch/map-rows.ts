@@ -1,5 +1,6 @@
 import type { CsvMapping } from "@/lib/schemas/batch";
 import { address } from "@/lib/schemas/common";
+import { splitNamedAddress } from "@/lib/messages/address-text";
 import type { CsvRow } from "./csv";
 
 /* The server's half of a CSV file (lib/server/batches/check.ts): rows checked with the shared
@@ -7,9 +8,6 @@ import type { CsvRow } from "./csv";
 
 export type RowError = { field: string; message: string };
 export type MappedRow = { row: number; email: string; name?: string; data: Record<string, string>; errors: RowError[] };
-
-/** `Ada Lovelace <ada@example.com>`, as address books export it. */
-const NAMED_ADDRESS = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
 
 /**
  * Rows → sends, each checked with the shared address schema; errors name the field. A
@@ -29,10 +27,11 @@ export function createRowMapper(mapping: CsvMapping): (row: CsvRow) => MappedRow
     let name = mapping.name
       ? (values[mapping.name] ?? "").trim()
       : [mapping.firstName, mapping.lastName].map((c) => (c ? (values[c] ?? "").trim() : "")).filter(Boolean).join(" ");
-    const named = NAMED_ADDRESS.exec(email);
+    // `Ada Lovelace <ada@example.com>`, as address books export it.
+    const named = splitNamedAddress(email);
     if (named) {
-      email = named[2].trim();
-      name ||= named[1].trim();
+      email = named.email;
+      name ||= named.name;
     }
 
     if (!email) {

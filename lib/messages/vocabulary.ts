@@ -18,12 +18,16 @@ export type CanonicalEventType = (typeof CANONICAL_EVENT_TYPES)[number];
 
 /** Lower snake case: `DeliveryDelay` → `delivery_delay`, `spam-report` → `spam_report`. */
 export function wordKey(value: string): string {
-  return value
+  const key = value
     .trim()
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()
     .replace(/[\s.\-/:]+/g, "_")
-    .replace(/^_+|_+$/g, "");
+    .replace(/^_+/, "");
+  // Trailing underscores by hand: /_+$/ retries from every underscore of a long run (quadratic).
+  let end = key.length;
+  while (end > 0 && key[end - 1] === "_") end--;
+  return key.slice(0, end);
 }
 
 /** Prefixes services put before the event word: `email.delivered`, `message_bounced`, `mail.opened`. */

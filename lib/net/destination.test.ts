@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { json, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { checkDestination, DestinationBlockedError, fetchPublic, isPublicIp, type Resolver } from "./destination";
+import { classifyIp } from "./ip";
 
 /**
  * Finding 4 of the security review (SSRF): a key limited to one project registered webhooks
@@ -41,6 +42,25 @@ describe("isPublicIp", () => {
     "64:ff9b::a9fe:a9fe", "2002:c0a8:0001::1", "2001:db8::1", "not an ip",
   ])("refuses %s", (ip) => expect(isPublicIp(ip)).toBe(false));
 
+  // Finding 9 of the second review: the IPv4-translated form (SIIT, ::ffff:0:0/96) was taken for a public address.
+  it.each([
+    ["::ffff:0:127.0.0.1", /loopback/],
+    ["::ffff:0:7f00:1", /loopback/],
+    ["::ffff:0:10.1.2.3", /RFC 1918/],
+    ["::ffff:0:a9fe:a9fe", /metadata/],
+    // Translated addresses mean something only behind a translator: refused whatever they carry.
+    ["::ffff:0:8.8.8.8", /reserved/],
+    // NAT64 (RFC 6052) and 6to4 (RFC 3056) forms are judged by the IPv4 address inside.
+    ["64:ff9b::127.0.0.1", /loopback/],
+    ["64:ff9b::c0a8:101", /RFC 1918/],
+    ["2002:7f00:1::1", /loopback/],
+    ["2002:a9fe:a9fe::", /metadata/],
+    ["2002:a00:1:1::1", /RFC 1918/],
+  ])("refuses the IPv4-embedding form %s for what it carries", (ip, reason) => {
+    expect(isPublicIp(ip)).toBe(false);
+    expect(classifyIp(ip)?.reason).toMatch(reason);
+  });
+
   it.each(["8.8.8.8", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"])("accepts %s", (ip) =>
     expect(isPublicIp(ip)).toBe(true),
   );
@@ -51,6 +71,8 @@ describe("checkDestination", () => {
     ["http://127.0.0.1:8080/hook", /127\.0\.0\.1, a loopback address/],
     ["http://[::1]/hook", /loopback/],
     ["http://[::ffff:127.0.0.1]/hook", /loopback/],
+    ["http://[::ffff:0:127.0.0.1]/hook", /loopback/],
+    ["http://[64:ff9b::7f00:1]/hook", /loopback/],
     ["http://2130706433/hook", /127\.0\.0\.1, a loopback/], // the URL parser's decimal form
     ["http://0x7f.1/hook", /127\.0\.0\.1/],
     ["http://169.254.169.254/latest/meta-data", /metadata/],
@@ -123,6 +145,12 @@ describe("fetchPublic", () => {
   it("refuses a loopback address without sending anything", async () => {
     await expect(fetchPublic(`${server.url}/hook`, { method: "POST", body: "{}" })).rejects.toBeInstanceOf(DestinationBlockedError);
     await expect(fetchPublic(`http://localhost:${port}/hook`)).rejects.toThrow(/loopback/);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("refuses an IPv4-translated loopback address, literal or resolved, without sending anything", async () => {
+    await expect(fetchPublic(`http://[::ffff:0:127.0.0.1]:${port}/hook`)).rejects.toThrow(/loopback/);
+    await expect(fetchPublic(`http://translated.attacker.test:${port}/hook`, { resolve: resolvesTo(["::ffff:0:7f00:1"]) })).rejects.toThrow(/resolves to ::ffff:0:7f00:1, a loopback/);
     expect(server.requests).toHaveLength(0);
   });
 

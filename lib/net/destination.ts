@@ -1,4 +1,4 @@
-import { lookup } from "node:dns/promises";
+import { lookup, Resolver as DnsResolver } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
@@ -33,9 +33,51 @@ export type DestinationPolicy = {
 /** Name → addresses. Replaceable in tests, to make a name resolve (or re-resolve) anywhere. */
 export type Resolver = (hostname: string) => Promise<string[]>;
 
+/**
+ * The operating system's resolver (getaddrinfo: /etc/hosts, search domains, nsswitch), for
+ * hosts the operator listed (allowHosts). It runs on libuv's small thread pool (4 threads,
+ * shared with file and zlib work) and cannot be cancelled: a name whose DNS answers slowly
+ * holds a thread however soon the caller gives up, so it is never used for a name someone
+ * else chose.
+ */
 export const systemResolver: Resolver = async (hostname) => (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
 const RESOLVE_TIMEOUT_MS = 5_000;
+
+/** No DNS answer means no address; anything else (a timeout, a refusal) is an error to report. */
+const NO_ADDRESS = new Set(["ENOTFOUND", "ENODATA"]);
+
+/**
+ * Names someone else chose (a link in a draft, a customer's webhook) are resolved with c-ares
+ * (`dns.Resolver`): DNS queries on the event loop, each bounded by `timeoutMs` and cancelled
+ * then, so a slow or silent name server holds nothing afterwards. A records first, then AAAA.
+ * `localhost` is loopback without asking DNS (RFC 6761). `servers`: tests point it at their own.
+ */
+export function dnsResolver(options: { timeoutMs?: number; servers?: string[] } = {}): Resolver {
+  const timeoutMs = options.timeoutMs ?? RESOLVE_TIMEOUT_MS;
+  return async (hostname) => {
+    if (hostname === "localhost" || hostname.endsWith(".localhost")) return ["127.0.0.1", "::1"];
+    const resolver = new DnsResolver({ timeout: timeoutMs, tries: 1 });
+    if (options.servers) resolver.setServers(options.servers);
+    // c-ares' timeout is per try and server; this one is for the whole resolution.
+    const timer = setTimeout(() => resolver.cancel(), timeoutMs);
+    try {
+      const answers = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      const addresses = answers.flatMap((a) => (a.status === "fulfilled" ? a.value : []));
+      if (addresses.length) return addresses;
+      const failure = answers.map((a) => (a.status === "rejected" ? (a.reason as NodeJS.ErrnoException) : null)).find((e) => e && !NO_ADDRESS.has(e.code ?? ""));
+      if (failure) throw failure;
+      return [];
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+export const publicResolver: Resolver = dnsResolver();
+
+/** The resolver for a host: the operator's own (listed) hosts as the system resolves them, every other name through DNS. */
+const defaultResolver = (allowedHost: boolean): Resolver => (allowedHost ? systemResolver : publicResolver);
 
 /** Names that are a metadata service whatever they resolve to. */
 const METADATA_NAMES = new Set(["metadata.google.internal", "metadata.goog", "metadata", "instance-data", "instance-data.ec2.internal", "metadata.azure.internal"]);
@@ -105,12 +147,13 @@ function toUrl(url: string | URL): URL | null {
  * no address right now) is told apart so a caller may accept the URL and leave the decision
  * to connect time.
  */
-export async function inspectDestination(input: string | URL, policy: DestinationPolicy = {}, resolve: Resolver = systemResolver): Promise<Inspection> {
+export async function inspectDestination(input: string | URL, policy: DestinationPolicy = {}, resolver?: Resolver): Promise<Inspection> {
   const url = toUrl(input);
   if (!url) return { ok: false, code: "invalid_url", reason: "is not a valid URL" };
   if (url.protocol !== "http:" && url.protocol !== "https:") return { ok: false, code: "scheme", reason: "must be an http or https URL" };
   const host = bareHost(url);
   const allowedHost = isAllowedHost(url, policy);
+  const resolve = resolver ?? defaultResolver(allowedHost);
 
   if (isIP(host)) {
     const refusal = allowedHost ? null : addressRefusal(host, policy);
@@ -178,12 +221,13 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * not followed: a 3xx is returned as it is. `timeoutMs` (default 10 s) bounds the whole request.
  */
 export async function fetchPublic(input: string | URL, init: FetchPublicInit = {}): Promise<Response> {
-  const { timeoutMs = 10_000, policy = {}, resolve = systemResolver, ...rest } = init;
+  const { timeoutMs = 10_000, policy = {}, resolve: resolver, ...rest } = init;
   const url = toUrl(input);
   if (!url) throw new TypeError("fetchPublic: not a valid URL");
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new DestinationBlockedError("only http and https URLs are fetched");
   const host = bareHost(url);
   const allowedHost = isAllowedHost(url, policy);
+  const resolve = resolver ?? defaultResolver(allowedHost);
   // An IP literal never goes through the lookup below, so it is checked here.
   if (isIP(host) && !allowedHost) {
     const refusal = addressRefusal(host, policy);

@@ -92,13 +92,20 @@ function groups(ip: string): number[] | null {
 
 const v4From = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
-/** The IPv4 address an IPv6 address carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96, 6to4 2002::/16). */
-function embeddedV4(ip: string): string | null {
+/**
+ * The IPv4 address an IPv6 address carries: mapped ::ffff:a.b.c.d, translated ::ffff:0:a.b.c.d
+ * (SIIT, RFC 2765), NAT64 64:ff9b::/96 (RFC 6052) and 6to4 2002::/16 (RFC 3056). `routable`:
+ * whether the IPv6 form itself reaches a public IPv4 address on the internet; a translated
+ * address only means something behind a translator, so it is never reached, whatever it holds.
+ */
+function embeddedV4(ip: string): { v4: string; routable: boolean } | null {
   const g = groups(ip);
   if (!g) return null;
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return v4From(g[6], g[7]);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return v4From(g[6], g[7]);
-  if (g[0] === 0x2002) return v4From(g[1], g[2]);
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g[5] === 0xffff) return { v4: v4From(g[6], g[7]), routable: true };
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return { v4: v4From(g[6], g[7]), routable: false };
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return { v4: v4From(g[6], g[7]), routable: true };
+  if (g[0] === 0x2002) return { v4: v4From(g[1], g[2]), routable: true };
   return null;
 }
 
@@ -112,7 +119,8 @@ export function classifyIp(address: string): IpVerdict {
   }
   if (family === 6) {
     const inner = embeddedV4(ip);
-    if (inner) return classifyIp(inner);
+    // Judged by the IPv4 address inside (the reason names what it reaches), then by the form.
+    if (inner) return classifyIp(inner.v4) ?? (inner.routable ? null : verdict("reserved"));
     for (const [kind, b] of V6) if (b.check(ip, "ipv6")) return verdict(kind);
     return null;
   }

@@ -1,7 +1,7 @@
 import type { Element } from "domhandler";
 import type { Finding, Place, PresendLink } from "@/lib/schemas/presend";
 import { finding, plural } from "./finding";
-import { hasMergeVariable, textOf, type HtmlSource } from "./source";
+import { hasMergeVariable, LINK_TEXT_CHARS, linkTexts, type HtmlSource } from "./source";
 
 type Kind = PresendLink["kind"];
 export type ExtractedLink = { element: Element; href: string; text: string; place: Place; kind: Kind; host: string | null };
@@ -32,10 +32,12 @@ function classify(href: string): { kind: Kind; host: string | null } {
 
 export function extractLinks(source: HtmlSource): ExtractedLink[] {
   const out: ExtractedLink[] = [];
+  const texts = linkTexts(source.document);
   for (const element of source.elements) {
     if ((element.name !== "a" && element.name !== "area") || element.attribs.href === undefined) continue;
     const href = element.attribs.href;
-    out.push({ element, href, text: element.name === "a" ? textOf(element) : (element.attribs.alt ?? ""), place: source.placeOf(element), ...classify(href) });
+    const text = element.name === "a" ? (texts.get(element) ?? "") : (element.attribs.alt ?? "").slice(0, LINK_TEXT_CHARS);
+    out.push({ element, href, text, place: source.placeOf(element), ...classify(href) });
   }
   return out;
 }

@@ -8,7 +8,9 @@ export const TEXT_SHARE_MIN = 0.3;
 /** Short html (a notice, a code) is not compared: a few words either way mean nothing. */
 const TEXT_COMPARE_FROM_CHARS = 200;
 
-const UNSUBSCRIBE = /unsubscribe|opt[\s-]?out|abmelden|abbestellen|d[ée]sabonner|d[ée]sinscri|darse de baja|cancelar (la )?suscripci|disiscriv|afmelden|\{\{\s*[#^]?\s*unsub/i;
+// `\{\{[\s#^]*unsub`, not `\{\{\s*[#^]?\s*unsub`: two runs of \s* around an optional character try every
+// split of a long run of spaces, the square of its length (the text part may be a megabyte).
+const UNSUBSCRIBE = /unsubscribe|opt[\s-]?out|abmelden|abbestellen|d[ée]sabonner|d[ée]sinscri|darse de baja|cancelar (la )?suscripci|disiscriv|afmelden|\{\{[\s#^]*unsub/i;
 
 const headerNamed = (headers: Record<string, string>, name: string) => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 

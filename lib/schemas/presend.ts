@@ -21,12 +21,25 @@ export const presendAttachment = z.object({
 });
 export type PresendAttachment = z.infer<typeof presendAttachment>;
 
+/**
+ * The most html (and text) one check reads: 1,000,000 characters, about a megabyte. The
+ * interface states no limit on a message body; Gmail clips html past 102 KB, so a draft near
+ * this is far past what anyone reads, and the checks of a megabyte already take seconds.
+ */
+export const MAX_CHECKED_BODY_CHARS = 1_000_000;
+/** Custom headers of one draft; the interface states none, and a real message carries a handful. */
+export const MAX_CHECKED_HEADERS = 100;
+const checkedBody = z.string().max(MAX_CHECKED_BODY_CHARS, { error: `must be at most ${MAX_CHECKED_BODY_CHARS.toLocaleString("en-US")} characters (about 1 MB) to be checked; Gmail clips html past 102 KB anyway` });
+
 export const presendDraft = z.object({
   subject: z.string().max(998, { error: "must be at most 998 characters" }).default(""),
-  html: z.string().optional(),
-  text: z.string().optional(),
+  html: checkedBody.optional(),
+  text: checkedBody.optional(),
   attachments: z.array(presendAttachment).max(100, { error: "must list at most 100 attachments" }).default([]),
-  headers: z.record(z.string().max(200), z.string().max(2000)).default({}),
+  headers: z
+    .record(z.string().max(200), z.string().max(2000))
+    .refine((headers) => Object.keys(headers).length <= MAX_CHECKED_HEADERS, { error: `must have at most ${MAX_CHECKED_HEADERS} headers` })
+    .default({}),
   /** A batch (one message per row): bulk-mail rules such as unsubscribe apply. */
   isBatch: z.boolean().default(false),
   /** Used only to build the message SpamAssassin scores; a placeholder sender otherwise. */

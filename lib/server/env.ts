@@ -96,7 +96,17 @@ const schema = z
     /** SpamAssassin for the pre-send checks: where spamd listens. Unset = no spam score (the panel says how to enable it). */
     SPAMD_HOST: optionalText,
     SPAMD_PORT: positiveInt(783).pipe(z.number().max(65535, { error: "must be a port number (1-65535)" })),
+    /** The whole exchange with spamd (connect, send, read), not an idle timeout. */
     SPAMD_TIMEOUT_MS: positiveInt(10_000),
+    // Pre-send checks (lib/server/presend): run in worker threads, off the request thread.
+    /** Worker threads for the checks, per dashboard process; unset or 0: half the CPUs, at least 1. */
+    PRESEND_WORKERS: wholeNumber(0),
+    /** Checks waiting for a worker at most; one more is answered 429. */
+    PRESEND_QUEUE: positiveInt(8),
+    /** One check's time in its worker; past it the worker is stopped and the check answered 422. */
+    PRESEND_TIMEOUT_MS: positiveInt(10_000),
+    /** Link checks: requests to links in flight at once in this process, all users together. */
+    LINK_CHECK_MAX_IN_FLIGHT: positiveInt(24),
     /** Re-reads of messages from the service (lib/server/rereads): per project and second, per dashboard process. */
     REREAD_RATE_PER_S: positiveInt(10),
     /** Re-reads under way at once per project, per dashboard process. */

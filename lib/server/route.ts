@@ -137,16 +137,10 @@ export function errorResponse(e: unknown, correlationId: string, req?: Request):
     err = new AppError(500, "internal_error", `Something went wrong on our side. Reference: ${correlationId}.`);
   }
   const body = JSON.stringify(new AppError(err.status, err.code, err.message, err.param, correlationId).toBody());
-  return new Response(body, {
-    status: err.status,
-    headers: {
-      "Content-Type": "application/json",
-      "Cache-Control": NO_STORE,
-      "X-Correlation-Id": correlationId,
-      // A 429 says when to come back, in whole seconds.
-      ...(err.status === 429 && err.retryAfterMs !== undefined ? { "Retry-After": String(Math.max(1, Math.ceil(err.retryAfterMs / 1000))) } : {}),
-    },
-  });
+  // A 429 or 503 that knows when to come back says so (a limit of ours, or the service's own Retry-After).
+  const headers: Record<string, string> = { "Content-Type": "application/json", "Cache-Control": NO_STORE, "X-Correlation-Id": correlationId };
+  if ((err.status === 429 || err.status === 503) && err.retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
+  return new Response(body, { status: err.status, headers });
 }
 
 /** A problem found in the input (a NUL, nesting too deep) as the 400 that names its field. */

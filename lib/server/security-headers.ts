@@ -33,7 +33,12 @@ export function pageContentSecurityPolicy(nonce: string, opts: { dev: boolean; h
   return directives.join("; ");
 }
 
-/** JSON and files need no scripts at all. */
+/**
+ * JSON and files need no scripts at all, and `sandbox` gives any of them opened on its own
+ * (an attachment, an SVG) an opaque origin. next.config.mjs sets it on every /api answer, and
+ * Next then drops a route's own Content-Security-Policy (the config's header comes first):
+ * so this one policy is the attachment download's sandbox too.
+ */
 export const API_CONTENT_SECURITY_POLICY: string = staticHeaders.apiContentSecurityPolicy;
 
 /**

@@ -51,7 +51,10 @@ export function staticPackages(entry: string): Set<string> {
     for (const [, , typeKeyword, clause, spec] of source.matchAll(STATEMENT)) {
       if (typeOnly(typeKeyword, clause!)) continue;
       const local = resolve(file, spec!);
+      const vendored = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(spec!);
       if (local) queue.push(local);
+      // A published file of a package imported by its path (past the package's exports map).
+      else if (vendored) packages.add(vendored[1]!);
       else if (!spec!.startsWith(".") && !spec!.startsWith("@/")) {
         packages.add(spec!.startsWith("@") ? spec!.split("/").slice(0, 2).join("/") : spec!.split("/")[0]!);
         if (spec === "radix-ui") for (const part of radixParts(clause!)) packages.add(part);

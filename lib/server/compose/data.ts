@@ -2,17 +2,17 @@ import "server-only";
 import { isAppError } from "@/lib/errors";
 import { RESERVED_HEADERS } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
+import { splitNamedAddress } from "@/lib/messages/address-text";
 import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
 import type { Project } from "@/lib/server/access";
 import { readMessage } from "@/lib/server/messages/read";
 import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";
 
-const NAMED = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
-/** `Ada <ada@example.com>` or a bare address, as the service returns them. */
+/** `Ada <ada@example.com>` or a bare address, as the service returns them (an inbound From is a stranger's text). */
 export function parseAddress(value: string): Address {
-  const m = NAMED.exec(value);
-  if (m) return m[1].trim() ? { email: m[2].trim(), name: m[1].trim() } : { email: m[2].trim() };
+  const m = splitNamedAddress(value);
+  if (m) return m.name ? { email: m.email, name: m.name } : { email: m.email };
   return { email: value.trim() };
 }
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { Project } from "@/lib/server/access";
+import { API_CONTENT_SECURITY_POLICY } from "@/lib/server/security-headers";
 import { service } from "@/lib/server/service";
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name, so no name can break the header. */
@@ -25,7 +26,8 @@ export async function downloadAttachment(project: Project, messageId: string, at
       "Content-Type": "application/octet-stream",
       "Content-Disposition": disposition(meta.filename),
       "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
+      // The same policy next.config.mjs gives every /api answer (which Next keeps over a route's own).
+      "Content-Security-Policy": API_CONTENT_SECURITY_POLICY,
       ...(upstream.headers.get("content-length") ? { "Content-Length": upstream.headers.get("content-length")! } : {}),
     },
   });

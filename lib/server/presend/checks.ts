@@ -1,20 +1,42 @@
 import "server-only";
 import { outboundPolicy } from "@/lib/server/outbound";
-import { runChecks } from "@/lib/presend";
 import { presendDraft, type PresendRequest, type PresendResult, type LinkCheckRequest, type LinkCheckResult } from "@/lib/schemas/presend";
-import { scoreDraft } from "@/lib/server/spam";
+import { busyError, oneAtATime } from "@/lib/server/limits/one-at-a-time";
+import { scoreDraft, spamdSettings } from "@/lib/server/spam";
+import { runChecksInWorker } from "./check-pool";
 import { checkReachability } from "./reachability";
 
-/** The pre-send checks of a draft, and SpamAssassin's score when it is asked for (run alongside). */
-export async function presendChecks(request: { draft: PresendRequest["draft"]; spam: boolean }): Promise<PresendResult> {
+/** A user's second check while the first runs is a 429: one user holds at most one worker. */
+const oneCheckAtATime = oneAtATime("presend-checks", () =>
+  busyError("check_in_progress", "Another check of yours is still running. Wait for it to finish, then try again.", 1),
+);
+/** One link check per user: each opens up to LINK_CHECK_CONCURRENCY connections for up to LINK_CHECK_DEADLINE_MS. */
+const oneLinkCheckAtATime = oneAtATime("link-checks", () =>
+  busyError("link_check_in_progress", "Another link check of yours is still running. Wait for it to finish, then try again.", 5),
+);
+
+type Caller = { userId?: string; signal?: AbortSignal };
+
+/**
+ * The pre-send checks of a draft (in a worker thread), and SpamAssassin's score when it is
+ * asked for (the message built in the worker, then sent to spamd). A user's checks run one at a time
+ * (the template page's first check counts as one); without `userId` only the pool's bounds apply.
+ */
+export async function presendChecks(request: { draft: PresendRequest["draft"]; spam: boolean }, caller: Caller = {}): Promise<PresendResult> {
   const draft = presendDraft.parse(request.draft);
-  const spam = request.spam ? scoreDraft(draft) : undefined;
-  const result = runChecks(draft);
-  return { ...result, ...(spam ? { spam: await spam } : {}) };
+  const work = async () => {
+    const spamd = request.spam ? spamdSettings() : null;
+    // The worker builds the MIME message too; spamd then scores it (network wait, on this thread).
+    const { result, mime } = await runChecksInWorker({ draft, mime: spamd !== null }, caller.signal);
+    if (!request.spam) return result;
+    return { ...result, spam: await scoreDraft(draft, spamd, mime ? Buffer.from(mime.buffer, mime.byteOffset, mime.byteLength) : undefined) };
+  };
+  return caller.userId ? oneCheckAtATime(caller.userId, work) : work();
 }
 
-/** The links of a draft, followed from this server to public addresses only. */
-export async function linkReachability(request: LinkCheckRequest): Promise<LinkCheckResult> {
+/** The links of a draft, followed from this server to public addresses only; one check at a time per user. */
+export async function linkReachability(request: LinkCheckRequest, caller: Caller = {}): Promise<LinkCheckResult> {
   // The operator's OUTBOUND_ALLOW_* settings apply, as to every fetch of a URL someone else chose.
-  return { results: await checkReachability(request.urls, { policy: outboundPolicy() }) };
+  const work = async () => ({ results: await checkReachability(request.urls, { policy: outboundPolicy() }) });
+  return caller.userId ? oneLinkCheckAtATime(caller.userId, work) : work();
 }

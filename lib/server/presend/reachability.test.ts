@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPublicIp as isPublicAddress } from "@/lib/net/destination";
 import type { ServerResponse } from "node:http";
-import { startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
-import { checkReachability } from "./reachability";
+import { createSlots } from "@/lib/server/limits/slots";
+import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
+import { checkReachability, linkCheckSlots } from "./reachability";
 
 let server: TestServer;
 let inFlight = 0;
 let maxInFlight = 0;
+let slowInFlight = 0;
+let slowMaxInFlight = 0;
 const LOCAL = { policy: { allowPrivate: true } };
 
 beforeAll(async () => {
+  setTestEnv();
   server = await startHttpServer((req, res) => void answer(req, res));
 });
 afterAll(() => server.close());
@@ -28,6 +32,15 @@ function answer(req: RecordedRequest, res: ServerResponse) {
     return;
   }
   if (path === "/never") return; // accepts, never answers
+  if (path === "/slow") {
+    slowInFlight++;
+    slowMaxInFlight = Math.max(slowMaxInFlight, slowInFlight);
+    setTimeout(() => {
+      slowInFlight--;
+      res.writeHead(204).end();
+    }, 150);
+    return;
+  }
   if (path === "/held") {
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
@@ -66,6 +79,31 @@ describe("link reachability", () => {
     expect(results).toHaveLength(50);
     expect(results.every((r) => r.ok && r.status === 204)).toBe(true);
     expect(maxInFlight).toBe(3);
+  });
+
+  it("keeps the process's requests in flight under its slots, across checks running at once", async () => {
+    slowMaxInFlight = 0;
+    const slots = createSlots(4);
+    const checks = Array.from({ length: 5 }, (_, c) => checkReachability(Array.from({ length: 6 }, (_, i) => `${server.url}/slow?c=${c}&i=${i}`), { ...LOCAL, slots }));
+    const results = (await Promise.all(checks)).flat();
+    expect(results.every((r) => r.ok)).toBe(true);
+    // Five checks of six links at once each: 30 at once without the shared bound.
+    expect(slowMaxInFlight).toBe(4);
+    expect(slots.stats()).toEqual({ inUse: 0, waiting: 0, limit: 4 });
+  });
+
+  it("stops a whole check at its deadline: links not reached by then are reported as not checked", async () => {
+    const urls = Array.from({ length: 8 }, (_, i) => `${server.url}/never?i=${i}`);
+    const started = Date.now();
+    const results = await checkReachability(urls, { ...LOCAL, concurrency: 2, timeoutMs: 5000, deadlineMs: 400 });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(results.slice(0, 2).map((r) => r.problem)).toEqual(["It did not answer within 0.4 s.", "It did not answer within 0.4 s."]);
+    expect(results.slice(2).every((r) => r.problem === "Not checked: a link check may take 0.4 s in all, and the time was up before this link's turn.")).toBe(true);
+  });
+
+  it("shares one set of slots per process, sized by LINK_CHECK_MAX_IN_FLIGHT", () => {
+    expect(linkCheckSlots()).toBe(linkCheckSlots());
+    expect(linkCheckSlots().stats().limit).toBe(24);
   });
 
   it("refuses a loopback address under the default policy, without connecting", async () => {

@@ -17,11 +17,12 @@ export function spamdSettings(): SpamdOptions | null {
 /**
  * SpamAssassin's score of the draft and every rule it hit, each explained. Never throws:
  * an unconfigured or unreachable spamd is a result the panel shows, not a failed check.
+ * `message`: the draft already built as MIME (the pre-send checks build it in their worker).
  */
-export async function scoreDraft(draft: PresendDraftParsed, settings: SpamdOptions | null = spamdSettings()): Promise<SpamResult> {
+export async function scoreDraft(draft: PresendDraftParsed, settings: SpamdOptions | null = spamdSettings(), message?: Buffer): Promise<SpamResult> {
   if (!settings) return { unavailable: "SpamAssassin is not configured, so there is no spam score.", howToEnable: HOW_TO_ENABLE };
   try {
-    const response = await spamdRequest("REPORT", await buildMessage(draft), settings);
+    const response = await spamdRequest("REPORT", message ?? (await buildMessage(draft)), settings);
     if (response.code !== 0) return { unavailable: `SpamAssassin refused the check: ${response.message} (code ${response.code}).` };
     const verdict = parseSpamHeader(response.headers.spam);
     if (!verdict) return { unavailable: "SpamAssassin answered without a score." };

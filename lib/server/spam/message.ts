@@ -1,4 +1,4 @@
-import "server-only";
+// No "server-only": the pre-send check worker (lib/server/presend/check-worker.ts) builds the message off the request thread.
 import MailComposer from "nodemailer/lib/mail-composer";
 import type { PresendDraftParsed } from "@/lib/schemas/presend";
 

@@ -76,6 +76,45 @@ describe("spam score without a usable spamd", () => {
     expect(await scoreDraft(clean)).toEqual({ unavailable: expect.stringMatching(/not configured/), howToEnable: HOW_TO_ENABLE });
   });
 
+  it("holds the whole exchange to the timeout: a spamd that trickles its answer a byte at a time is given up on at the deadline", async () => {
+    // Finding 8 of the second review: the timeout was an idle timeout, so a byte every 2 s kept a check waiting for 40 s.
+    // allowHalfOpen: the client ends its side once the message is sent, as spamc does; the answer still comes.
+    const trickle = createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on("data", () => {});
+      socket.on("error", () => {}); // the client hangs up at its deadline, mid-trickle
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (socket.destroyed || ++sent > 50) {
+          clearInterval(timer);
+          socket.end();
+          return;
+        }
+        socket.write("S");
+      }, 100);
+      socket.on("close", () => clearInterval(timer));
+    });
+    try {
+      const started = Date.now();
+      expect(await scoreDraft(clean, { host: "127.0.0.1", port: await listen(trickle), timeoutMs: 500 })).toEqual({ unavailable: expect.stringMatching(/did not finish its answer within 500 ms/) });
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      trickle.close();
+    }
+  });
+
+  it("reads at most 1 MB of an answer", async () => {
+    const flood = createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on("data", () => {});
+      socket.on("error", () => {});
+      socket.write(`SPAMD/1.1 0 EX_OK\r\n\r\n${"x".repeat(2 * 1024 * 1024)}`);
+    });
+    try {
+      expect(await scoreDraft(clean, { host: "127.0.0.1", port: await listen(flood), timeoutMs: 5000 })).toEqual({ unavailable: expect.stringMatching(/more than 1 MB/) });
+    } finally {
+      flood.close();
+    }
+  });
+
   it("reports a refused connection, a silent server and a server that is not spamd, without throwing", async () => {
     const closed = await listen(silent);
     expect(await scoreDraft(clean, { host: "127.0.0.1", port: 1, timeoutMs: 2000 })).toEqual({ unavailable: expect.stringMatching(/nothing listens at 127\.0\.0\.1:1/) });

@@ -38,7 +38,13 @@ export function spamdRequest(command: "PING" | "CHECK" | "SYMBOLS" | "REPORT", m
       socket.destroy();
       reject(e);
     };
-    socket.setTimeout(options.timeoutMs, () => fail(new SpamdError(`spamd at ${options.host}:${options.port} did not answer within ${options.timeoutMs} ms`)));
+    // A deadline for the whole exchange, not an idle timeout: a spamd sending a byte every
+    // second would otherwise hold the check (and its user's turn) for as long as it liked.
+    const deadline = setTimeout(() => {
+      const what = size ? "did not finish its answer" : "did not answer";
+      fail(new SpamdError(`spamd at ${options.host}:${options.port} ${what} within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+    socket.once("close", () => clearTimeout(deadline));
     socket.on("error", (e: NodeJS.ErrnoException) =>
       fail(new SpamdError(e.code === "ECONNREFUSED" ? `nothing listens at ${options.host}:${options.port} (is spamd running?)` : `spamd at ${options.host}:${options.port}: ${e.message}`)),
     );

@@ -4,16 +4,15 @@ import * as React from "react";
 import { XIcon } from "lucide-react";
 import type { Address } from "@/lib/schemas/common";
 import { EMAIL_PATTERN } from "@/lib/schemas/patterns";
+import { endsWithSeparator, splitAddressList, splitNamedAddress, withoutTrailingSeparators } from "@/lib/messages/address-text";
 import { cn } from "@/lib/utils";
 
-const NAMED = /^\s*"?([^"<]*?)"?\s*<([^>]+)>\s*$/;
-
-/** `Ada Lovelace <ada@example.com>`, or a bare address → an address object. */
+/** `Ada Lovelace <ada@example.com>`, or a bare address → an address object (linear in what was pasted). */
 export function parseTypedAddress(text: string): Address | null {
-  const value = text.trim().replace(/[,;]+$/, "");
+  const value = withoutTrailingSeparators(text.trim());
   if (!value) return null;
-  const m = NAMED.exec(value);
-  if (m) return m[1].trim() ? { email: m[2].trim(), name: m[1].trim() } : { email: m[2].trim() };
+  const m = splitNamedAddress(value);
+  if (m) return m.name ? { email: m.email, name: m.name } : { email: m.email };
   return { email: value };
 }
 
@@ -43,7 +42,7 @@ export function AddressChips({
   const errorId = `${id}-error`;
 
   function commit(text: string) {
-    const parts = text.split(/[,;\n]+(?![^<]*>)/).map(parseTypedAddress).filter((a): a is Address => a !== null);
+    const parts = splitAddressList(text).map(parseTypedAddress).filter((a): a is Address => a !== null);
     if (parts.length) onChange([...value, ...parts]);
     setDraft("");
   }
@@ -87,7 +86,7 @@ export function AddressChips({
           value={draft}
           onChange={(e) => {
             const text = e.target.value;
-            if (/[,;](?![^<]*>)\s*$/.test(text)) commit(text);
+            if (endsWithSeparator(text)) commit(text);
             else setDraft(text);
           }}
           onKeyDown={(e) => {

@@ -15,7 +15,10 @@ let marketer: string;
 let limited: string;
 
 beforeAll(async () => {
-  site = await startHttpServer((_req, res) => void res.writeHead(200).end());
+  site = await startHttpServer((req, res) => {
+    if (req.url.startsWith("/slow")) setTimeout(() => res.writeHead(200).end(), 800);
+    else res.writeHead(200).end();
+  });
   // No spamd here: the spam part says how to enable it (spamd itself is tested in lib/server/spam).
   setTestEnv({ SPAMD_HOST: undefined });
   ({ dispose } = await useTestDb());
@@ -71,6 +74,25 @@ describe("POST /api/p/[project]/checks", () => {
     expect(res.status).toBe(413);
   });
 
+  it("refuses html over 1,000,000 characters with a 400 naming draft.html and the limit, before checking", async () => {
+    const res = await check({ draft: { subject: "s", html: `<p>${"x".repeat(1_000_000)}</p>` } });
+    expect(res.status).toBe(400);
+    const { error } = await res.json();
+    expect(error).toMatchObject({ param: "draft.html", message: expect.stringContaining("at most 1,000,000 characters") });
+  });
+
+  it("runs one check at a time per user: a second one meanwhile is a 429 with Retry-After", async () => {
+    const heavy = Array.from({ length: 4000 }, (_, i) => `<p style="margin:${i}px">w</p>`).join("\n");
+    const first = check({ draft: { subject: "s", html: heavy }, spam: false });
+    await new Promise((r) => setTimeout(r, 100));
+    const second = await check({ draft: { subject: "s", text: "t" }, spam: false });
+    expect(second.status).toBe(429);
+    expect(second.headers.get("retry-after")).toBe("1");
+    expect((await second.json()).error.code).toBe("check_in_progress");
+    expect((await first).status).toBe(200);
+    expect((await check({ draft: { subject: "s", text: "t" }, spam: false })).status).toBe(200);
+  });
+
   it("needs a signed-in user with access to the project", async () => {
     expect((await check({ draft: { subject: "s" } }, null)).status).toBe(401);
     expect((await check({ draft: { subject: "s" } }, limited)).status).toBe(404);
@@ -99,5 +121,24 @@ describe("POST /api/p/[project]/checks/links", () => {
 
   it("needs a signed-in user", async () => {
     expect((await links({ urls: ["https://acme.test/"] }, null)).status).toBe(401);
+  });
+
+  it("runs one link check at a time per user: a second one meanwhile is a 429 with Retry-After", async () => {
+    // Finding 9 of the second review: eight parallel checks of one support user kept 48 requests open.
+    setTestEnv({ SPAMD_HOST: undefined, OUTBOUND_ALLOW_HOSTS: new URL(site.url).host });
+    try {
+      const first = links({ urls: [`${site.url}/slow/1`, `${site.url}/slow/2`] }, support);
+      await new Promise((r) => setTimeout(r, 100));
+      const second = await links({ urls: [`${site.url}/slow/3`] }, support);
+      expect(second.status).toBe(429);
+      expect(second.headers.get("retry-after")).toBe("5");
+      expect((await second.json()).error.code).toBe("link_check_in_progress");
+      expect((await links({ urls: [`${site.url}/slow/4`] }, marketer)).status).toBe(200);
+      const { results } = await (await first).json();
+      expect(results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
+      expect(site.requests.filter((r) => r.url === "/slow/3")).toHaveLength(0);
+    } finally {
+      setTestEnv({ SPAMD_HOST: undefined });
+    }
   });
 });

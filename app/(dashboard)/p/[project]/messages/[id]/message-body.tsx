@@ -7,22 +7,25 @@ import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { EmailFrame } from "@/components/messages/email-frame";
-import { countRemoteImages } from "@/components/messages/email-srcdoc";
+import { BoundedText } from "@/components/messages/bounded-text";
+import { HeadersList } from "@/components/messages/headers-list";
 
-const TABS = ["html", "text", "headers"] as const;
+const TABS = ["html", "source", "text", "headers"] as const;
 type Tab = (typeof TABS)[number];
 
-/** HTML (sandboxed, remote images off until allowed), text and headers; the tab lives in the URL. */
+/** HTML (sandboxed, remote images off until allowed), its source, text and headers; the tab lives in the URL. */
 export function MessageBody({ message }: { message: Message }) {
   const { get, set } = useUrlState();
   const [allowImages, setAllowImages] = React.useState(false);
+  // Counted by the frame as it reads the html (in one pass with the rewriting).
+  const [remote, setRemote] = React.useState(0);
   const html = message.html ?? null;
   const text = message.text ?? null;
   const headers = Object.entries(message.headers ?? {});
   const fallback: Tab = html ? "html" : text ? "text" : "headers";
   const requested = get("tab") as Tab | null;
   const tab: Tab = requested && TABS.includes(requested) ? requested : fallback;
-  const remote = html ? countRemoteImages(html) : 0;
+  const files = `message-${message.id}`;
 
   if (!html && !text && headers.length === 0) {
     return <p className="text-sm text-muted-foreground">The body of this message is not known: the service did not return it and the dashboard did not send it.</p>;
@@ -32,6 +35,9 @@ export function MessageBody({ message }: { message: Message }) {
       <TabsList aria-label="Message body">
         <TabsTrigger value="html" disabled={!html}>
           HTML
+        </TabsTrigger>
+        <TabsTrigger value="source" disabled={!html}>
+          Source
         </TabsTrigger>
         <TabsTrigger value="text" disabled={!text}>
           Text
@@ -56,24 +62,12 @@ export function MessageBody({ message }: { message: Message }) {
             )}
           </div>
         )}
-        {html && <EmailFrame html={html} allowRemoteImages={allowImages} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
+        {html && <EmailFrame html={html} allowRemoteImages={allowImages} onRemoteImages={setRemote} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
       </TabsContent>
-      <TabsContent value="text">
-        <pre className="max-h-[32rem] overflow-auto rounded-md border bg-muted/30 p-3 font-mono text-sm whitespace-pre-wrap">{text}</pre>
-      </TabsContent>
+      <TabsContent value="source">{html && <BoundedText text={html} filename={`${files}.html.txt`} label="HTML source" />}</TabsContent>
+      <TabsContent value="text">{text && <BoundedText text={text} filename={`${files}.txt`} label="Text version" />}</TabsContent>
       <TabsContent value="headers">
-        {headers.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No headers recorded.</p>
-        ) : (
-          <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 rounded-md border p-3 font-mono text-xs">
-            {headers.map(([k, v]) => (
-              <div key={k} className="contents">
-                <dt className="text-muted-foreground">{k}</dt>
-                <dd className="break-all">{v}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
+        <HeadersList headers={headers} filename={`${files}-headers.txt`} />
       </TabsContent>
     </Tabs>
   );

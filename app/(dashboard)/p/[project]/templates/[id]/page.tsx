@@ -31,7 +31,7 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
   // null: they failed, and the screen runs them itself and shows why. Started once the preview's request is
   // on its way, so their work (CPU) overlaps that wait instead of delaying the page.
   const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send")
-    ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true })).catch(() => null)
+    ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true }, { userId: user.id })).catch(() => null)
     : undefined;
   const initialPreview = await preview;
   return (

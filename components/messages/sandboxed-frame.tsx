@@ -1,0 +1,30 @@
+"use client";
+
+import * as React from "react";
+import { rewriteEmailHtml } from "./email-html";
+import { srcDocAround } from "./email-srcdoc";
+import type { EmailFrameProps } from "./email-frame";
+
+/**
+ * The iframe itself, loaded on its own after the screen (email-frame.tsx): the tokenizer
+ * that rewrites the html, with its table of HTML entities, stays out of every screen's first
+ * load, and the server never spends its thread on a stranger's markup while rendering a page.
+ */
+export default function SandboxedFrame({ html, allowRemoteImages = false, width = "100%", title, height = 520, className, onRemoteImages }: EmailFrameProps) {
+  const rewritten = React.useMemo(() => rewriteEmailHtml(html, { blockImages: !allowRemoteImages }), [html, allowRemoteImages]);
+  const srcDoc = React.useMemo(() => srcDocAround(rewritten.html, { allowRemoteImages }), [rewritten, allowRemoteImages]);
+  React.useEffect(() => {
+    if (!allowRemoteImages) onRemoteImages?.(rewritten.remote);
+  }, [rewritten, allowRemoteImages, onRemoteImages]);
+  return (
+    <iframe
+      title={title}
+      sandbox="allow-popups allow-popups-to-escape-sandbox"
+      referrerPolicy="no-referrer"
+      srcDoc={srcDoc}
+      style={{ width: typeof width === "number" ? `${width}px` : width, height, maxWidth: "100%" }}
+      className={className ?? "rounded-md border bg-white"}
+      data-remote-images={allowRemoteImages ? "allowed" : "blocked"}
+    />
+  );
+}

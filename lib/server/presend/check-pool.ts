@@ -1,0 +1,106 @@
+import "server-only";
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { AppError } from "@/lib/errors";
+import type { PresendDraftParsed, PresendResult } from "@/lib/schemas/presend";
+import { env } from "@/lib/server/env";
+import { busyError } from "@/lib/server/limits/one-at-a-time";
+import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } from "@/lib/server/limits/worker-pool";
+
+/**
+ * The worker threads the pre-send checks run in (check-worker.ts): parsing a megabyte of html
+ * and matching it against the client-support data takes seconds of CPU, which on the request
+ * thread froze every other request meanwhile. PRESEND_WORKERS threads (half the CPUs), at
+ * most PRESEND_QUEUE checks waiting, PRESEND_TIMEOUT_MS per check.
+ */
+
+/** A worker's own heap: a megabyte of html is about 100 MB of parsed elements at worst. */
+export const WORKER_HEAP_MB = 256;
+
+/**
+ * In Next (built or `next dev`) the worker is Next's bundle of check-worker.ts, from the
+ * `new Worker(new URL(…, import.meta.url))` below. Outside Next (Vitest, tsx scripts) there is
+ * no bundle: a worker loads the TypeScript file through tsx's API, as Node 20 does not apply
+ * `--import tsx` to a worker's own entry. NEXT_RUNTIME is what tells them apart: Next sets it
+ * in its bundles; import.meta.url does not, as Next keeps the source file's name in it.
+ */
+const FROM_SOURCE = !process.env.NEXT_RUNTIME;
+const options = { name: "presend-checks", resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+
+function spawn(): Worker {
+  if (FROM_SOURCE) {
+    // Not `new URL("./check-worker.ts", import.meta.url)`: Next would copy the file as an asset.
+    const entry = import.meta.url.replace(/check-pool\.ts$/, "check-worker.ts");
+    const load = `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
+    // Reflect.construct: this form is for source only, and must not look like a worker entry to Next's bundler.
+    return Reflect.construct(Worker, [load, { ...options, eval: true }]) as Worker;
+  }
+  // Written out in full: Next bundles a worker only from `new Worker(new URL("…", import.meta.url))`.
+  return new Worker(new URL("./check-worker.ts", import.meta.url), options);
+}
+
+export type CheckPoolSettings = { workers: number; queue: number; timeoutMs: number };
+
+export function checkPoolSettings(): CheckPoolSettings {
+  const e = env();
+  return { workers: e.PRESEND_WORKERS || Math.max(1, Math.floor(availableParallelism() / 2)), queue: e.PRESEND_QUEUE, timeoutMs: e.PRESEND_TIMEOUT_MS };
+}
+
+// One pool per process, though Next may load this module in more than one bundle (pages, routes).
+const KEY = Symbol.for("mail-dashboard.presend-pool");
+type Holder = { [KEY]?: { pool: WorkerPool; settings: CheckPoolSettings } };
+
+function pool(): { pool: WorkerPool; settings: CheckPoolSettings } {
+  const holder = globalThis as Holder;
+  if (!holder[KEY]) {
+    const settings = checkPoolSettings();
+    holder[KEY] = { settings, pool: createWorkerPool({ spawn, size: settings.workers, maxQueue: settings.queue, timeoutMs: settings.timeoutMs }) };
+  }
+  return holder[KEY];
+}
+
+/** Tests: the next check starts a pool with the settings of the environment then. */
+export async function resetCheckPool(): Promise<void> {
+  const holder = globalThis as Holder;
+  const current = holder[KEY];
+  delete holder[KEY];
+  await current?.pool.close();
+}
+
+export function checkPoolStats() {
+  return (globalThis as Holder)[KEY]?.pool.stats() ?? { workers: 0, running: 0, queued: 0 };
+}
+
+export type CheckTask = { draft: PresendDraftParsed; mime: boolean };
+export type CheckOutput = { result: Omit<PresendResult, "spam">; mime?: Uint8Array };
+
+/** The checks of a parsed draft in a worker, and its MIME message when `mime`; every failure is an AppError naming its limit. */
+export async function runChecksInWorker(task: CheckTask, signal?: AbortSignal): Promise<CheckOutput> {
+  const { pool: workers, settings } = pool();
+  try {
+    return await workers.run<CheckOutput>(task, { signal });
+  } catch (e) {
+    throw toAppError(e, settings);
+  }
+}
+
+function toAppError(e: unknown, settings: CheckPoolSettings): unknown {
+  if (e instanceof WorkerTaskError) {
+    const { status = 500, code = "internal_error", message, param = null } = e.detail;
+    return new AppError(status, code, message, param);
+  }
+  if (!(e instanceof WorkerPoolError)) return e;
+  const seconds = (settings.timeoutMs / 1000).toLocaleString("en-US");
+  switch (e.reason) {
+    case "busy":
+      return busyError("checks_busy", `The server is busy with other drafts' checks (${settings.queue} waiting, the most it holds, PRESEND_QUEUE). Try again in a moment.`, 2);
+    case "timeout":
+      return new AppError(422, "checks_timeout", `draft.html: the checks took longer than ${seconds} s (PRESEND_TIMEOUT_MS) and were stopped. Shorten the html; Gmail clips anything past 102 KB anyway.`, "draft.html");
+    case "memory":
+      return new AppError(422, "checks_too_large", `draft.html: the checks needed more than the ${WORKER_HEAP_MB} MB a check may use and were stopped. Shorten the html.`, "draft.html");
+    case "aborted":
+      return new AppError(503, "checks_cancelled", "The checks were cancelled.");
+    default:
+      return new AppError(500, "checks_failed", "The checks stopped unexpectedly; try again.");
+  }
+}
