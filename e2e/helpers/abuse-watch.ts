@@ -11,10 +11,11 @@ import type { AbuseTarget } from "./abuse-target";
 export const HEALTH_P99_MS = 1_000;
 
 /**
- * An answer over a bound names it: in words, or by its variable (INGEST_MAX_BYTES…). Not
- * case-blind, so an error code such as `ingest_busy` is not taken for a variable.
+ * An answer over a bound names it: in words ("at most…", "another check of yours is still
+ * running"), or by its variable (INGEST_MAX_BYTES…). Not case-blind, so an error code such
+ * as `ingest_busy` is not taken for a variable.
  */
-export const NAMES_A_LIMIT = /[Ll]imit|[Tt]oo (large|long|many)|[Aa]t (most|a time|once)|[Aa]lready|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
+export const NAMES_A_LIMIT = /[Ll]imit|[Tt]oo (large|long|many)|[Aa]t (most|a time|once)|[Aa]lready|[Ss]till running|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b/;
 const HEALTH_DEADLINE_MS = 5_000;
 
 export type HealthRecord = { latencies: number[]; failures: string[] };
