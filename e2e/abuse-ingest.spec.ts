@@ -72,6 +72,8 @@ test("finding 1: a flood of 30 parallel unsigned 19.5 MB POSTs to the ingest rou
   let answers: FloodAnswer[];
   try {
     answers = await underAttack(target, "ingest flood", async () => {
+      // Long enough for a few signed deliveries, however soon the flood is refused.
+      const atLeast = sleep(2_500);
       // Ten declare their size, ten are chunked, ten chunked with a signature that cannot
       // match; each sent three times over (one wave alone left today's dashboard alive).
       const forged = signed("whsec_" + Buffer.alloc(32, 9).toString("base64"), "{}").headers;
@@ -90,6 +92,7 @@ test("finding 1: a flood of 30 parallel unsigned 19.5 MB POSTs to the ingest rou
         during.push(to);
         await sleep(300);
       }
+      await atLeast;
       return flooding;
     });
   } finally {
