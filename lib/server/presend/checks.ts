@@ -8,11 +8,11 @@ import { checkReachability } from "./reachability";
 
 /** A user's second check while the first runs is a 429: one user holds at most one worker. */
 const oneCheckAtATime = oneAtATime("presend-checks", () =>
-  busyError("check_in_progress", "Another check of yours is still running. Wait for it to finish, then try again.", 1),
+  busyError("check_in_progress", "One check at a time per user: another check of yours is still running. Wait for it to finish, then try again.", 1),
 );
 /** One link check per user: each opens up to LINK_CHECK_CONCURRENCY connections for up to LINK_CHECK_DEADLINE_MS. */
 const oneLinkCheckAtATime = oneAtATime("link-checks", () =>
-  busyError("link_check_in_progress", "Another link check of yours is still running. Wait for it to finish, then try again.", 5),
+  busyError("link_check_in_progress", "One link check at a time per user: another link check of yours is still running. Wait for it to finish, then try again.", 5),
 );
 
 type Caller = { userId?: string; signal?: AbortSignal };
