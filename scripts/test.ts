@@ -7,6 +7,7 @@
  *   the build of the dashboard ─┬─ type check
  *                               ├─ Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
  *   Vitest on PGlite ───────────┴─ Vitest on Postgres
+ *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
  * Vitest computes; the browser lanes mostly wait. The type check follows the build, which
  * writes the route types it reads (.next-e2e/types). Each part's lines are prefixed with its
@@ -79,7 +80,7 @@ await withRunLock("test run", async () => {
   const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
   const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
   const browser = afterBuild("Playwright", async () => {
-    const result = await runE2E([]);
+    const result = await runE2E([], "lanes");
     browserTests.push(...result.tests);
     return result.counts;
   });
@@ -94,11 +95,17 @@ await withRunLock("test run", async () => {
     console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
   }
   await Promise.all([pglite, typecheck, browser, postgres]);
+  // The specs that measure latency, once nothing else of the run computes beside them.
+  await afterBuild("Playwright, specs that run alone", async () => {
+    const result = await runE2E([], "alone");
+    browserTests.push(...result.tests);
+    return result.counts;
+  });
 });
 
 printSlowest(files, browserTests);
 
-const rank = (p: Part) => (p.name === "Type check" ? 0 : p.name === "Vitest" ? 1 : p.name.startsWith("Vitest on Postgres") ? 2 : 3);
+const rank = (p: Part) => (p.name === "Type check" ? 0 : p.name === "Vitest" ? 1 : p.name.startsWith("Vitest on Postgres") ? 2 : p.name === "Playwright" ? 3 : 4);
 parts.sort((a, b) => rank(a) - rank(b));
 const total = parts.reduce((sum, p) => ({ passed: sum.passed + p.counts.passed, failed: sum.failed + p.counts.failed }), { passed: 0, failed: 0 });
 console.log(`\n=== Summary (${at()} in all) ===`);

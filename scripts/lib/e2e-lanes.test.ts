@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { planLanes, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
+import { planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
 import { exactFile } from "./e2e-run";
 
 const files = { specs: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], journeys: ["e2e/journeys/j.spec.ts", "e2e/journeys/k.spec.ts"] };
@@ -34,6 +34,12 @@ describe("the browser suite's lanes", () => {
 
   it("never makes more lanes than files", () => {
     expect(planLanes(suiteUnits({ specs: ["e2e/a.spec.ts"], journeys: [] }), { bundled: 3, contrarian: 1 }, {}).map((l) => l.name)).toEqual(["bundled-1"]);
+  });
+
+  it("knows the specs that measure latency by their marker, and runs them alone", () => {
+    expect(runsAlone("e2e/batch-check-load.spec.ts")).toBe(true);
+    expect(runsAlone("e2e/shell.spec.ts")).toBe(false);
+    expect(runsAlone("e2e/no-such.spec.ts")).toBe(false);
   });
 
   it("names a file to Playwright so that no other file matches", () => {

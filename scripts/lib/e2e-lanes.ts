@@ -12,6 +12,21 @@ import type { ServiceTarget } from "./stack";
  * have, one at a time against one stack.
  */
 
+/**
+ * A spec file that holds this marker in a comment runs alone, after everything else of the
+ * run has ended, on a stack of its own: it measures the dashboard's latency, which other
+ * lanes and test passes computing beside it would move (e2e/batch-check-load.spec.ts).
+ */
+export const ALONE_MARKER = "@e2e-alone";
+
+export function runsAlone(file: string, root = ROOT): boolean {
+  try {
+    return readFileSync(path.join(root, file), "utf8").includes(ALONE_MARKER);
+  } catch {
+    return false;
+  }
+}
+
 /** A spec file (relative to the repository, with forward slashes) and the service it runs against. */
 export interface Unit {
   file: string;

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, planLanes, readDurations, suiteUnits, unitKey, type Lane } from "./e2e-lanes";
+import { DURATIONS_LAST_RUN, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
@@ -110,14 +110,27 @@ export function targetsFor(args: string[], named = process.env.E2E_TARGET): Serv
 export const exactFile = (file: string) => `/${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 
 /**
- * What runs: with no arguments (and no E2E_TARGET) the whole suite, spread over lanes that
- * run side by side; with arguments (a file, `--grep`, ...), one lane per target given them.
+ * Which part of the whole suite a call runs: the lanes side by side, the specs that run alone
+ * (one after another, see ALONE_MARKER), or both, the lanes first.
  */
-function plan(args: string[]): { lane: Lane; args: string[] }[] {
+export type SuitePart = "lanes" | "alone" | "all";
+
+/**
+ * What runs: with no arguments (and no E2E_TARGET) the whole suite, spread over lanes that
+ * run side by side, then the specs that run alone, each in a lane of its own; with
+ * arguments (a file, `--grep`, ...), one lane per target given them.
+ */
+function plan(args: string[], part: SuitePart): { lane: Lane; args: string[] }[][] {
   if (args.length === 0 && !process.env.E2E_TARGET) {
-    return planLanes(suiteUnits(), laneCounts(), readDurations()).map((lane) => ({ lane, args: lane.files.map(exactFile) }));
+    const units = suiteUnits();
+    const together = units.filter((u) => !runsAlone(u.file));
+    const alone = units.filter((u) => runsAlone(u.file));
+    const lanes = planLanes(together, laneCounts(), readDurations()).map((lane) => ({ lane, args: lane.files.map(exactFile) }));
+    const solos = alone.map((u) => [{ lane: { name: `${u.target}-alone-${u.file.replace(/^.*\//, "").replace(/\.spec\.ts$/, "")}`, target: u.target, files: [u.file], estimate: 0 }, args: [exactFile(u.file)] }]);
+    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" ? [] : solos)];
   }
-  return targetsFor(args).map((target) => ({ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }));
+  if (part === "alone") return [];
+  return [targetsFor(args).map((target) => ({ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }))];
 }
 
 /**
@@ -126,45 +139,57 @@ function plan(args: string[]): { lane: Lane; args: string[] }[] {
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
  */
-export async function runE2E(args: string[]): Promise<E2EResult> {
+export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
   const chromium = await ensureChromium();
-  const lanes = plan(args);
+  const rounds = plan(args, part);
   return withRunLock("browser-test run", async () => {
-    rmSync(LOG_ROOT, { recursive: true, force: true });
+    if (part !== "alone") rmSync(LOG_ROOT, { recursive: true, force: true });
     // Once, before any lane picks its ports (see buildTestDashboard).
     await buildTestDashboard();
-    if (lanes.length > 1) {
-      console.log(`${lanes.length} lanes side by side (estimated from earlier runs):`);
-      for (const { lane } of lanes) console.log(`  ${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`);
-    }
-    const results = await Promise.all(
-      lanes.map(({ lane, args: laneArgs }) =>
-        runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
-          // A lane whose stack did not start: its files did not run, which fails the run.
-          console.error(`[${lane.name}] could not run: ${error.message}`);
-          return { counts: { passed: 0, failed: 1 }, tests: [] };
-        }),
-      ),
-    );
     const total: Counts = { passed: 0, failed: 0 };
     const tests: BrowserTest[] = [];
-    for (const r of results) {
-      total.passed += r.counts.passed;
-      total.failed += r.counts.failed;
-      tests.push(...r.tests);
+    // Each round's lanes side by side; the rounds one after another.
+    for (const lanes of rounds) {
+      if (lanes.length > 1) {
+        console.log(`${lanes.length} lanes side by side (estimated from earlier runs):`);
+        for (const { lane } of lanes) console.log(`  ${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`);
+      }
+      const results = await Promise.all(
+        lanes.map(({ lane, args: laneArgs }) =>
+          runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
+            // A lane whose stack did not start: its files did not run, which fails the run.
+            console.error(`[${lane.name}] could not run: ${error.message}`);
+            return { counts: { passed: 0, failed: 1 }, tests: [] };
+          }),
+        ),
+      );
+      for (const r of results) {
+        total.passed += r.counts.passed;
+        total.failed += r.counts.failed;
+        tests.push(...r.tests);
+      }
     }
-    if (lanes.length > 1) saveDurations(tests);
+    if (args.length === 0 && !process.env.E2E_TARGET) saveDurations(tests);
     return { counts: total, tests };
   });
 }
 
 /** Each file's time in this run (test-results/e2e-durations.json), for the next run's plan. */
 function saveDurations(tests: BrowserTest[]) {
-  const durations: Record<string, number> = {};
+  let durations: Record<string, number> = {};
+  try {
+    // The lanes and the specs that run alone may be saved by two calls (npm test): merge.
+    durations = JSON.parse(readFileSync(DURATIONS_LAST_RUN, "utf8")) as Record<string, number>;
+  } catch {
+    // None yet.
+  }
+  const fresh = new Set<string>();
   for (const t of tests) {
     if (t.project === "setup") continue;
     const key = unitKey({ file: t.file, target: t.lane.split("-")[0] as ServiceTarget });
-    durations[key] = Math.round(((durations[key] ?? 0) + t.seconds) * 10) / 10;
+    if (!fresh.has(key)) durations[key] = 0;
+    fresh.add(key);
+    durations[key] = Math.round((durations[key] + t.seconds) * 10) / 10;
   }
   mkdirSync(fromRoot("test-results"), { recursive: true });
   writeFileSync(DURATIONS_LAST_RUN, `${JSON.stringify(durations, null, 2)}\n`);
