@@ -4,13 +4,15 @@
  * .ci/run does), and the Playwright suite, with parts side by side where they do not wait on
  * each other:
  *
- *   the build of the dashboard ─┬─ type check
- *                               ├─ Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
- *   Vitest on PGlite ───────────┴─ Vitest on Postgres
+ *   the build of the dashboard ── type check
+ *   Vitest on PGlite ───────────┬─ Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
+ *                               └─ Vitest on Postgres
  *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
- * Vitest computes; the browser lanes mostly wait. The type check follows the build, which
- * writes the route types it reads (.next-e2e/types). Each part's lines are prefixed with its
+ * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
+ * browser lanes wait more than they compute, beside the Postgres pass (whose database server
+ * does part of its work). The type check follows the build, which writes the route types it
+ * reads (.next-e2e/types). Each part's lines are prefixed with its
  * name. Ends with the slowest test files and browser tests, then one "N passed, N failed"
  * line summing all parts; non-zero exit if any failed.
  */
@@ -79,16 +81,24 @@ await withRunLock("test run", async () => {
 
   const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
   const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
-  const browser = afterBuild("Playwright", async () => {
-    const result = await runE2E([], "lanes");
-    browserTests.push(...result.tests);
-    return result.counts;
-  });
+  // The browser lanes and the Postgres pass start once Vitest on PGlite has ended: beside
+  // its two workers and three or four stacks, tests of either kind ran into their time
+  // limits on two cores (a 7 s Vitest test took over 30 s).
+  const afterPglite = Promise.all([pglite, built]);
+  const browser = afterPglite.then(() =>
+    part("Playwright", async () => {
+      const error = await built;
+      if (error) throw error;
+      const result = await runE2E([], "lanes");
+      browserTests.push(...result.tests);
+      return result.counts;
+    }),
+  );
   let postgres: Promise<void> = Promise.resolve();
   if (postgresUrl) {
     const helpers = testDatabaseHelpers();
     const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
-    postgres = Promise.all([pglite, built]).then(() =>
+    postgres = afterPglite.then(() =>
       part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
     );
   } else {
