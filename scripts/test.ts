@@ -99,7 +99,8 @@ await withRunLock("test run", async () => {
     const helpers = testDatabaseHelpers();
     const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
     postgres = afterPglite.then(() =>
-      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
+      // One worker: beside the browser lanes, and still done before them.
+      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests", "--maxWorkers=1"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
     );
   } else {
     console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
