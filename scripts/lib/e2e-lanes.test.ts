@@ -38,6 +38,7 @@ describe("the browser suite's lanes", () => {
 
   it("knows the specs that measure latency by their marker, and runs them alone", () => {
     expect(runsAlone("e2e/batch-check-load.spec.ts")).toBe(true);
+    expect(runsAlone("e2e/demo.spec.ts")).toBe(true);
     expect(runsAlone("e2e/shell.spec.ts")).toBe(false);
     expect(runsAlone("e2e/no-such.spec.ts")).toBe(false);
   });

@@ -14,8 +14,9 @@ import type { ServiceTarget } from "./stack";
 
 /**
  * A spec file that holds this marker in a comment runs alone, after everything else of the
- * run has ended, on a stack of its own: it measures the dashboard's latency, which other
- * lanes and test passes computing beside it would move (e2e/batch-check-load.spec.ts).
+ * run has ended, on a stack of its own: one that measures the dashboard's latency, which
+ * other lanes and test passes computing beside it would move (e2e/batch-check-load.spec.ts),
+ * or that must finish a large amount of work within a time limit (e2e/demo.spec.ts).
  */
 export const ALONE_MARKER = "@e2e-alone";
 
