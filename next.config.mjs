@@ -16,6 +16,10 @@ const config = {
   // NEXT_SOURCE_MAPS=1 for a build whose browser bundles can be analysed (what makes up a screen's first load).
   productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",
   typedRoutes: false,
+  // The test harness's build (scripts/lib/stack.ts) skips Next's own pass of tsc: `npm test`
+  // runs tsc over the whole repository as a part of its own, beside the browser tests, and a
+  // second pass inside the build held every browser test back by half a minute or more.
+  typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_SKIP_TYPECHECK === "1" },
   // forbidden() in guardPage() renders the 403 page.
   experimental: { authInterrupts: true },
   async headers() {

@@ -12,15 +12,17 @@ if (!baseURL) {
 
 export default defineConfig({
   testDir: "e2e",
-  outputDir: "test-results/playwright",
-  // One worker: two cores, and the server under test is shared; tests create their own users.
+  // One folder per lane (scripts/lib/e2e-run.ts): Playwright empties it when it starts.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/playwright",
+  // One worker per stack: its specs share the server under test. The harness runs several
+  // stacks side by side instead (lanes, scripts/lib/e2e-lanes.ts).
   workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // One report per service target (scripts/lib/e2e-run.ts names it).
+  // One report per lane (scripts/lib/e2e-run.ts names it).
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT_FILE ?? "test-results/e2e-report.json" }]],
   use: {
     baseURL,

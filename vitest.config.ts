@@ -14,8 +14,11 @@ export default defineConfig({
     globalSetup: ["./lib/test/pglite-template-setup.ts"],
     // next-auth imports "next/server" without an extension; inlining lets Vite resolve it.
     server: { deps: { inline: ["next-auth"] } },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Limits for a test that hangs, with room for a loaded machine: npm test runs the Postgres
+    // pass beside the browser lanes on two cores, where CPU-heavy tests (bcrypt, refresh
+    // interleavings) took over 30 s that take 7-14 s alone.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
     // PGlite instances are heavy; files run in separate forks, a few at a time.
     pool: "forks",
     maxWorkers: 2,

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { verifiedDomain } from "../scripts/lib/service-api";
-import { api, expect, screenshot, test, visit } from "./fixtures";
+import { api, expect, painted, screenshot, test, visit } from "./fixtures";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { authFile, run, SCREENSHOTS, serviceKey } from "./support/run";
@@ -45,7 +45,7 @@ const part = (locator: Locator, name: string) => locator.screenshot({ path: path
 async function tall(page: Page, name: string): Promise<void> {
   const original = page.viewportSize();
   await page.setViewportSize({ width: 1280, height: 2000 });
-  await page.waitForTimeout(200);
+  await painted(page);
   await screenshot(page, name);
   if (original) await page.setViewportSize(original);
 }

@@ -7,6 +7,11 @@ import { screenshotVariants } from "./support-helpers";
  * Issue 13, a living demo: a fresh start of the bundled service with its 30-day history, and
  * the dashboard showing it from the first screen. The other specs run on the base demo (their
  * stack has the history off), so this one starts a stack of its own with the history on.
+ *
+ * @e2e-alone: the harness runs this file after everything else of the run has ended
+ * (scripts/lib/e2e-lanes.ts). The month is about 11,000 signed deliveries for the service to
+ * send and the dashboard to take in, within the poll's ten minutes; beside three browser
+ * lanes and the Postgres pass on two cores it did not arrive in time.
  */
 test.describe.configure({ mode: "serial" });
 

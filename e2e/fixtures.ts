@@ -88,6 +88,11 @@ export async function expectRefused(page: Page, status: number, what: string): P
   await expect.soft(refusal(page), `${what} shows the refusal page`).toBeVisible();
 }
 
+/** Resolves once the page has laid out and painted what changed (two animation frames): after a resize or a colour scheme, before a picture. */
+export async function painted(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 /** A full-page picture for people reviewing the run, in test-results/screenshots/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -84,13 +84,13 @@ export async function pageAs(browser: Browser, role: Role): Promise<{ page: Page
 
 /** Light and dark, at 1280 and 1024 px, for people reviewing the screens (test-results/screenshots/). */
 export async function screenshotVariants(page: Page, name: string): Promise<void> {
-  const { screenshot } = await import("./fixtures");
+  const { painted, screenshot } = await import("./fixtures");
   const original = page.viewportSize();
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const width of [1280, 1024]) {
       await page.setViewportSize({ width, height: 800 });
-      await page.waitForTimeout(150);
+      await painted(page);
       await screenshot(page, `${name}-${scheme}-${width}`);
     }
   }

@@ -1,21 +1,47 @@
 /**
- * `npm test`: the type check (tsc, with the type-level tests), Vitest (unit and integration, PGlite), the database-touching suites again on
- * Postgres when TEST_DATABASE_URL is set (as .ci/run does), then the Playwright suite.
- * Ends with one "N passed, N failed" line summing all of them; non-zero exit if any failed.
+ * `npm test`: the type check (tsc, with the type-level tests), Vitest (unit and integration,
+ * PGlite), the database-touching suites again on Postgres when TEST_DATABASE_URL is set (as
+ * .ci/run does), and the Playwright suite, with parts side by side where they do not wait on
+ * each other:
+ *
+ *   the build of the dashboard ── type check
+ *   Vitest on PGlite ───────────┬─ Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
+ *                               └─ Vitest on Postgres
+ *   then, once all of them have ended, the browser specs that measure latency (they run alone).
+ *
+ * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
+ * browser lanes wait more than they compute, beside the Postgres pass (whose database server
+ * does part of its work). The type check follows the build, which writes the route types it
+ * reads (.next-e2e/types). Each part's lines are prefixed with its
+ * name. Ends with the slowest test files and browser tests, then one "N passed, N failed"
+ * line summing all parts; non-zero exit if any failed.
  */
 import { summaryLine, type Counts } from "./lib/counts";
-import { runE2E } from "./lib/e2e-run";
-import { runTypecheck } from "./lib/typecheck";
-import { runVitest, testDatabaseHelpers } from "./lib/vitest-run";
+import { runE2E, type BrowserTest } from "./lib/e2e-run";
 import { stopChildrenOnSignal } from "./lib/child";
+import { withRunLock } from "./lib/run-lock";
+import { printSlowest } from "./lib/slowest";
+import { buildTestDashboard } from "./lib/stack";
+import { runTypecheck } from "./lib/typecheck";
+import { runVitest, testDatabaseHelpers, type FileTime } from "./lib/vitest-run";
 
 stopChildrenOnSignal();
 
-const parts: { name: string; counts: Counts; seconds: number }[] = [];
+interface Part {
+  name: string;
+  counts: Counts;
+  seconds: number;
+}
+
+const started = Date.now();
+const parts: Part[] = [];
+const files: (FileTime & { part: string })[] = [];
+const browserTests: BrowserTest[] = [];
+const at = () => `${Math.round((Date.now() - started) / 1000)}s`;
 
 async function part(name: string, run: () => Promise<Counts>): Promise<void> {
-  console.log(`\n=== ${name} ===\n`);
-  const started = Date.now();
+  console.log(`\n=== ${name} (starts at ${at()}) ===\n`);
+  const partStarted = Date.now();
   let counts: Counts;
   try {
     counts = await run();
@@ -23,32 +49,77 @@ async function part(name: string, run: () => Promise<Counts>): Promise<void> {
     console.error(`\n${name} could not run: ${(error as Error).message}`);
     counts = { passed: 0, failed: 1 };
   }
-  parts.push({ name, counts, seconds: Math.round((Date.now() - started) / 1000) });
+  const seconds = Math.round((Date.now() - partStarted) / 1000);
+  parts.push({ name, counts, seconds });
+  console.log(`\n=== ${name}: ${summaryLine(counts)} in ${seconds}s (ends at ${at()}) ===\n`);
 }
 
-const postgresUrl = process.env.TEST_DATABASE_URL;
-// The first pass is the embedded-database pass whatever the shell says.
-const { TEST_DATABASE_URL: _unused, ...pgliteEnv } = process.env;
+async function vitest(name: string, label: string, args: string[], env: NodeJS.ProcessEnv): Promise<Counts> {
+  const result = await runVitest(label, args, env, { prefix: label });
+  files.push(...result.files.map((f) => ({ ...f, part: name })));
+  return result.counts;
+}
 
-await part("Type check", () => runTypecheck());
-await part("Vitest", () => runVitest("pglite", [], pgliteEnv));
+await withRunLock("test run", async () => {
+  const postgresUrl = process.env.TEST_DATABASE_URL;
+  // The first pass is the embedded-database pass whatever the shell says.
+  const { TEST_DATABASE_URL: _unused, ...pgliteEnv } = process.env;
 
-if (postgresUrl) {
-  const helpers = testDatabaseHelpers();
-  await part(`Vitest on Postgres (suites using ${helpers.join(", ")})`, () =>
-    runVitest("postgres", ["related", ...helpers, "--passWithNoTests"], { ...process.env, TEST_DATABASE_URL: postgresUrl }),
+  const build = buildTestDashboard({ prefix: "build" });
+  // Settled either way: a failed build fails the parts that need it, each saying why.
+  const built = build.then(
+    () => null,
+    (error: Error) => error,
   );
-} else {
-  console.log("\nTEST_DATABASE_URL is not set: the database suites ran on PGlite only (.ci/run also runs them on Postgres).");
-}
+  const afterBuild = (name: string, run: () => Promise<Counts>) =>
+    built.then((error) =>
+      part(name, async () => {
+        if (error) throw error;
+        return run();
+      }),
+    );
 
-await part("Playwright", () => runE2E([]));
-
-const total = parts.reduce((sum, p) => ({ passed: sum.passed + p.counts.passed, failed: sum.failed + p.counts.failed }), {
-  passed: 0,
-  failed: 0,
+  const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
+  const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
+  // The browser lanes and the Postgres pass start once Vitest on PGlite has ended: beside
+  // its two workers and three or four stacks, tests of either kind ran into their time
+  // limits on two cores (a 7 s Vitest test took over 30 s).
+  const afterPglite = Promise.all([pglite, built]);
+  const browser = afterPglite.then(() =>
+    part("Playwright", async () => {
+      const error = await built;
+      if (error) throw error;
+      const result = await runE2E([], "lanes");
+      browserTests.push(...result.tests);
+      return result.counts;
+    }),
+  );
+  let postgres: Promise<void> = Promise.resolve();
+  if (postgresUrl) {
+    const helpers = testDatabaseHelpers();
+    const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
+    postgres = afterPglite.then(() =>
+      // One worker: beside the browser lanes, and still done before them.
+      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests", "--maxWorkers=1"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
+    );
+  } else {
+    console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
+  }
+  await Promise.all([pglite, typecheck, browser, postgres]);
+  // The specs that measure latency, once nothing else of the run computes beside them.
+  await afterBuild("Playwright, specs that run alone", async () => {
+    const result = await runE2E([], "alone");
+    browserTests.push(...result.tests);
+    return result.counts;
+  });
 });
-console.log("\n=== Summary ===");
+
+printSlowest(files, browserTests);
+
+const rank = (p: Part) => (p.name === "Type check" ? 0 : p.name === "Vitest" ? 1 : p.name.startsWith("Vitest on Postgres") ? 2 : p.name === "Playwright" ? 3 : 4);
+parts.sort((a, b) => rank(a) - rank(b));
+const total = parts.reduce((sum, p) => ({ passed: sum.passed + p.counts.passed, failed: sum.failed + p.counts.failed }), { passed: 0, failed: 0 });
+console.log(`\n=== Summary (${at()} in all) ===`);
 for (const p of parts) console.log(`  ${p.name}: ${summaryLine(p.counts)} (${p.seconds}s)`);
 console.log(`\n${summaryLine(total)}`);
 process.exit(total.failed > 0 ? 1 : 0);

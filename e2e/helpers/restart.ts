@@ -36,7 +36,7 @@ export async function ownDashboard(extraEnv: Record<string, string> = {}) {
   };
   let child: Child | null = null;
   let starts = 0;
-  const logDir = path.join(ROOT, "test-results", "restart-logs");
+  const logDir = path.join(ROOT, "test-results", "restart-logs", process.env.E2E_LANE ?? "");
   async function start() {
     starts++;
     mkdirSync(logDir, { recursive: true });

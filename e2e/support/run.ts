@@ -37,7 +37,8 @@ export function roleUser(persona: Persona): { email: string; password: string } 
   return { email: `${persona}@e2e.test`, password: `${run.admin.password}-${persona}` };
 }
 
-const AUTH_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", ".auth");
+// Each lane of the harness (scripts/lib/e2e-run.ts) signs in on its own stack: its own folder.
+const AUTH_DIR = process.env.E2E_AUTH_DIR ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", ".auth");
 export const authFile = (persona: Persona): string => path.join(AUTH_DIR, `${persona}.json`);
 
 export const SCREENSHOTS = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "test-results", "screenshots");

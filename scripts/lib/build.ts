@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { runToEnd, type Env } from "./child";
+import { runToEnd, startChild, type Env } from "./child";
 import { BIN, ROOT } from "./paths";
 import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
 
@@ -59,8 +59,11 @@ export function staleReason(distDir: string): string | null {
   return newestSourceTime() > built ? `sources changed since the build in ${distDir}/` : null;
 }
 
-/** `next build` into `distDir` when it is missing or older than the sources. */
-export async function buildIfStale(distDir: string, env: Env): Promise<void> {
+/**
+ * `next build` into `distDir` when it is missing or older than the sources. With `prefix`,
+ * its output is prefixed (parts running side by side).
+ */
+export async function buildIfStale(distDir: string, env: Env, opts: { prefix?: string } = {}): Promise<void> {
   // The empty database a first start copies, made here so the running dashboard never runs
   // initdb (about 800 MB for two seconds; lib/server/db/pglite-template.ts).
   await ensurePgliteTemplate(ROOT);
@@ -71,7 +74,11 @@ export async function buildIfStale(distDir: string, env: Env): Promise<void> {
   }
   console.log(`Building the dashboard (${reason}); this takes a minute or two the first time...`);
   const started = Date.now();
-  const code = await keepingTsconfig(distDir, () => runToEnd(process.execPath, [BIN.next, "build"], { ...env, NEXT_DIST_DIR: distDir }));
+  const args = [BIN.next, "build"];
+  const buildEnv = { ...env, NEXT_DIST_DIR: distDir };
+  const code = await keepingTsconfig(distDir, () =>
+    opts.prefix ? startChild({ name: opts.prefix, command: process.execPath, args, env: buildEnv, echo: "prefix" }).exited : runToEnd(process.execPath, args, buildEnv),
+  );
   if (code !== 0) throw new Error(`next build failed (exit ${code}); its output is above.`);
   console.log(`Dashboard built in ${Math.round((Date.now() - started) / 1000)}s.`);
 }

@@ -1,27 +1,94 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { ensureChromium } from "./chromium";
-import { runToEnd } from "./child";
+import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { BIN, fromRoot } from "./paths";
+import { DURATIONS_LAST_RUN, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane } from "./e2e-lanes";
+import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
-import { SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
+import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
 
 const LOG_ROOT = fromRoot("test-results", "e2e-logs");
-/** Playwright's JSON report of one target's run (playwright.config.ts reads E2E_REPORT_FILE). */
-export const e2eReport = (target: ServiceTarget) => fromRoot("test-results", `e2e-report-${target}.json`);
+/** Playwright's JSON report of one lane's run (playwright.config.ts reads E2E_REPORT_FILE). */
+export const e2eReport = (lane: string) => fromRoot("test-results", `e2e-report-${lane}.json`);
 
 /** The Playwright project of the journeys, the specs run against every service target. */
 export const JOURNEYS_PROJECT = "journeys";
 
-interface PlaywrightReport {
-  stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+/**
+ * Lanes per service target for the whole suite (scripts/lib/e2e-lanes.ts). The bundled
+ * service's files take about six times as long as the contrarian's journeys. E2E_LANES
+ * changes the bundled count (1 runs its files one after another, as before lanes).
+ */
+export function laneCounts(env = process.env.E2E_LANES): Record<ServiceTarget, number> {
+  const bundled = env ? Number(env) : 3;
+  if (!Number.isInteger(bundled) || bundled < 1 || bundled > 8) throw new Error(`E2E_LANES must be a whole number from 1 to 8, not "${env}"`);
+  return { bundled, contrarian: 1 };
 }
 
-function readCounts(file: string): Counts | null {
+interface ReportResult {
+  duration: number;
+  status: string;
+}
+interface ReportSpec {
+  title: string;
+  file: string;
+  tests: { projectName: string; results: ReportResult[] }[];
+}
+interface ReportSuite {
+  file?: string;
+  title?: string;
+  specs?: ReportSpec[];
+  suites?: ReportSuite[];
+}
+interface PlaywrightReport {
+  stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
+  suites?: ReportSuite[];
+}
+
+/** One browser test as a run's report has it. */
+export interface BrowserTest {
+  lane: string;
+  file: string;
+  title: string;
+  project: string;
+  seconds: number;
+}
+
+export interface E2EResult {
+  counts: Counts;
+  tests: BrowserTest[];
+}
+
+function readReport(file: string): PlaywrightReport | null {
   if (!existsSync(file)) return null;
-  const { stats } = JSON.parse(readFileSync(file, "utf8")) as PlaywrightReport;
+  try {
+    return JSON.parse(readFileSync(file, "utf8")) as PlaywrightReport;
+  } catch {
+    return null;
+  }
+}
+
+function countsOf(report: PlaywrightReport | null): Counts | null {
+  const stats = report?.stats;
   if (!stats) return null;
   return { passed: (stats.expected ?? 0) + (stats.flaky ?? 0), failed: stats.unexpected ?? 0 };
+}
+
+/** Every test of a report with its time (all its attempts), in report order. */
+export function testsOf(report: PlaywrightReport | null, lane: string): BrowserTest[] {
+  const out: BrowserTest[] = [];
+  const walk = (suite: ReportSuite, titles: string[]) => {
+    const here = suite.title && !suite.file?.endsWith(suite.title) ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        const seconds = test.results.reduce((sum, r) => sum + r.duration, 0) / 1000;
+        out.push({ lane, file: `e2e/${spec.file}`, title: [...here, spec.title].join(" › "), project: test.projectName, seconds });
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  return out;
 }
 
 /**
@@ -39,60 +106,140 @@ export function targetsFor(args: string[], named = process.env.E2E_TARGET): Serv
   return ["bundled"];
 }
 
+/** A Playwright file filter that matches this one file only (the CLI reads each filter as a regular expression). */
+export const exactFile = (file: string) => `/${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
+
 /**
- * Chromium, then for each target the service and the built dashboard on fresh data,
- * Playwright against them, then everything stopped. On the bundled service the whole suite
- * runs (existing specs and journeys); on the contrarian, the journeys. `args` go to
- * `playwright test` (a file, `--grep`, ...). The counts are summed over the targets.
+ * Which part of the whole suite a call runs: the lanes side by side, the specs that run alone
+ * (one after another, see ALONE_MARKER), or both, the lanes first.
  */
-export async function runE2E(args: string[]): Promise<Counts> {
+export type SuitePart = "lanes" | "alone" | "all";
+
+/**
+ * What runs: with no arguments (and no E2E_TARGET) the whole suite, spread over lanes that
+ * run side by side, then the specs that run alone, each in a lane of its own; with
+ * arguments (a file, `--grep`, ...), one lane per target given them.
+ */
+function plan(args: string[], part: SuitePart): { lane: Lane; args: string[] }[][] {
+  if (args.length === 0 && !process.env.E2E_TARGET) {
+    const units = suiteUnits();
+    const together = units.filter((u) => !runsAlone(u.file));
+    const alone = units.filter((u) => runsAlone(u.file));
+    const lanes = planLanes(together, laneCounts(), readDurations()).map((lane) => ({ lane, args: lane.files.map(exactFile) }));
+    const solos = alone.map((u) => [{ lane: { name: `${u.target}-alone-${u.file.replace(/^.*\//, "").replace(/\.spec\.ts$/, "")}`, target: u.target, files: [u.file], estimate: 0 }, args: [exactFile(u.file)] }]);
+    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" ? [] : solos)];
+  }
+  if (part === "alone") return [];
+  return [targetsFor(args).map((target) => ({ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }))];
+}
+
+/**
+ * Chromium, one build of the dashboard for every stack, then the lanes side by side: each
+ * starts a service and the built dashboard on fresh data, runs Playwright over its files and
+ * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
+ * counts are summed over the lanes, and the tests' times kept for the run's summary.
+ */
+export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
   const chromium = await ensureChromium();
-  const targets = targetsFor(args);
+  const rounds = plan(args, part);
   return withRunLock("browser-test run", async () => {
-    rmSync(LOG_ROOT, { recursive: true, force: true });
+    if (part !== "alone") rmSync(LOG_ROOT, { recursive: true, force: true });
+    // Once, before any lane picks its ports (see buildTestDashboard).
+    await buildTestDashboard();
     const total: Counts = { passed: 0, failed: 0 };
-    for (const target of targets) {
-      const counts = await runTarget(chromium, target, args);
-      console.log(`e2e on the ${target} service: ${counts.passed} passed, ${counts.failed} failed`);
-      total.passed += counts.passed;
-      total.failed += counts.failed;
+    const tests: BrowserTest[] = [];
+    // Each round's lanes side by side; the rounds one after another.
+    for (const lanes of rounds) {
+      if (lanes.length > 1) {
+        console.log(`${lanes.length} lanes side by side (estimated from earlier runs):`);
+        for (const { lane } of lanes) console.log(`  ${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`);
+      }
+      const results = await Promise.all(
+        lanes.map(({ lane, args: laneArgs }) =>
+          runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
+            // A lane whose stack did not start: its files did not run, which fails the run.
+            console.error(`[${lane.name}] could not run: ${error.message}`);
+            return { counts: { passed: 0, failed: 1 }, tests: [] };
+          }),
+        ),
+      );
+      for (const r of results) {
+        total.passed += r.counts.passed;
+        total.failed += r.counts.failed;
+        tests.push(...r.tests);
+      }
     }
-    return total;
+    if (args.length === 0 && !process.env.E2E_TARGET) saveDurations(tests);
+    return { counts: total, tests };
   });
 }
 
-async function runTarget(chromium: string, target: ServiceTarget, args: string[]): Promise<Counts> {
-  const logDir = `${LOG_ROOT}/${target}`;
-  const report = e2eReport(target);
+/** Each file's time in this run (test-results/e2e-durations.json), for the next run's plan. */
+function saveDurations(tests: BrowserTest[]) {
+  let durations: Record<string, number> = {};
+  try {
+    // The lanes and the specs that run alone may be saved by two calls (npm test): merge.
+    durations = JSON.parse(readFileSync(DURATIONS_LAST_RUN, "utf8")) as Record<string, number>;
+  } catch {
+    // None yet.
+  }
+  const fresh = new Set<string>();
+  for (const t of tests) {
+    if (t.project === "setup") continue;
+    const key = unitKey({ file: t.file, target: t.lane.split("-")[0] as ServiceTarget });
+    if (!fresh.has(key)) durations[key] = 0;
+    fresh.add(key);
+    durations[key] = Math.round((durations[key] + t.seconds) * 10) / 10;
+  }
+  mkdirSync(fromRoot("test-results"), { recursive: true });
+  writeFileSync(DURATIONS_LAST_RUN, `${JSON.stringify(durations, null, 2)}\n`);
+}
+
+async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
+  const logDir = `${LOG_ROOT}/${lane.name}`;
+  const report = e2eReport(lane.name);
   rmSync(report, { force: true });
   const started = Date.now();
-  console.log(`\n--- e2e against the ${target} service ---`);
-  const stack = await startStack({ logDir, target, keepData: process.env.E2E_KEEP_DATA === "1" });
-  console.log(`Service at ${stack.serviceURL}, dashboard at ${stack.baseURL} (ready in ${Math.round((Date.now() - started) / 1000)}s).`);
+  const stack = await startStack({ logDir, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1" });
+  console.log(`[${lane.name}] ${lane.target} service at ${stack.serviceURL}, dashboard at ${stack.baseURL} (ready in ${Math.round((Date.now() - started) / 1000)}s).`);
   // The other specs were written for the bundled service (its seed, its sandbox addresses);
   // the journeys are written for any service, through their target descriptor.
-  const projectArgs = target === "bundled" ? [] : [`--project=${JOURNEYS_PROJECT}`];
-  let code: number;
+  const projectArgs = lane.target === "bundled" ? [] : [`--project=${JOURNEYS_PROJECT}`];
+  let code: number | null;
   try {
-    code = await runToEnd(process.execPath, [BIN.playwright, "test", ...projectArgs, ...args], {
-      ...process.env,
-      CHROMIUM_PATH: chromium,
-      E2E_TARGET: target,
-      E2E_REPORT_FILE: report,
-      E2E_BASE_URL: stack.baseURL,
-      E2E_SERVICE_URL: stack.serviceURL,
-      E2E_SERVICE_ENV_FILE: stack.serviceEnvFile,
-      E2E_PROJECTS: stack.projects.join(","),
-      E2E_ADMIN_EMAIL: stack.admin.email,
-      E2E_ADMIN_PASSWORD: stack.admin.password,
-      REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+    const playwright = startChild({
+      name: lane.name,
+      command: process.execPath,
+      args: [BIN.playwright, "test", ...projectArgs, ...args],
+      cwd: ROOT,
+      echo: "prefix",
+      logFile: `${logDir}/playwright.log`,
+      env: {
+        ...process.env,
+        CHROMIUM_PATH: chromium,
+        E2E_TARGET: lane.target,
+        E2E_LANE: lane.name,
+        E2E_REPORT_FILE: report,
+        E2E_OUTPUT_DIR: fromRoot("test-results", "playwright", lane.name),
+        E2E_AUTH_DIR: fromRoot("e2e", ".auth", lane.name),
+        E2E_BASE_URL: stack.baseURL,
+        E2E_SERVICE_URL: stack.serviceURL,
+        E2E_SERVICE_ENV_FILE: stack.serviceEnvFile,
+        E2E_PROJECTS: stack.projects.join(","),
+        E2E_ADMIN_EMAIL: stack.admin.email,
+        E2E_ADMIN_PASSWORD: stack.admin.password,
+        REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
+      },
     });
+    code = await playwright.exited;
   } finally {
     await stack.stop();
   }
-  const counts = readCounts(report) ?? { passed: 0, failed: 0 };
+  const parsed = readReport(report);
+  const counts = countsOf(parsed) ?? { passed: 0, failed: 0 };
   // A run that failed outside any test (config error, crash) still counts as a failure.
   if (code !== 0 && counts.failed === 0) counts.failed = 1;
-  if (counts.failed > 0) console.log(`Server output of this run: ${logDir}/{service,dashboard}.log`);
-  return counts;
+  console.log(`[${lane.name}] ${counts.passed} passed, ${counts.failed} failed in ${Math.round((Date.now() - started) / 1000)}s`);
+  if (counts.failed > 0) console.log(`[${lane.name}] server output of this lane: ${logDir}/{service,dashboard}.log`);
+  return { counts, tests: testsOf(parsed, lane.name) };
 }

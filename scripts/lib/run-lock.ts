@@ -10,6 +10,10 @@ import { ROOT } from "./paths";
  * would rebuild under the first or replace its sessions with ones its server does not know.
  * The second run waits instead. The lock lives in the temp folder, named after the checkout,
  * and a lock left by a process that is gone is taken over.
+ *
+ * The holder's children inherit it (RUN_LOCK_HOLDER names the holding process): `npm test`
+ * takes the lock once and runs the browser lanes and the Postgres pass, whose cluster test
+ * also asks for it, side by side under it.
  */
 const LOCK = path.join(os.tmpdir(), `mail-dashboard-e2e-${createHash("sha256").update(ROOT).digest("hex").slice(0, 12)}.lock`);
 
@@ -36,7 +40,11 @@ function holder(): Holder | null {
   }
 }
 
+const INHERITED = "MAIL_DASHBOARD_RUN_LOCK_HOLDER";
+
 export async function withRunLock<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  const inherited = process.env[INHERITED];
+  if (inherited && holder()?.pid === Number(inherited) && alive(Number(inherited))) return fn();
   let announced = false;
   for (;;) {
     try {
@@ -60,9 +68,13 @@ export async function withRunLock<T>(what: string, fn: () => Promise<T>): Promis
     if (holder()?.pid === process.pid) rmSync(LOCK, { force: true });
   };
   process.on("exit", release);
+  const before = process.env[INHERITED];
+  process.env[INHERITED] = String(process.pid);
   try {
     return await fn();
   } finally {
+    if (before === undefined) delete process.env[INHERITED];
+    else process.env[INHERITED] = before;
     release();
     process.off("exit", release);
   }

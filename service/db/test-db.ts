@@ -1,14 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { openDatabase, type Database } from "./client";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { pgliteTemplateDir } from "../../lib/server/db/pglite-template";
+import { openDatabase, type Database, type Db } from "./client";
+import * as schema from "./schema";
+
+const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
 
 /**
  * A fresh database for one test file: in-memory PGlite, or a new database on the
  * Postgres server named by TEST_DATABASE_URL (so the Postgres path is tested too).
  * `dataDir` asks for an on-disk PGlite, for restart tests.
+ *
+ * The in-memory one starts from a migrated copy (an image of its files, made once per set of
+ * migrations by Vitest's global setup, lib/test/pglite-template-setup.ts) instead of an
+ * initdb and the migrations each time: about 3.5 s of CPU each, against 0.6 s.
  */
 export async function openTestDatabase(opts: { dataDir?: string; name?: string } = {}): Promise<Database & { url?: string }> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin) return openDatabase({ dataDir: opts.dataDir ?? null });
+  if (!admin) return opts.dataDir ? openDatabase({ dataDir: opts.dataDir }) : openInMemory();
   const { default: postgres } = await import("postgres");
   const name = opts.name ?? `svc_test_${randomBytes(6).toString("hex")}`;
   const sql = postgres(admin, { max: 1, onnotice: () => {} });
@@ -19,4 +31,45 @@ export async function openTestDatabase(opts: { dataDir?: string; name?: string }
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString() });
   return { ...database, url: url.toString() };
+}
+
+/** The migrated image's file: beside the dashboard's PGlite template (named after PGlite's version), and after the migrations. */
+function imageFile(): string {
+  const hash = createHash("sha256");
+  for (const file of readdirSync(migrationsFolder, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.join(e.parentPath, e.name))
+    .sort()) {
+    hash.update(path.relative(migrationsFolder, file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return `${pgliteTemplateDir()}-service-${hash.digest("hex").slice(0, 12)}.tar`;
+}
+
+/** Makes the migrated image unless it is there (written beside it and renamed into place). */
+export async function ensureServiceImage(): Promise<void> {
+  const file = imageFile();
+  if (existsSync(file)) return;
+  const database = await openDatabase({ dataDir: null });
+  const client = (database.db as unknown as { $client: import("@electric-sql/pglite").PGlite }).$client;
+  const image = await client.dumpDataDir("none");
+  await database.close();
+  await mkdir(path.dirname(file), { recursive: true });
+  const scratch = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  await writeFile(scratch, new Uint8Array(await image.arrayBuffer()));
+  await rename(scratch, file);
+}
+
+/** In-memory PGlite from the migrated image when there is one (the migrator then finds nothing to do). */
+async function openInMemory(): Promise<Database> {
+  const file = imageFile();
+  if (!existsSync(file)) return openDatabase({ dataDir: null });
+  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
+  const client = new PGlite({ loadDataDir: new Blob([readFileSync(file)]) });
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder });
+  return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };
 }

@@ -9,14 +9,28 @@ import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server
 import type { Actor, Project } from "@/lib/server/access";
 import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
 import { claimChunk, runJob, settleRunningJobs } from "./runner";
+import { MAX_ATTEMPTS as SERVICE_ATTEMPTS } from "@/lib/server/service/client";
 import { startBatchSweeper, stopBatchSweeper, sweepJobs } from "./sweeper";
 
 /**
  * The batch job against a fake service that keeps Idempotency-Keys the way the interface
  * says (same key → the stored answer, nothing sent again) and can fail on purpose.
+ *
+ * `loseFirstAnswer`: each chunk's first request is done and its answer lost (503), and the
+ * chunk's next `outageAfterLoss` requests fail before anything is done. The faults follow
+ * the chunk (known by its first recipient), not the order in which concurrent workers'
+ * requests arrive, so a test's outcome does not depend on timing.
  */
-type Fake = { sent: Map<string, string>; keys: Map<string, unknown>; batchCalls: { key: string; size: number }[]; failEvery: number; failAfterAccept: boolean; refuse: Set<string>; beforeAnswer: ((key: string) => Promise<void>) | null };
-const fake: Fake = { sent: new Map(), keys: new Map(), batchCalls: [], failEvery: 0, failAfterAccept: false, refuse: new Set(), beforeAnswer: null };
+type Fake = {
+  sent: Map<string, string>;
+  keys: Map<string, unknown>;
+  batchCalls: { key: string; size: number; first: string }[];
+  loseFirstAnswer: boolean;
+  outageAfterLoss: number;
+  refuse: Set<string>;
+  beforeAnswer: ((key: string) => Promise<void>) | null;
+};
+const fake: Fake = { sent: new Map(), keys: new Map(), batchCalls: [], loseFirstAnswer: false, outageAfterLoss: 0, refuse: new Set(), beforeAnswer: null };
 let server: TestServer;
 let dispose: () => Promise<void>;
 let seq = 0;
@@ -34,9 +48,12 @@ beforeAll(async () => {
     if (url.pathname === "/v1/emails/batch") {
       const key = String(req.headers["idempotency-key"]);
       const body = JSON.parse(req.body) as { emails: { to: { email: string }[] }[] };
-      fake.batchCalls.push({ key, size: body.emails.length });
+      const first = body.emails[0]?.to[0]?.email ?? "";
+      // How many times this chunk was asked before (this request not counted).
+      const before = fake.batchCalls.filter((c) => c.first === first).length;
+      fake.batchCalls.push({ key, size: body.emails.length, first });
       await fake.beforeAnswer?.(key);
-      if (fake.failEvery && fake.batchCalls.length % fake.failEvery === 0) return json(res, 503, { error: { message: "fault", code: "fault_injected" } });
+      if (fake.loseFirstAnswer && before >= 1 && before <= fake.outageAfterLoss) return json(res, 503, { error: { message: "fault", code: "fault_injected" } });
       const stored = fake.keys.get(key);
       if (stored) return json(res, 207, stored);
       const answer = {
@@ -50,10 +67,7 @@ beforeAll(async () => {
       };
       fake.keys.set(key, answer);
       // The service did the work, then the answer was lost: the client must retry with the same key.
-      if (fake.failAfterAccept) {
-        fake.failAfterAccept = false;
-        return json(res, 503, { error: { message: "lost", code: "bad_gateway" } });
-      }
+      if (fake.loseFirstAnswer && before === 0) return json(res, 503, { error: { message: "lost", code: "bad_gateway" } });
       return json(res, 207, answer);
     }
     json(res, 404, { error: { message: "not found", code: "not_found" } });
@@ -74,8 +88,8 @@ beforeEach(() => {
   fake.sent.clear();
   fake.keys.clear();
   fake.batchCalls = [];
-  fake.failEvery = 0;
-  fake.failAfterAccept = false;
+  fake.loseFirstAnswer = false;
+  fake.outageAfterLoss = 0;
   fake.refuse.clear();
   fake.beforeAnswer = null;
 });
@@ -137,13 +151,24 @@ describe("a send job", () => {
   });
 
   it("sends nothing twice when the service fails, even after accepting a chunk", async () => {
-    fake.failEvery = 2;
-    fake.failAfterAccept = true;
+    // Every chunk is done at its first request and the answer lost; the service then fails the
+    // rest of that call's attempts. So each chunk is asked again by the client's own retry and
+    // again by the runner's next claim of it: a key that changed at either would send it twice.
+    fake.loseFirstAnswer = true;
+    fake.outageAfterLoss = SERVICE_ATTEMPTS - 1;
     const { id } = await createSendJob(project, actor, body(csv250("b"), 245));
     await runJob(id);
     expect((await getJob(project, id)).counts.sent).toBe(245);
     expect(fake.sent.size).toBe(245);
     expect(new Set(fake.sent.values()).size).toBe(245);
+    // Both kinds of retry happened for each of the three chunks, each always with its one key.
+    const chunks = [...new Set(fake.batchCalls.map((c) => c.first))];
+    expect(chunks).toHaveLength(3);
+    for (const first of chunks) {
+      const calls = fake.batchCalls.filter((c) => c.first === first);
+      expect(calls.length, `requests for the chunk starting at ${first}`).toBe(SERVICE_ATTEMPTS + 1);
+      expect(new Set(calls.map((c) => c.key)).size, `keys of the chunk starting at ${first}`).toBe(1);
+    }
   });
 
   it("resumes chunks whose claim expired, leaves live claims alone, and shares chunks between instances", async () => {

@@ -1,0 +1,102 @@
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { cp, mkdtemp, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import { MIGRATIONS_FOLDER, openDatabase } from "@/lib/server/db";
+import { dropDatabase } from "@/lib/server/db/drop-database";
+import { ensurePgliteTemplate, pgliteTemplateDir } from "@/lib/server/db/pglite-template";
+
+/**
+ * Test databases start from a copy of one already migrated, made once per set of migrations
+ * (Vitest's global setup, ./pglite-template-setup.ts). Opening a new PGlite database and
+ * migrating it cost about 2 s of CPU per test file (the extension, then every migration);
+ * copying the migrated files costs a few milliseconds, and the migrations then find nothing
+ * left to apply. On Postgres the same: `CREATE DATABASE ... TEMPLATE` of a migrated one.
+ * `openDatabase` still runs the migrator on every copy, so a test database is what the
+ * dashboard's own start makes of it.
+ */
+
+/** What a migrated database depends on: the migrations, and the extensions created before them. */
+function schemaHash(): string {
+  const hash = createHash("sha256");
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  for (const file of [...files(MIGRATIONS_FOLDER), path.join(process.cwd(), "lib", "server", "db", "extensions.ts")].sort()) {
+    hash.update(path.relative(process.cwd(), file)).update("\0").update(readFileSync(file)).update("\0");
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+/** The migrated PGlite template's folder, beside the empty one (node_modules/.cache). */
+export function migratedPgliteDir(): string {
+  return `${pgliteTemplateDir()}-migrated-${schemaHash()}`;
+}
+
+/** The migrated template database's name on the test Postgres server. */
+export function migratedPostgresName(): string {
+  return `dash_tpl_${schemaHash()}`;
+}
+
+/** Makes the migrated PGlite template unless it is there; built beside it and renamed into place. */
+export async function ensureMigratedPglite(): Promise<void> {
+  const target = migratedPgliteDir();
+  if (existsSync(path.join(target, "PG_VERSION"))) return;
+  const empty = await ensurePgliteTemplate();
+  const scratch = await mkdtemp(`${target}.making-`);
+  try {
+    const dir = path.join(scratch, "data");
+    await cp(empty, dir, { recursive: true });
+    const handle = await openDatabase({ dataDir: dir });
+    await handle.close();
+    await rename(dir, target).catch((e: NodeJS.ErrnoException) => {
+      // Another run put the same template there first: keep theirs.
+      if (!existsSync(path.join(target, "PG_VERSION"))) throw e;
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Copies the migrated PGlite template into the new, empty `dir`; false when there is none. */
+export async function copyMigratedPglite(dir: string): Promise<boolean> {
+  const template = migratedPgliteDir();
+  if (!existsSync(path.join(template, "PG_VERSION"))) return false;
+  await cp(template, dir, { recursive: true });
+  return true;
+}
+
+/**
+ * Makes the migrated template database on the server at `serverUrl` unless it is there:
+ * migrated under a name of its own, then renamed (a database being copied may have no other
+ * connection, so it is never one that is still being migrated). Several runs may share the
+ * server (developers' machines): the template is kept for the next run, keyed by the schema.
+ */
+export async function ensureMigratedPostgres(serverUrl: string): Promise<void> {
+  const { default: postgres } = await import("postgres");
+  const name = migratedPostgresName();
+  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
+  try {
+    if ((await admin`select 1 from pg_database where datname = ${name}`).length > 0) return;
+    const making = `${name}_making_${randomBytes(4).toString("hex")}`;
+    await admin.unsafe(`create database ${making}`);
+    try {
+      const url = new URL(serverUrl);
+      url.pathname = `/${making}`;
+      const handle = await openDatabase({ url: url.toString() });
+      await handle.close();
+      await admin.unsafe(`alter database ${making} rename to ${name}`);
+    } catch (e) {
+      await dropDatabase(admin, making).catch(() => {});
+      // Another run made it meanwhile: theirs is the same.
+      if ((await admin`select 1 from pg_database where datname = ${name}`).length === 0) throw e;
+    }
+  } finally {
+    await admin.end({ timeout: 5 });
+  }
+}
+
+/** Whether the migrated template database is on the server (made by the global setup). */
+export async function hasMigratedPostgres(admin: import("postgres").Sql): Promise<boolean> {
+  return (await admin`select 1 from pg_database where datname = ${migratedPostgresName()}`).length > 0;
+}
