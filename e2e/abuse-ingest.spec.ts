@@ -13,6 +13,9 @@ import { unique } from "./support-helpers";
  * replayed against the built dashboard in front of the running local service. Each attack is
  * refused or bounded, the dashboard's process survives it, /api/health answers within 1 s at
  * p99 throughout, and correctly signed deliveries keep being taken.
+ *
+ * @e2e-alone: it measures latency (the dashboard's, not that of browser lanes beside it), so
+ * the harness runs it after everything else of the run has ended (scripts/lib/e2e-lanes.ts).
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -14,6 +14,9 @@ import { send, unique } from "./support-helpers";
  * against the built dashboard in front of the running local service, with a spamd that
  * trickles and links that answer slowly on 127.0.0.1. Each attack is refused or bounded, the
  * process survives, and /api/health answers within 1 s at p99 throughout.
+ *
+ * @e2e-alone: it measures latency (the dashboard's, not that of browser lanes beside it), so
+ * the harness runs it after everything else of the run has ended (scripts/lib/e2e-lanes.ts).
  */
 
 let target: AbuseTarget;

@@ -8,6 +8,9 @@ import { checkA11y, messagePath, project, receivingAddress, send, unique } from 
  * Issue 25: a stranger's inbound mail cannot hold up the staff who open it (item 3), and an
  * attachment downloads with its sandbox (item 13). The mail comes in through the local
  * service's inbound simulation, as support rehearses it.
+ *
+ * @e2e-alone: it measures latency (the dashboard's, not that of browser lanes beside it), so
+ * the harness runs it after everything else of the run has ended (scripts/lib/e2e-lanes.ts).
  */
 test.use({ storageState: authFile("support") });
 
