@@ -16,8 +16,15 @@ const config = {
   // NEXT_SOURCE_MAPS=1 for a build whose browser bundles can be analysed (what makes up a screen's first load).
   productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",
   typedRoutes: false,
-  // forbidden() in guardPage() renders the 403 page.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden() in guardPage() renders the 403 page.
+    authInterrupts: true,
+    // Next copies a body for the proxy (proxy.ts, which runs on every page and on API paths
+    // with a % escape) up to this size and cuts the rest off unseen: at MAX_REQUEST_BYTES
+    // (lib/schemas/limits.ts, 20 MB), with every body declaring its length and none over it
+    // (lib/server/request-body-limits.ts), no body reaches a route cut short.
+    proxyClientMaxBodySize: 20 * 1024 * 1024,
+  },
   async headers() {
     const noScripts = [{ key: "Content-Security-Policy", value: headers.apiContentSecurityPolicy }];
     return [

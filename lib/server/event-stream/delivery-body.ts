@@ -1,7 +1,8 @@
 import "server-only";
 import type http from "node:http";
-import type { Hold } from "./inflight-budget";
-import { deliveryCutOff, deliveryTooLarge, deliveryTooSlow, ingestBusy } from "./ingest-limits";
+import type { Hold } from "@/lib/server/inflight-budget";
+import { bodyCutOff } from "@/lib/server/route";
+import { deliveryTooLarge, deliveryTooSlow, ingestBusy } from "./ingest-limits";
 import type { SignatureCheck } from "./verify";
 
 /**
@@ -46,7 +47,7 @@ export function nodeBody(req: http.IncomingMessage): BodySource {
         const chunk = req.read() as Buffer | null;
         if (chunk !== null) return chunk;
         if (ended) return null;
-        if (failed) throw deliveryCutOff();
+        if (failed) throw bodyCutOff();
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
@@ -73,7 +74,7 @@ export function webBody(body: ReadableStream<Uint8Array> | null): BodySource {
         const { done, value } = await reader.read();
         return done ? null : value;
       } catch {
-        throw deliveryCutOff();
+        throw bodyCutOff();
       }
     },
     stop() {

@@ -13,7 +13,7 @@ import type { Project } from "@/lib/server/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { connectEventStream } from "./connect";
 import { installIngestFastPath } from "./fast-path";
-import { bytesInFlight } from "./inflight-budget";
+import { bytesInFlight } from "@/lib/server/inflight-budget";
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
