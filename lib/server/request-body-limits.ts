@@ -27,7 +27,8 @@ import { errorResponse, tooLarge } from "./route";
  *   of the client address's share, REQUEST_INFLIGHT_BYTES_PER_ADDRESS, until the answer is
  *   done; a body that does not fit either is a 429 with Retry-After naming the limit. So the
  *   bodies held in memory at once are bounded, and one address cannot take all of it.
- * Refused unread, the connection closes after the answer: nobody else waits.
+ * Refused unread, the rest is dropped after the answer, never held, then the connection closed
+ * (lib/server/node-answer.ts): nobody else waits.
  *
  * While a body arrives it must keep coming: each REQUEST_BODY_WINDOW_MS at least
  * REQUEST_BODY_MIN_RATE bytes a second of it, or the rest of it. A slower sender is answered

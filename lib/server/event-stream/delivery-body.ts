@@ -9,8 +9,8 @@ import type { SignatureCheck } from "./verify";
  * A delivery's body, pulled chunk by chunk, whichever door it came through: Node's request on
  * the fast path (./fast-path.ts), the web Request's stream in the route. Nothing is read
  * until the ingest asks (./ingest.ts checks headers, project and budget first), and reading
- * stops at once when it is told to: what the sender still sends stays in the socket, and the
- * answer closes the connection.
+ * stops at once when it is told to: what the sender still sends is dropped after the answer,
+ * never held, and then the connection closed (lib/server/node-answer.ts).
  */
 export type BodySource = {
   /** The next chunk, null at the end; rejects when the sender went away mid-body. */
