@@ -12,6 +12,10 @@ export async function register() {
   // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
   const { installPeerAddressHeader } = await import("./lib/server/client-address");
   installPeerAddressHeader();
+  // Every request body bounded before Next reads it (lib/server/request-body-limits.ts). Installed
+  // before the ingest's fast path, so deliveries are taken by that first, under their own limits.
+  const { installRequestBodyLimits } = await import("./lib/server/request-body-limits");
+  installRequestBodyLimits();
   // The event stream's deliveries answered before Next routes them (lib/server/event-stream/fast-path.ts).
   const { installIngestFastPath } = await import("./lib/server/event-stream/fast-path");
   installIngestFastPath();

@@ -20,8 +20,15 @@ const config = {
   // runs tsc over the whole repository as a part of its own, beside the browser tests, and a
   // second pass inside the build held every browser test back by half a minute or more.
   typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_SKIP_TYPECHECK === "1" },
-  // forbidden() in guardPage() renders the 403 page.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden() in guardPage() renders the 403 page.
+    authInterrupts: true,
+    // Next copies a body for the proxy (proxy.ts, which runs on every page and on API paths
+    // with a % escape) up to this size and cuts the rest off unseen: at MAX_REQUEST_BYTES
+    // (lib/schemas/limits.ts, 20 MB), with every body declaring its length and none over it
+    // (lib/server/request-body-limits.ts), no body reaches a route cut short.
+    proxyClientMaxBodySize: 20 * 1024 * 1024,
+  },
   async headers() {
     const noScripts = [{ key: "Content-Security-Policy", value: headers.apiContentSecurityPolicy }];
     return [

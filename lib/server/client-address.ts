@@ -43,10 +43,18 @@ export function fromTrustedProxy(headers: Headers): boolean {
  * skipping trusted proxies; the first address that is not one is the client.
  */
 export function clientAddress(headers: Headers): string {
-  const peer = normalizeAddress(headers.get(PEER_HEADER) ?? "");
+  return clientAddressOf(headers.get(PEER_HEADER) ?? "", headers.get("x-forwarded-for"));
+}
+
+/**
+ * The same from the TCP peer and X-Forwarded-For as they are, for code on Node's server that
+ * runs before the peer header is written (lib/server/request-body-limits.ts).
+ */
+export function clientAddressOf(peerAddress: string, forwardedFor: string | null): string {
+  const peer = normalizeAddress(peerAddress);
   if (!peer) return "unknown";
   if (!isTrustedProxy(peer)) return peer.slice(0, 100);
-  const chain = (headers.get("x-forwarded-for") ?? "")
+  const chain = (forwardedFor ?? "")
     .split(",")
     .map((s) => normalizeAddress(s))
     .filter(Boolean);

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { emailAddress } from "@/lib/schemas/common";
+import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { isAddressOrRange } from "./ip-ranges";
 
 /**
@@ -128,6 +129,15 @@ const schema = z
     INGEST_INFLIGHT_BYTES: positiveInt(8 * 1024 * 1024),
     /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
     INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
+    // Every other request body, read before Next sees it (lib/server/request-body-limits.ts).
+    /** Bodies of all requests being received or handled at once, per dashboard process: 64 MB. Past it a request gets a 429. */
+    REQUEST_INFLIGHT_BYTES: positiveInt(64 * 1024 * 1024),
+    /** One client address's share of that (an IPv6 address: its /64): 32 MB, room for one largest body and the small ones beside it. */
+    REQUEST_INFLIGHT_BYTES_PER_ADDRESS: positiveInt(32 * 1024 * 1024),
+    /** A body arriving slower than this (bytes per second, over each REQUEST_BODY_WINDOW_MS) is cut off with a 408: 32 KB/s. */
+    REQUEST_BODY_MIN_RATE: positiveInt(32 * 1024),
+    /** How often a body's progress is checked; a body smaller than the rate allows for one window must arrive within it. */
+    REQUEST_BODY_WINDOW_MS: positiveInt(10_000),
     // Batch sends (lib/server/batches).
     /** Chunks of one job in flight at once, per dashboard process. */
     BATCH_WORKERS: positiveInt(8),
@@ -174,6 +184,13 @@ const schema = z
     OUTBOUND_ALLOW_PRIVATE: optionalText.pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional()).transform((v) => v === "true" || v === "1"),
   })
   .superRefine((v, ctx) => {
+    if (v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS > v.REQUEST_INFLIGHT_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: "must not be more than REQUEST_INFLIGHT_BYTES" });
+    }
+    // Less, and the largest requests (a send with 10 MB of attachments, a 15 MB file) would be refused every time.
+    if (v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS < MAX_REQUEST_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: `must be at least ${MAX_REQUEST_BYTES} (20 MB, the largest request body)` });
+    }
     if (v.ALERT_WEBHOOK_URL && !v.ALERT_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["ALERT_WEBHOOK_SECRET"], message: "is required when ALERT_WEBHOOK_URL is set" });
     const oidc = { OIDC_ISSUER: v.OIDC_ISSUER, OIDC_CLIENT_ID: v.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: v.OIDC_CLIENT_SECRET };
     const set = Object.entries(oidc).filter(([, value]) => value !== undefined);

@@ -33,3 +33,22 @@ export function addressSet(entries: readonly string[]): (address: string) => boo
     return list.check(address, family === 6 ? "ipv6" : "ipv4");
   };
 }
+
+/**
+ * The network a client's address stands for when sharing out a budget: an IPv4 address
+ * itself, an IPv6 address its /64 — one subscriber's network, which holds more addresses than
+ * anyone could use, so a share per IPv6 address would be no share at all.
+ */
+export function networkOf(raw: string): string {
+  const address = normalizeAddress(raw).replace(/%.*$/, "");
+  if (isIP(address) !== 6) return address;
+  const groups = (part: string) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
+  const gap = address.indexOf("::");
+  const head = groups(gap < 0 ? address : address.slice(0, gap));
+  const tail = gap < 0 ? [] : groups(address.slice(gap + 2));
+  const full = [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { errorResponse, parseQuery, route } from "./route";
+import { errorResponse, parseBody, parseQuery, route } from "./route";
 import { apiRequest, params, setTestEnv } from "./test-helpers";
 
 setTestEnv();
@@ -74,5 +74,28 @@ describe("parseQuery", () => {
   it("validates query parameters, repeated keys as arrays", async () => {
     const schema = z.object({ tag: z.array(z.string()), limit: z.coerce.number() });
     expect(parseQuery(await apiRequest("/api/x?tag=a&tag=b&limit=5"), schema)).toEqual({ tag: ["a", "b"], limit: 5 });
+  });
+});
+
+describe("parseBody", () => {
+  it("a body that stops before its end (the sender went away, or was cut off for being slow) is a 400 naming the body, not a 500", async () => {
+    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      let sent = false;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) return controller.error(new Error("aborted"));
+          sent = true;
+          controller.enqueue(new TextEncoder().encode('{"name": "Ad'));
+        },
+      });
+      const req = new Request("http://localhost:3000/api/x", { method: "POST", body, headers: { "content-type": "application/json", origin: "http://localhost:3000" }, duplex: "half" } as RequestInit);
+      const res = await route(null, async ({ req }) => parseBody(req, z.object({ name: z.string() })))(req as never, params({}));
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toMatchObject({ code: "validation_error", param: "body", message: "body: the request body was cut off." });
+      expect(log).not.toHaveBeenCalled();
+    } finally {
+      log.mockRestore();
+    }
   });
 });

@@ -174,8 +174,15 @@ export async function readRequestText(req: Request, limit: number): Promise<stri
     return await readBodyText(req, limit);
   } catch (e) {
     if (e instanceof BodyTooLargeError) throw tooLarge(limit);
-    throw e;
+    // The stream failed: the sender went away mid-body, or was cut off for sending too slowly
+    // (lib/server/request-body-limits.ts). The sender's doing, not a failure of ours.
+    throw bodyCutOff();
   }
+}
+
+/** The 400 of a body that stopped before its end (also the ingest's, lib/server/event-stream/ingest-limits.ts). */
+export function bodyCutOff(): AppError {
+  return new AppError(400, "validation_error", "body: the request body was cut off.", "body");
 }
 
 /** The 413 of a body past `limit` (also the ingest's fast path, lib/server/event-stream/fast-path.ts). */

@@ -1,15 +1,16 @@
 import "server-only";
 import type http from "node:http";
-import type { Hold } from "./inflight-budget";
-import { deliveryCutOff, deliveryTooLarge, deliveryTooSlow, ingestBusy } from "./ingest-limits";
+import type { Hold } from "@/lib/server/inflight-budget";
+import { bodyCutOff } from "@/lib/server/route";
+import { deliveryTooLarge, deliveryTooSlow, ingestBusy } from "./ingest-limits";
 import type { SignatureCheck } from "./verify";
 
 /**
  * A delivery's body, pulled chunk by chunk, whichever door it came through: Node's request on
  * the fast path (./fast-path.ts), the web Request's stream in the route. Nothing is read
  * until the ingest asks (./ingest.ts checks headers, project and budget first), and reading
- * stops at once when it is told to: what the sender still sends stays in the socket, and the
- * answer closes the connection.
+ * stops at once when it is told to: what the sender still sends is dropped after the answer,
+ * never held, and then the connection closed (lib/server/node-answer.ts).
  */
 export type BodySource = {
   /** The next chunk, null at the end; rejects when the sender went away mid-body. */
@@ -46,7 +47,7 @@ export function nodeBody(req: http.IncomingMessage): BodySource {
         const chunk = req.read() as Buffer | null;
         if (chunk !== null) return chunk;
         if (ended) return null;
-        if (failed) throw deliveryCutOff();
+        if (failed) throw bodyCutOff();
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
@@ -73,7 +74,7 @@ export function webBody(body: ReadableStream<Uint8Array> | null): BodySource {
         const { done, value } = await reader.read();
         return done ? null : value;
       } catch {
-        throw deliveryCutOff();
+        throw bodyCutOff();
       }
     },
     stop() {

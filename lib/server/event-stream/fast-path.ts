@@ -1,9 +1,9 @@
 import "server-only";
-import http from "node:http";
+import type http from "node:http";
 import { AppError } from "@/lib/errors";
 import { errorResponse } from "@/lib/server/route";
 import { hookServerRequests } from "@/lib/server/http-request-hook";
-import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/security-headers";
+import { sendAnswer } from "@/lib/server/node-answer";
 import { nodeBody } from "./delivery-body";
 import { ingestResponse } from "./ingest-response";
 
@@ -55,14 +55,5 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse): Prom
   const project = projectOf(req.url!);
   const response =
     typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), request) : errorResponse(project, crypto.randomUUID(), request());
-  if (res.destroyed) return;
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
-  res.statusCode = response.status;
-  for (const { key, value } of STATIC_SECURITY_HEADERS) res.setHeader(key, value);
-  res.setHeader("Content-Security-Policy", API_CONTENT_SECURITY_POLICY);
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  // A body refused unread (or not read to its end) is not read on: the connection closes after the answer.
-  if (!req.complete) res.setHeader("Connection", "close");
-  if (body) res.setHeader("Content-Length", body.length);
-  res.end(body);
+  await sendAnswer(req, res, response);
 }

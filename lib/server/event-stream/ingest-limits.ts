@@ -13,7 +13,8 @@ import { env } from "@/lib/server/env";
  * - INGEST_INFLIGHT_BYTES: the bodies of all deliveries being read or recorded at once, in this
  *   process. A delivery that does not fit is answered 429 with Retry-After at once, unread:
  *   thirty strangers posting 20 MB each cost the dashboard this much memory, not 600 MB. Each
- *   delivery holds at least MIN_HOLD_BYTES, so it also bounds how many are under way at once.
+ *   delivery holds at least MIN_HOLD_BYTES (lib/server/inflight-budget.ts), so it also bounds
+ *   how many are under way at once (8 MB / 16 KB = 512).
  * - INGEST_BODY_TIMEOUT_MS: the time a body may take to arrive, so a sender that trickles
  *   bytes cannot hold its share of the budget (or a socket) for long.
  * - MAX_DELIVERY_EVENTS: events in one delivery that is a JSON list. A real service sends one
@@ -21,13 +22,6 @@ import { env } from "@/lib/server/env";
  *   produce from one batch still fits, and one delivery cannot queue thousands of re-reads.
  */
 export const MAX_DELIVERY_EVENTS = 100;
-
-/**
- * What any delivery holds of INGEST_INFLIGHT_BYTES, however small: about what its connection
- * costs in buffers. So the budget also bounds the deliveries under way at once (8 MB / 16 KB
- * = 512), and senders that declare nothing and send nothing cannot pile up without bound.
- */
-export const MIN_HOLD_BYTES = 16 * 1024;
 
 /** Seconds a delivery refused for the in-flight budget is asked to wait. */
 export const BUSY_RETRY_AFTER_S = 1;
@@ -45,10 +39,6 @@ export function deliveryTooLarge(limit: number): AppError {
 
 export function deliveryTooSlow(timeoutMs: number): AppError {
   return new AppError(408, "request_timeout", `body: the delivery did not arrive within ${timeoutMs / 1000} s (INGEST_BODY_TIMEOUT_MS).`, "body");
-}
-
-export function deliveryCutOff(): AppError {
-  return new AppError(400, "validation_error", "body: the request body was cut off.", "body");
 }
 
 /** A 429 that says which limit was reached; the caller adds Retry-After (BUSY_RETRY_AFTER_S). */

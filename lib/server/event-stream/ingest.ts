@@ -5,8 +5,8 @@ import { invalidateMessage } from "@/lib/server/messages/read";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
-import { holdBytes } from "./inflight-budget";
-import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS, MIN_HOLD_BYTES } from "./ingest-limits";
+import { holdBytes, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
+import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "./payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
@@ -23,8 +23,8 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *
  * - before a byte of the body is read: a declared length over INGEST_MAX_BYTES is a 413; an
  *   unknown project or missing signature headers a 401; a body that does not fit the
- *   in-flight budget (INGEST_INFLIGHT_BYTES) a 429 with Retry-After. Refused unread, the
- *   connection is closed after the answer;
+ *   in-flight budget (INGEST_INFLIGHT_BYTES) a 429 with Retry-After. Refused unread, the rest
+ *   is dropped after the answer, then the connection closed (lib/server/node-answer.ts);
  * - the body is then read under the size limit and a deadline, its HMAC computed chunk by
  *   chunk (./delivery-body.ts, ./verify.ts): a delivery that does not verify is a 401. It is
  *   counted as refused on the webhooks screen, but only one made with the project's key (a
