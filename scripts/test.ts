@@ -5,13 +5,14 @@
  * each other:
  *
  *   the build of the dashboard ── type check
- *   Vitest on PGlite ───────────┬─ Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
- *                               └─ Vitest on Postgres
+ *   Vitest on PGlite ── Vitest on Postgres ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
  *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
  * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
- * browser lanes wait more than they compute, beside the Postgres pass (whose database server
- * does part of its work). The type check follows the build, which writes the route types it
+ * Postgres pass and the browser lanes each computes on both cores too, so they run one after
+ * the other: side by side on two cores (CI's machine), the lanes and the Postgres pass each
+ * took twice as long, so the whole took no less, and browser tests ran out of time waiting on
+ * a starved service. The type check follows the build, which writes the route types it
  * reads (.next-e2e/types). Each part's lines are prefixed with its
  * name. Ends with the slowest test files and browser tests, then one "N passed, N failed"
  * line summing all parts; non-zero exit if any failed.
@@ -81,11 +82,18 @@ await withRunLock("test run", async () => {
 
   const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
   const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
-  // The browser lanes and the Postgres pass start once Vitest on PGlite has ended: beside
-  // its two workers and three or four stacks, tests of either kind ran into their time
-  // limits on two cores (a 7 s Vitest test took over 30 s).
-  const afterPglite = Promise.all([pglite, built]);
-  const browser = afterPglite.then(() =>
+  let postgres: Promise<void> = pglite;
+  if (postgresUrl) {
+    const helpers = testDatabaseHelpers();
+    const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
+    // After the build too: tests/cluster starts two built dashboards.
+    postgres = Promise.all([pglite, built]).then(() =>
+      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
+    );
+  } else {
+    console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
+  }
+  const browser = Promise.all([postgres, built]).then(() =>
     part("Playwright", async () => {
       const error = await built;
       if (error) throw error;
@@ -94,17 +102,6 @@ await withRunLock("test run", async () => {
       return result.counts;
     }),
   );
-  let postgres: Promise<void> = Promise.resolve();
-  if (postgresUrl) {
-    const helpers = testDatabaseHelpers();
-    const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
-    postgres = afterPglite.then(() =>
-      // One worker: beside the browser lanes, and still done before them.
-      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests", "--maxWorkers=1"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
-    );
-  } else {
-    console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
-  }
   await Promise.all([pglite, typecheck, browser, postgres]);
   // The specs that measure latency, once nothing else of the run computes beside them.
   await afterBuild("Playwright, specs that run alone", async () => {
