@@ -102,7 +102,8 @@ function redactedRows(rows: CheckedRow[], r: Redactor): CheckedRow[] {
   });
 }
 
-const ERASED = { message: "email: erased on request before it was sent", code: "erased", field: "email" };
+/** How a row of an erased address is left: not sent, and never retried. */
+export const ERASED = { message: "email: erased on request before it was sent", code: "erased", field: "email" };
 
 /**
  * Creates a job from a file checked in slices: the job is inserted `preparing`, each slice of
