@@ -13,6 +13,7 @@ import { recordSentMessagesIn } from "@/lib/server/messages/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
 import { importContactRow } from "./contact-rows";
+import { markErased, withoutErased, type ErasedRow } from "./erased-rows";
 
 /**
  * The job runner. Chunks are claimed with FOR UPDATE SKIP LOCKED and a lease, so several
@@ -61,17 +62,19 @@ type Sent = Parameters<typeof recordSentMessagesIn>[1];
  * transaction. The outcomes go in as one JSON document and the rows are reached through their
  * primary key with one array parameter (a list of a hundred parameters took PGlite ten times longer).
  */
-async function finishChunk(d: Db, projectId: string, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = []) {
+async function finishChunk(d: Db, projectId: string, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = [], erased: ErasedRow[] = []) {
   await d.transaction(async (tx) => {
     await recordSentMessagesIn(tx, sent);
+    await markErased(tx, chunk.jobId, erased);
     if (outcomes.length) {
       // The service's reasons may quote the address: none an erasure took out of the project is written.
       const r = outcomes.some((o) => o.error) ? await redactorFor(tx, projectId) : NO_ERASURE;
       const values = JSON.stringify(outcomes.map((o) => ({ r: o.row, s: o.status, i: o.messageId, m: o.error ? r.text(o.error.message) : null, c: o.error?.code ?? null, f: o.error?.field ?? null })));
+      // A row an erasure marked while its chunk was at the service stays as the erasure left it.
       await tx.execute(sql`
         update batch_rows r set status = v.s, message_id = v.i, error_message = v.m, error_code = v.c, error_field = v.f
           from jsonb_to_recordset(${values}::jsonb) as v(r int, s text, i text, m text, c text, f text)
-         where r.job_id = ${chunk.jobId} and r.row = any(${rowArray(outcomes.map((o) => o.row))}::int[]) and r.row = v.r`);
+         where r.job_id = ${chunk.jobId} and r.row = any(${rowArray(outcomes.map((o) => o.row))}::int[]) and r.row = v.r and r.status <> 'invalid'`);
     }
     await tx
       .update(batchChunks)
@@ -111,8 +114,8 @@ type PendingRow = Awaited<ReturnType<typeof pendingRowsOf>>[number];
 /** A claimed chunk with its rows still pending, read before it is sent (or why they could not be read). */
 type Claimed = { chunk: BatchChunkRow; rows: PendingRow[] } | { chunk: BatchChunkRow; rows: null; error: unknown };
 
-/** What sending a chunk came to: the outcomes to write, or the failure to judge (settle). */
-type Delivery = { ok: true; outcomes: Outcome[]; sent: Sent } | { ok: false; error: unknown };
+/** What sending a chunk came to: the outcomes to write, or the failure to judge (settle); and the rows left out as erased. */
+type Delivery = ({ ok: true; outcomes: Outcome[]; sent: Sent } | { ok: false; error: unknown }) & { erased: ErasedRow[] };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -132,21 +135,25 @@ async function claimNext(d: Db, jobId: string): Promise<Claimed | null> {
 
 /**
  * Sends one chunk of a `send` job through POST /v1/emails/batch with the chunk's key, or
- * imports a chunk of contacts. Only rows still pending: a recipient erased while the job ran
- * (lib/server/retention/erase.ts) is no longer one of them. Never throws: a failure is
- * handed to `settle`, which releases the chunk or gives its rows up.
+ * imports a chunk of contacts. Only rows still pending, and of those only the ones whose
+ * address is not erased when the service is about to be called (./erased-rows.ts): a
+ * recipient erased while the job is queued or running gets nothing. Never throws: a failure
+ * is handed to `settle`, which releases the chunk or gives its rows up.
  */
-async function deliver(job: BatchJobRow, claimed: Claimed): Promise<Delivery> {
+async function deliver(d: Db, job: BatchJobRow, claimed: Claimed): Promise<Delivery> {
+  let erased: ErasedRow[] = [];
   try {
     if (claimed.rows === null) throw claimed.error;
-    const rows = claimed.rows;
+    const now = await withoutErased(d, job.projectId, claimed.rows, job.content as BatchContent);
+    const rows = now.rows;
+    erased = now.erased;
     if (job.kind !== "send") {
       const outcomes: Outcome[] = [];
-      for (const r of rows) outcomes.push(await importContactRow(job, r));
-      return { ok: true, outcomes, sent: [] };
+      for (const r of rows) outcomes.push(await importContactRow({ ...job, content: now.content }, r));
+      return { ok: true, outcomes, sent: [], erased };
     }
-    if (!rows.length) return { ok: true, outcomes: [], sent: [] };
-    const sends: SendEmail[] = rows.map((r) => rowSend(job.content as BatchContent, r));
+    if (!rows.length) return { ok: true, outcomes: [], sent: [], erased };
+    const sends: SendEmail[] = rows.map((r) => rowSend(now.content, r));
     const key = claimed.chunk.idempotencyKey;
     const answer = await service.emails.batch(job.projectExternalId, sends, key);
     const sent: Sent = [];
@@ -161,9 +168,9 @@ async function deliver(job: BatchJobRow, claimed: Claimed): Promise<Delivery> {
       const field = e.param ? e.param.replace(/^emails\.\d+\./, "") : null;
       return { row: r.row, status: "failed", messageId: null, error: { message: e.message, code: e.code, field } };
     });
-    return { ok: true, outcomes, sent };
+    return { ok: true, outcomes, sent, erased };
   } catch (error) {
-    return { ok: false, error };
+    return { ok: false, error, erased };
   }
 }
 
@@ -177,7 +184,7 @@ async function settle(d: Db, projectId: string, claimed: Claimed, delivery: Deli
   const { chunk } = claimed;
   try {
     if (!delivery.ok) throw delivery.error;
-    await finishChunk(d, projectId, chunk, delivery.outcomes, delivery.sent);
+    await finishChunk(d, projectId, chunk, delivery.outcomes, delivery.sent, delivery.erased);
   } catch (e) {
     const transient = !isAppError(e) || e.status >= 500 || e.status === 429 || e.code === "idempotency_in_flight";
     const message = isAppError(e) ? e.message : "unexpected error";
@@ -187,7 +194,7 @@ async function settle(d: Db, projectId: string, claimed: Claimed, delivery: Deli
     }
     const code = isAppError(e) ? e.code : "internal_error";
     const field = isAppError(e) ? e.param : null;
-    await finishChunk(d, projectId, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })));
+    await finishChunk(d, projectId, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })), [], delivery.erased);
   }
 }
 
@@ -231,7 +238,7 @@ async function work(d: Db, job: BatchJobRow) {
       if (!next) return;
     }
     const current = next;
-    const answer = deliver(job, current);
+    const answer = deliver(d, job, current);
     if (ahead) {
       const failed = await writing;
       if (failed) throw failed;

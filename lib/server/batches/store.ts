@@ -102,7 +102,8 @@ function redactedRows(rows: CheckedRow[], r: Redactor): CheckedRow[] {
   });
 }
 
-const ERASED = { message: "email: erased on request before it was sent", code: "erased", field: "email" };
+/** How a row of an erased address is left: not sent, and never retried. */
+export const ERASED = { message: "email: erased on request before it was sent", code: "erased", field: "email" };
 
 /**
  * Creates a job from a file checked in slices: the job is inserted `preparing`, each slice of
@@ -117,7 +118,12 @@ export async function storeCheckedJob(
   accept: (summary: CheckSummary, activate: () => Promise<void>) => Promise<void>,
 ): Promise<CheckSummary> {
   const d = await db();
-  await d.insert(batchJobs).values({ ...job, status: "preparing", totalRows: 0 });
+  // The file's name and the shared content are the project's records too: no erased address in
+  // them. The runner sends what is stored, so the mail carries the address's marker instead.
+  await d.transaction(async (tx) => {
+    const r = await redactorFor(tx, job.projectId);
+    await tx.insert(batchJobs).values({ ...job, fileName: r.maybe(job.fileName), content: r.json(job.content), status: "preparing", totalRows: 0 });
+  });
   try {
     const writer = new JobWriter(d, job.id, job.projectId);
     const summary = await check(writer.add);

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import { eraseRecipientRequest, type ErasureResult } from "@/lib/schemas/erasure";
 import { recipientParam } from "@/lib/schemas/messages-index";
@@ -14,7 +14,7 @@ import { erasedAddresses } from "@/lib/server/db/schema/retention";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { invalidateMessage } from "@/lib/server/messages/read";
-import { addressForms } from "./address-matcher";
+import { addressAnchors, type AddressAnchor } from "./address-matcher";
 import { addressHash } from "./address-hash";
 import { eraseMessages } from "./erase-messages";
 import { holdErasureLock, redactorForAddresses, type Redactor } from "./redactor";
@@ -35,7 +35,8 @@ import { mentions, scrubProject } from "./scrub";
  *   the recipient rows and the events that mention it (./erase-messages.ts).
  * - Everywhere else it is still written — subjects, bodies, headers, tags and merge data of kept
  *   messages (the project's own mail *from* the address included), event details, other batch
- *   rows, other contacts: replaced by its keyed hash (./scrub.ts).
+ *   rows, batch jobs' file names and shared content, other contacts — written plainly or
+ *   escaped (`&#64;`, `%40`, `=40`): replaced by its keyed hash (./scrub.ts).
  * - The contacts index's records of the address.
  * - Batch rows with the address: it is replaced by its keyed hash, the name and merge data
  *   are cleared, and a row not sent yet (or failed, so never retried) is not sent (status
@@ -81,6 +82,7 @@ async function erase(project: Project, address: string, hash: string): Promise<E
     await tx.insert(erasedAddresses).values({ projectId: project.id, addressHash: hash, sealed: sealAddress(address) }).onConflictDoNothing();
   });
   const redact = redactorForAddresses([{ address, marker: hash }]);
+  const anchors = addressAnchors(address);
 
   const ids = await d
     .selectDistinct({ id: indexedRecipients.messageId })
@@ -118,30 +120,32 @@ async function erase(project: Project, address: string, hash: string): Promise<E
       returning 1`),
   ).length;
 
-  result.templateSamples = (
-    await d
-      .delete(templateSamples)
-      .where(and(eq(templateSamples.projectId, project.id), sql`position(${address} in lower(${templateSamples.data}::text)) > 0`))
-      .returning({ id: templateSamples.id })
-  ).length;
+  // A sample set is someone's data: one that names the address, in any form, goes whole.
+  const samples = await d
+    .select({ id: templateSamples.id, data: templateSamples.data })
+    .from(templateSamples)
+    .where(and(eq(templateSamples.projectId, project.id), mentions(sql`${templateSamples.data}::text`, anchors)));
+  const naming = samples.filter((s) => JSON.stringify(redact.json(s.data)) !== JSON.stringify(s.data)).map((s) => s.id);
+  if (naming.length) await d.delete(templateSamples).where(and(eq(templateSamples.projectId, project.id), inArray(templateSamples.id, naming)));
+  result.templateSamples = naming.length;
 
   result.redacted = await scrubProject(d, project.id, address, redact);
-  result.auditEntries = await scrubAudit(d, project.externalId, address, redact);
+  result.auditEntries = await scrubAudit(d, project.externalId, anchors, redact);
   return result;
 }
 
 /** The address in earlier audit entries of the project (target or detail) becomes its hash. */
-async function scrubAudit(d: Db, project: string, address: string, redact: Redactor): Promise<number> {
-  const forms = addressForms(address);
+async function scrubAudit(d: Db, project: string, anchors: AddressAnchor[], redact: Redactor): Promise<number> {
   const entries = await d
     .select({ id: auditLog.id, target: auditLog.target, detail: auditLog.detail })
     .from(auditLog)
-    .where(and(eq(auditLog.project, project), sql`(${mentions(sql`coalesce(${auditLog.target}, '')`, forms)} or ${mentions(sql`${auditLog.detail}::text`, forms)})`));
+    .where(and(eq(auditLog.project, project), mentions(sql`concat_ws(' ', ${auditLog.target}, ${auditLog.detail}::text)`, anchors)));
+  let changed = 0;
   for (const e of entries) {
-    await d
-      .update(auditLog)
-      .set({ target: e.target === null ? null : redact.text(e.target), detail: redact.json(e.detail) })
-      .where(eq(auditLog.id, e.id));
+    const clean = { target: e.target === null ? null : redact.text(e.target), detail: redact.json(e.detail) };
+    if (JSON.stringify(clean) === JSON.stringify({ target: e.target, detail: e.detail })) continue;
+    await d.update(auditLog).set(clean).where(eq(auditLog.id, e.id));
+    changed++;
   }
-  return entries.length;
+  return changed;
 }

@@ -24,7 +24,7 @@ import { saveSample } from "@/lib/server/templates/templates";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { foreignMessage, startForeignService, type ForeignMessage, type ForeignService } from "@/lib/test/foreign-service";
-import { tablesNaming } from "@/lib/test/naming";
+import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { addressHash } from "./address-hash";
 import { eraseRecipient } from "./erase";
 
@@ -39,6 +39,9 @@ import { eraseRecipient } from "./erase";
  */
 const ERASED = "erase-me@example.com";
 const FORMS = [ERASED, "erase-me%40example.com"];
+/** The address escaped as pages, links and mail bodies escape it (issue 25: these survived an erasure). */
+const ESCAPED_HTML = `<p>erase-me&#64;example.com, erase-me&#x40;example.com, erase-me&commat;example.com <a href="mailto:&#101;&#114;&#97;&#115;&#101;&#45;&#109;&#101;&#64;&#101;&#120;&#97;&#109;&#112;&#108;&#101;&#46;&#99;&#111;&#109;">x</a></p>`;
+const ESCAPED_TEXT = "\nor erase-me=40example.com, erase-me@exam=\r\nple.com, erase%2Dme%40example%2Ecom";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -48,7 +51,8 @@ let hash: string;
 
 const env = () => setTestEnv({ SERVICE_URL: foreign.url, PUBLIC_URL: "http://dash.test:3000", REREAD_COALESCE_MS: "1", SERVICE_TIMEOUT_MS: "8000" });
 
-const tablesNamingIt = async () => tablesNaming(await db(), FORMS);
+/** Tables naming the address, written plainly (SQL) or escaped in any way a reader decodes. */
+const tablesNamingIt = async () => ({ ...(await tablesNamingEscaped(await db(), ERASED)), ...(await tablesNaming(await db(), FORMS)) });
 
 /** A message of the service, with what the interface's shape leaves open (bodies, headers) filled in: the service keeps the address everywhere. */
 const serviceMessage = (id: string, extra: Partial<ForeignMessage> & Record<string, unknown> = {}) =>
@@ -82,8 +86,8 @@ beforeAll(async () => {
         from: { email: "shop@acme.test", name: "Shop" },
         to: [{ email: "bob@example.com" }, { email: "Erase-Me@Example.com", name: "Erase Me" }],
         subject: "Order for Erase-Me@Example.com",
-        html: `<p>Dear <a href="mailto:ERASE-ME@example.com">erase-me@example.com</a>, <a href="https://acme.test/unsub?e=erase-me%40example.com">unsubscribe</a></p>`,
-        text: "Dear erase-me@example.com",
+        html: `<p>Dear <a href="mailto:ERASE-ME@example.com">erase-me@example.com</a>, <a href="https://acme.test/unsub?e=erase-me%40example.com">unsubscribe</a></p>${ESCAPED_HTML}`,
+        text: `Dear erase-me@example.com${ESCAPED_TEXT}`,
         headers: { "X-Customer": "Erase Me <erase-me@example.com>" },
         templateId: "t-order",
         data: { customer: { email: "erase-me@example.com" } },
@@ -95,7 +99,16 @@ beforeAll(async () => {
     {
       projectId: project.id,
       messageId: "em-bob",
-      request: { from: { email: "shop@acme.test" }, to: [{ email: "bob@example.com" }], subject: "Hello Bob", text: "Your friend erase-me@example.com says hi" },
+      request: { from: { email: "shop@acme.test" }, to: [{ email: "bob@example.com" }], subject: "Hello Bob", text: "Your friend erase-me@example.com says hi", html: `<a href="https://t.test/c?u=https%3A%2F%2Facme.test%2Fp%3Fe%3Derase%252Dme%2540example.com">Your friend</a>` },
+      sentBy: null,
+      idempotencyKey: null,
+      source: "dashboard",
+    },
+    {
+      // Only escaped: the letters too, with the `@` escaped or not.
+      projectId: project.id,
+      messageId: "em-carol",
+      request: { from: { email: "shop@acme.test" }, to: [{ email: "carol@example.com" }], subject: "Hello Carol", text: "From &#101;rase-me@example.com", html: `<a href="https://t.test/?u=%65%72%61%73%65%2D%6D%65%40%65%78%61%6D%70%6C%65%2E%63%6F%6D">x</a>` },
       sentBy: null,
       idempotencyKey: null,
       source: "dashboard",
@@ -103,7 +116,10 @@ beforeAll(async () => {
   ]);
   await recordEvent(project.id, "before-1", { messageId: "em-bob", type: "delivery", occurredAt: new Date(), direction: "outbound", from: null, to: null, subject: null, html: null, text: null, details: { note: `forwarded by ${ERASED}` } }, 60_000);
   const d = await db();
-  await d.execute(sql`insert into batch_jobs (id, project_id, project_external_id, kind, status, total_rows, created_by_email) values ('job-1', ${project.id}, 'foreign', 'send', 'done', 2, 'm@staff.test')`);
+  const content = { from: { email: "shop@acme.test" }, subject: `News for erase-me&#64;example.com`, html: `<p>Ask erase-me&commat;example.com</p>`, text: "Ask erase%2Dme%40example.com" };
+  await d.execute(sql`
+    insert into batch_jobs (id, project_id, project_external_id, kind, status, total_rows, created_by_email, file_name, content)
+    values ('job-1', ${project.id}, 'foreign', 'send', 'done', 2, 'm@staff.test', 'from erase-me@example.com.csv', ${JSON.stringify(content)}::jsonb)`);
   await d.insert(batchRows).values([
     { jobId: "job-1", row: 2, email: "ERASE-ME@example.com", name: "Erase Me", data: { plan: "pro" }, status: "failed", errorMessage: `550 ${ERASED} unknown` },
     { jobId: "job-1", row: 3, email: "bob@example.com", name: "Bob", data: { referrer: "erase-me@example.com" }, status: "sent" },
@@ -121,16 +137,21 @@ afterAll(async () => {
 
 describe("an erasure that holds", () => {
   it("leaves no record of the project naming the address, and keeps what is not the address", async () => {
-    expect(Object.keys(await tablesNamingIt()).sort()).toEqual(["batch_rows", "contacts_index", "indexed_events", "indexed_messages", "indexed_recipients"]);
+    expect(Object.keys(await tablesNamingIt()).sort()).toEqual(["batch_jobs", "batch_rows", "contacts_index", "indexed_events", "indexed_messages", "indexed_recipients"]);
     const result = await eraseRecipient(project, actor, ERASED, { confirmEmail: ERASED });
     expect(result).toMatchObject({ messagesDeleted: 0, messagesStripped: 1, contacts: 1, batchRows: 1 });
     expect(await tablesNamingIt()).toEqual({});
 
     const [kept] = await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "em-kept"));
-    expect(kept).toMatchObject({ to: ["bob@example.com"], subject: `Order for ${hash}`, text: `Dear ${hash}`, headers: { "X-Customer": `Erase Me <${hash}>` }, templateData: { customer: { email: hash } } });
-    expect(kept!.html).toBe(`<p>Dear <a href="mailto:${hash}">${hash}</a>, <a href="https://acme.test/unsub?e=${hash}">unsubscribe</a></p>`);
+    expect(kept).toMatchObject({ to: ["bob@example.com"], subject: `Order for ${hash}`, headers: { "X-Customer": `Erase Me <${hash}>` }, templateData: { customer: { email: hash } } });
+    expect(kept!.html).toBe(`<p>Dear <a href="mailto:${hash}">${hash}</a>, <a href="https://acme.test/unsub?e=${hash}">unsubscribe</a></p><p>${hash}, ${hash}, ${hash} <a href="mailto:${hash}">x</a></p>`);
+    expect(kept!.text).toBe(`Dear ${hash}\nor ${hash}, ${hash}, ${hash}`);
+    const [job] = rowsOf<{ file_name: string; content: Record<string, string> }>(await (await db()).execute(sql`select file_name, content from batch_jobs where id = 'job-1'`));
+    expect(job).toMatchObject({ file_name: `from ${hash}.csv`, content: { subject: `News for ${hash}`, html: `<p>Ask ${hash}</p>`, text: `Ask ${hash}` } });
     const [bob] = await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "em-bob"));
     expect(bob!.text).toBe(`Your friend ${hash} says hi`);
+    const [carol] = await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "em-carol"));
+    expect(carol).toMatchObject({ text: `From ${hash}`, html: `<a href="https://t.test/?u=${hash}">x</a>` });
     expect((await (await db()).select().from(batchRows).where(eq(batchRows.row, 3)))[0]).toMatchObject({ email: "bob@example.com", name: "Bob", data: { referrer: hash } });
     // The failed row of the address is not sent again by "retry failed rows".
     expect((await (await db()).select().from(batchRows).where(eq(batchRows.row, 2)))[0]).toMatchObject({ email: hash, status: "invalid", errorCode: "erased" });
@@ -215,7 +236,10 @@ describe("an erasure that holds", () => {
       ],
       "lookup",
     );
-    const job = { id: "job-2", projectId: project.id, projectExternalId: "foreign", kind: "send" as const, totalRows: 0, createdByEmail: "m@staff.test" };
+    const job = {
+      ...{ id: "job-2", projectId: project.id, projectExternalId: "foreign", kind: "send" as const, totalRows: 0, createdByEmail: "m@staff.test" },
+      ...{ fileName: `${ERASED}.csv`, content: { from: { email: "shop@acme.test" }, subject: `Hi erase-me&#x40;example.com`, text: `Ask erase-me=40example.com` } },
+    };
     await storeCheckedJob(
       job,
       async (sink) => {

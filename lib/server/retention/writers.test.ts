@@ -16,6 +16,7 @@ const TABLES = {
   indexedRecipients: "indexed_recipients",
   contactsIndex: "contacts_index",
   batchRows: "batch_rows",
+  batchJobs: "batch_jobs",
   templateSamples: "template_samples",
   auditLog: "audit_log",
 };
@@ -32,7 +33,8 @@ const REDACTS = /from "[@./\w-]*(?:retention\/redactor|messages\/redacted|\.\/re
 const EXEMPT: Record<string, string> = {
   "lib/server/retention/erase-messages.ts": "the erasure itself: removes the address from lists, recipient rows and events",
   "lib/server/rereads/queue.ts": "sets checked_at only",
-  "lib/server/batches/jobs.ts": "retry: sets rows' status back to pending and clears their error",
+  "lib/server/batches/jobs.ts": "retry: sets rows' status back to pending and clears their error, and the job's round and status",
+  "lib/server/batches/sweeper.ts": "sets a finished job's status and times",
 };
 
 function serverFiles(dir: string): string[] {
