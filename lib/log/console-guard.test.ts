@@ -62,4 +62,15 @@ describe("guardConsoleErrors on text", () => {
       expect(performance.now() - started, text.slice(0, 10)).toBeLessThan(2000);
     }
   });
+
+  it("scrubs an address followed by a long run of dots in linear time (the review's 5xx pathname)", async () => {
+    const { scrubLogText } = await import("./scrub");
+    // 32,000 dots: a trim by /\.+$/ retries from every dot (≈2–4 s); a loop takes well under 10 ms.
+    const text = `GET /x a@${".".repeat(32_000)}b.example y`;
+    const started = performance.now();
+    const out = scrubLogText(text);
+    expect(performance.now() - started).toBeLessThan(300);
+    expect(out.startsWith("GET /x ***@")).toBe(true);
+    expect(scrubLogText("mail ada@navy.example.org. and more")).toBe("mail ***@navy.example.org. and more");
+  });
 });

@@ -8,7 +8,9 @@ import { redactUrlsIn } from "./redact-url";
  * for type uuid: "…""), and an outbound failure names the URL with its token. The console
  * guard passes every line through here, so no call site has to remember.
  *
- * Every step is one left-to-right pass with bounded look-ahead: linear in the text.
+ * Every step is one left-to-right pass with bounded look-ahead: linear in the text. No pattern
+ * here may end in an unanchored repetition that can fail (`/\.+$/` on a run of dots retries
+ * from each dot: quadratic); trims and scans are loops. The guard's test feeds each shape.
  */
 export const SCRUBBED = "***";
 
@@ -48,7 +50,10 @@ function maskEmails(text: string): string {
     while (start > lastEnd && isLocal(text[start - 1])) start--;
     let end = at + 1;
     while (end < text.length && isDomain(text[end])) end++;
-    const domain = text.slice(at + 1, end).replace(/\.+$/, "");
+    // Trailing dots end the sentence, not the domain. A loop, not /\.+$/: that pattern retries
+    // from every dot of a long run, quadratic in it.
+    while (end > at + 1 && text[end - 1] === ".") end--;
+    const domain = text.slice(at + 1, end);
     if (start === at || !domain.includes(".")) continue;
     out += text.slice(copied, start) + `${SCRUBBED}@${domain}`;
     copied = at + 1 + domain.length;

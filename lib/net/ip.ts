@@ -74,7 +74,7 @@ function verdict(kind: PrivateKind | ForbiddenKind): IpVerdict {
 }
 
 /** Eight 16-bit groups of an IPv6 address (no zone), or null. */
-function groups(ip: string): number[] | null {
+export function groups(ip: string): number[] | null {
   let text = ip;
   const v4tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4tail) {

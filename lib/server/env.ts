@@ -74,6 +74,8 @@ const schema = z
     LOGIN_THROTTLE_WINDOW_S: positiveInt(900),
     /** The longest wait sign-in throttling asks for (the delays grow 1 s, 2 s, 4 s … up to it). */
     LOGIN_THROTTLE_MAX_DELAY_S: positiveInt(300),
+    /** Rows the sign-in throttle keeps (one per account, network, pair …); the oldest go first. */
+    LOGIN_THROTTLE_MAX_KEYS: positiveInt(100_000),
     /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
     REAUTH_MAX_AGE_S: positiveInt(600),
     // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/client-address.ts).

@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { groups } from "../net/ip";
 
 /** "::ffff:10.0.0.1" (an IPv4 peer on a dual-stack socket) → "10.0.0.1"; anything else unchanged. */
 export function normalizeAddress(address: string): string {
@@ -41,14 +42,6 @@ export function addressSet(entries: readonly string[]): (address: string) => boo
  */
 export function networkOf(raw: string): string {
   const address = normalizeAddress(raw).replace(/%.*$/, "");
-  if (isIP(address) !== 6) return address;
-  const groups = (part: string) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
-  const gap = address.indexOf("::");
-  const head = groups(gap < 0 ? address : address.slice(0, gap));
-  const tail = gap < 0 ? [] : groups(address.slice(gap + 2));
-  const full = [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail];
-  return `${full
-    .slice(0, 4)
-    .map((g) => parseInt(g, 16).toString(16))
-    .join(":")}::/64`;
+  const g = isIP(address) === 6 ? groups(address) : null;
+  return g ? `${g.slice(0, 4).map((x) => x.toString(16)).join(":")}::/64` : address;
 }

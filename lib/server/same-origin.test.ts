@@ -43,7 +43,7 @@ describe("isSameOriginWrite with a Host header", () => {
   it("with TRUSTED_PROXIES, X-Forwarded-Host is read only from a listed peer", () => {
     setTestEnv({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8" });
     try {
-      const proxied = (origin: string, peer = "10.1.2.3") => post({ [PEER_HEADER]: peer, origin, "x-forwarded-host": "dash.example.com, 10.1.2.3" });
+      const proxied = (origin: string, peer = "10.1.2.3") => post({ [PEER_HEADER]: peer, origin, "x-forwarded-host": "dash.example.com" });
       expect(isSameOriginWrite(proxied("https://dash.example.com"))).toBe(true);
       expect(isSameOriginWrite(proxied("http://evil.example"))).toBe(false);
       // A peer that is not a listed proxy: its X-Forwarded-Host is ignored, Host is compared.
@@ -51,6 +51,19 @@ describe("isSameOriginWrite with a Host header", () => {
       expect(isSameOriginWrite(post({ origin: "http://evil.example", "x-forwarded-host": "evil.example" }))).toBe(false);
       // Through a proxy the forwarded host is what the browser saw, not the proxy's Host.
       expect(isSameOriginWrite(proxied(`http://${HOST}`))).toBe(false);
+    } finally {
+      setTestEnv({ TRUSTED_PROXIES: undefined });
+    }
+  });
+
+  it("with TRUSTED_PROXIES, the rightmost X-Forwarded-Host (the proxy's own) counts, not one the client sent ahead of it", () => {
+    setTestEnv({ TRUSTED_PROXIES: "10.0.0.0/8" });
+    try {
+      // A proxy that appends keeps the client's header on the left.
+      const appended = (origin: string) => post({ [PEER_HEADER]: "10.1.2.3", origin, "x-forwarded-host": "evil.example, dash.example.com" });
+      expect(isSameOriginWrite(appended("http://evil.example"))).toBe(false);
+      expect(isSameOriginWrite(appended("https://dash.example.com"))).toBe(true);
+      expect(isSameOriginWrite(post({ [PEER_HEADER]: "10.1.2.3", origin: "http://evil.example", "x-forwarded-host": "evil.example , dash.example.com " }))).toBe(false);
     } finally {
       setTestEnv({ TRUSTED_PROXIES: undefined });
     }

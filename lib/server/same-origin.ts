@@ -10,8 +10,9 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Origin on same-origin requests. Anything else (no header, `null`, another site) is refused.
  *
  * The host compared with Origin is `Host`, or `X-Forwarded-Host` only when the TCP peer is a
- * proxy listed in TRUSTED_PROXIES: anyone can write that header (a script, curl), and a
- * client that names its own Origin in it must not pass.
+ * proxy listed in TRUSTED_PROXIES, and then its rightmost value (the one that proxy added, read
+ * from the right like X-Forwarded-For in client-address.ts): anyone can write that header (a
+ * script, curl), and a client that names its own Origin in it must not pass.
  */
 export function isSameOriginWrite(req: Request): boolean {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return true;
@@ -24,7 +25,9 @@ export function isSameOriginWrite(req: Request): boolean {
     } catch {
       return false;
     }
-    const forwarded = fromTrustedProxy(req.headers) ? req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+    // The rightmost value: the one our proxy wrote. Values left of it came with the request
+    // (a client may send its own header, which a proxy that appends keeps), as in X-Forwarded-For.
+    const forwarded = fromTrustedProxy(req.headers) ? req.headers.get("x-forwarded-host")?.split(",").pop()?.trim() : undefined;
     const host = forwarded || req.headers.get("host");
     return Boolean(host) && originHost === host;
   }

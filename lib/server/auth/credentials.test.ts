@@ -1,9 +1,12 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, listAudit } from "../audit";
+import { db } from "../db";
+import { loginThrottle } from "../db/schema/core";
 import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
 import { createUser, resetPassword, updateUser } from "../users";
-import { INVALID_CREDENTIALS, checkCredentials, throttledMessage } from "./credentials";
+import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, throttledMessage } from "./credentials";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
 
 let dispose: () => Promise<void>;
@@ -20,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => dispose());
 
-type Entry = { reason?: string; count?: number; address?: string };
+type Entry = { reason?: string; count?: number; address?: string; network?: string };
 async function signInEntries(email: string): Promise<Entry[]> {
   const { data } = await listAudit({ action: "auth.sign_in", q: email, limit: 100 });
   return data.filter((e) => e.target === email).map((e) => e.detail as Entry);
@@ -122,17 +125,73 @@ describe("checkCredentials", () => {
     expect(await fail("fresh@example.com", "10.9.9.8")).toEqual({ ok: false, reason: "invalid" });
   });
 
-  it("bounds a guesser spread over many addresses by slowing the account, while its known addresses pass", async () => {
+  it("bounds a guesser spread over many networks: past the account's free failures each network gets one pass, then waits; known networks pass", async () => {
     await createUser({ email: "target@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
-    expect((await signIn("target@example.com", "192.0.2.1")).ok).toBe(true); // the owner's address, now known
+    expect((await signIn("target@example.com", "192.0.2.1")).ok).toBe(true); // the owner's network, now known
     const spread = MAX * ACCOUNT_FACTOR;
     for (let i = 0; i < spread; i++) expect(await fail("target@example.com", `10.7.${i}.1`)).toEqual({ ok: false, reason: "invalid" });
-    // The next new address waits (at most ACCOUNT_MAX_DELAY_S, however long the spread goes on)…
+    // A new network's first try goes through the account's delay (its pass)…
+    expect(await fail("target@example.com", "10.7.99.1")).toEqual({ ok: false, reason: "invalid" });
+    // …and its next waits (at most ACCOUNT_MAX_DELAY_S, however long the spread goes on), as do
+    // networks that failed before: each has one pass, spent once.
     const slowed = await fail("target@example.com", "10.7.99.1");
     expect(slowed).toMatchObject({ ok: false, reason: "throttled" });
     expect((slowed as { waitMs: number }).waitMs).toBeLessThanOrEqual(ACCOUNT_MAX_DELAY_S * 1000);
-    // …and the owner at a known address does not.
+    expect(await fail("target@example.com", "10.7.0.1")).toEqual({ ok: false, reason: "invalid" });
+    expect(await fail("target@example.com", "10.7.0.1")).toMatchObject({ ok: false, reason: "throttled" });
+    // …and the owner at a known network is never slowed by it.
     expect((await signIn("target@example.com", "192.0.2.1")).ok).toBe(true);
+  });
+
+  it("a stranger who keeps the account's delay going cannot keep the owner out at a new network (M1)", async () => {
+    await createUser({ email: "kept@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
+    for (let i = 0; i < MAX * ACCOUNT_FACTOR; i++) await fail("kept@example.com", `10.20.${i}.1`);
+    // Each time the account's delay runs out, one more counted failure from another network.
+    let t = T;
+    for (let k = 0; k < 4; k++) {
+      t += delayMs(MAX * ACCOUNT_FACTOR + k, MAX * ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S * 1000);
+      expect(await fail("kept@example.com", `10.22.${k}.1`, t)).toEqual({ ok: false, reason: "invalid" });
+    }
+    // Right after the stranger's last failure, the owner at a network never used signs in.
+    expect((await signIn("kept@example.com", "2001:db8:77:1::5", t + 1)).ok).toBe(true);
+  });
+
+  it("counts an IPv6 client by its /64: a new address in the same network is no fresh budget, and its refusals are one audit entry", async () => {
+    await createUser({ email: "v6@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    for (let i = 1; i <= MAX; i++) expect(await fail("v6@example.com", `2001:db8:7:1::${i}`)).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < 5; i++) expect(await fail("v6@example.com", `2001:db8:7:1:${i}:ffff::9`)).toMatchObject({ reason: "throttled" });
+    expect(await fail("v6@example.com", "2001:db8:7:2::1")).toEqual({ ok: false, reason: "invalid" });
+    const throttled = (await signInEntries("v6@example.com")).filter((e) => e.reason === "throttled");
+    expect(throttled).toMatchObject([{ count: 5, network: "2001:db8:7:1::/64" }]);
+    // Across accounts the /64 is one network too.
+    for (let i = 0; i < MAX * ADDRESS_FACTOR; i++) await fail(`v6spray${i}@example.com`, `2001:db8:8:1::${(i + 1).toString(16)}`);
+    expect(await fail("v6fresh@example.com", "2001:db8:8:1:abcd::1")).toMatchObject({ reason: "throttled" });
+  });
+
+  it("a refused try takes as long whether or not the account exists: no less than REFUSAL_FLOOR_MS", async () => {
+    await createUser({ email: "timed@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    for (const email of ["timed@example.com", "not-timed@example.com"]) {
+      for (let i = 0; i < MAX; i++) await fail(email, "10.31.0.1");
+      for (let i = 0; i < 3; i++) {
+        const started = performance.now();
+        expect(await fail(email, "10.31.0.1")).toMatchObject({ reason: "throttled" });
+        expect(performance.now() - started).toBeGreaterThanOrEqual(REFUSAL_FLOOR_MS - 1);
+      }
+    }
+  });
+
+  it("made-up emails from one address make a bounded number of rows: no account rows, none for a refused try (M2)", async () => {
+    const d = await db();
+    const keys = async () => (await d.select({ key: loginThrottle.key }).from(loginThrottle)).map((r) => r.key);
+    const answers: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const a = await checkCredentials(`made-up-${i}@example.com`, "wrong", "10.30.0.1", T);
+      answers.push(a.ok ? "ok" : a.reason);
+    }
+    expect(answers.filter((a) => a === "invalid")).toHaveLength(MAX * ADDRESS_FACTOR);
+    const rows = (await keys()).filter((k) => k.includes("made-up-") || k.includes("10.30.0.1"));
+    // The network's row and one pair per counted try; nothing names an account, nothing for a refusal.
+    expect(rows.sort()).toEqual(["address:10.30.0.1", ...Array.from({ length: MAX * ADDRESS_FACTOR }, (_, i) => `pair:${JSON.stringify([`made-up-${i}@example.com`, "10.30.0.1"])}`)].sort());
   });
 
   it("an admin's password reset lifts the account's counts at every address, not another account's", async () => {
@@ -166,5 +225,29 @@ describe("checkCredentials", () => {
     expect((await signIn("grace@example.com", "10.4.0.1")).ok).toBe(true);
     // Many good sign-ins from one office address never slow it.
     for (let i = 0; i < MAX * ADDRESS_FACTOR + 2; i++) expect((await signIn("ada@example.com", "10.4.0.2")).ok).toBe(true);
+  });
+
+  it("1,000 failed tries from rotating networks and made-up emails leave at most LOGIN_THROTTLE_MAX_KEYS rows and a tenth (M2)", async () => {
+    const cap = 100;
+    setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S), LOGIN_THROTTLE_MAX_KEYS: String(cap) });
+    try {
+      const d = await db();
+      const count = async () => (await d.select({ key: loginThrottle.key }).from(loginThrottle)).length;
+      // An owner's known network, made before the flood, is kept longest: the flood evicts its own rows first.
+      expect((await signIn("ada@example.com", "10.51.0.1", T - 60_000)).ok).toBe(true);
+      const known = throttleKeys("ada@example.com", "10.51.0.1").known;
+      let most = 0;
+      for (let i = 0; i < 1000; i++) {
+        // Half IPv4 addresses, half IPv6 networks: every try is a fresh network, so every one is counted.
+        const address = i % 2 ? `10.50.${i >> 8}.${i & 255}` : `2001:db8:50:${i.toString(16)}::1`;
+        expect(await takeAttempt(throttleKeys(`rotating-${i}@example.com`, address), T, { exists: false })).toEqual({ allowed: true });
+        if (i % 50 === 49) most = Math.max(most, await count());
+      }
+      expect(most).toBeLessThanOrEqual(cap + cap / 10 + 2);
+      expect(await count()).toBeLessThanOrEqual(cap + cap / 10 + 2);
+      expect(await d.select().from(loginThrottle).where(eq(loginThrottle.key, known))).toHaveLength(1);
+    } finally {
+      setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S) });
+    }
   });
 });

@@ -1,8 +1,10 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
 import { recordAudit, recordAuditCount } from "../audit";
 import { db } from "../db";
 import { users, type UserRow } from "../db/schema/core";
+import { networkOf } from "../ip-ranges";
 import { DUMMY_HASH, verifyPassword } from "./password";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } from "./throttle";
 
@@ -21,14 +23,17 @@ export type SignInCheck =
  * answer and cost the same bcrypt time. `now` is the attempt's time (tests hold the clock).
  */
 export async function checkCredentials(emailInput: string, password: string, address: string, now = Date.now()): Promise<SignInCheck> {
+  const started = performance.now();
   const email = emailInput.trim().toLowerCase();
   const keys = throttleKeys(email, address);
-  const attempt = await takeAttempt(keys, now);
   const d = await db();
   const [user] = await d.select().from(users).where(eq(users.email, email)).limit(1);
+  // An unknown email is counted on its pair and network like an account, but gets no account rows (throttle.ts).
+  const attempt = await takeAttempt(keys, now, { exists: Boolean(user) });
 
   if (!attempt.allowed) {
-    if (user) await auditRefusals(user, address, attempt.refusal);
+    if (user && attempt.refusal) await auditRefusals(user, address, attempt.refusal);
+    await settle(started);
     return { ok: false, reason: "throttled", waitMs: attempt.waitMs };
   }
 
@@ -44,6 +49,17 @@ export async function checkCredentials(emailInput: string, password: string, add
   return { ok: true, user };
 }
 
+/**
+ * A refused try has no bcrypt to hide behind, and an existing account's costs two writes more
+ * (its refusal count and audit entry): the answer waits until REFUSAL_FLOOR_MS after the try
+ * began, so its time does not tell whether the account exists. A timer, no work.
+ */
+export const REFUSAL_FLOOR_MS = 30;
+async function settle(started: number): Promise<void> {
+  const left = started + REFUSAL_FLOOR_MS - performance.now();
+  if (left > 0) await sleep(left);
+}
+
 function audit(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string) {
   return recordAudit({
     actor: { id: user.id, email: user.email },
@@ -54,13 +70,13 @@ function audit(user: UserRow, outcome: "success" | "failure", reason: string | n
   });
 }
 
-/** Throttled tries from one address at one account: one entry per window, its count kept up to date. */
+/** Throttled tries from one network at one account: one entry per window, its count kept up to date; `address` is the latest. */
 function auditRefusals(user: UserRow, address: string, refusal: Refusal) {
   return recordAuditCount(refusal.auditId, {
     actor: { id: user.id, email: user.email },
     action: "auth.sign_in",
     target: user.email,
     outcome: "failure",
-    detail: { method: "password", address, reason: "throttled", count: refusal.count, since: refusal.since.toISOString(), lastAt: new Date().toISOString() },
+    detail: { method: "password", address, network: networkOf(address), reason: "throttled", count: refusal.count, since: refusal.since.toISOString(), lastAt: new Date().toISOString() },
   });
 }

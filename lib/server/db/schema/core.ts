@@ -70,19 +70,21 @@ export const auditLog = pgTable(
 );
 
 /**
- * Sign-in throttling (lib/server/auth/throttle.ts): one row per key, locked and counted in one
- * transaction per attempt before the password is checked, so parallel attempts queue on the
- * rows and each sees the count the others left.
+ * Sign-in throttling (lib/server/auth/throttle.ts): one row per key, read and counted in one
+ * transaction per attempt (under advisory locks on the keys) before the password is checked,
+ * so parallel attempts queue and each sees the count the others left.
  */
 export const loginThrottle = pgTable(
   "login_throttle",
   {
     /**
-     * `account:<email>`, `address:<ip>`, `pair:<json [email, ip]>` (failures), `refused:<pair>`
-     * (refused tries of one window) or `known:<pair>` (the last successful sign-in).
+     * `account:<email>`, `address:<network>`, `pair:<json [email, network]>` (failures),
+     * `refused:<pair>` (refused tries of one window), `known:<pair>` (the last successful
+     * sign-in) or `passed:<pair>` (the network's one try past the account's delay). A network
+     * is an IPv4 address or an IPv6 /64 (lib/server/ip-ranges.ts networkOf).
      */
     key: text("key").primaryKey(),
-    /** The last counted failure; for `refused:` the window's first refusal; for `known:` the last success. */
+    /** The last counted failure; for `refused:` the window's first refusal; for `known:` the last success; for `passed:` the pass. */
     windowStart: at("window_start").notNull(),
     attempts: integer("attempts").notNull(),
   },
