@@ -104,7 +104,7 @@ const schema = z
     PRESEND_WORKERS: wholeNumber(0),
     /** Checks waiting for a worker at most; one more is answered 429. */
     PRESEND_QUEUE: positiveInt(8),
-    /** One check's time in its worker; past it the worker is stopped and the check answered 422. */
+    /** One check's time from its arrival, waiting for a worker included; past it the check is dropped or its worker stopped. */
     PRESEND_TIMEOUT_MS: positiveInt(10_000),
     /** Link checks: requests to links in flight at once in this process, all users together. */
     LINK_CHECK_MAX_IN_FLIGHT: positiveInt(24),

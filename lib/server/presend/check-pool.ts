@@ -11,7 +11,7 @@ import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } f
  * The worker threads the pre-send checks run in (check-worker.ts): parsing a megabyte of html
  * and matching it against the client-support data takes seconds of CPU, which on the request
  * thread froze every other request meanwhile. PRESEND_WORKERS threads (half the CPUs), at
- * most PRESEND_QUEUE checks waiting, PRESEND_TIMEOUT_MS per check.
+ * most PRESEND_QUEUE checks waiting, PRESEND_TIMEOUT_MS per check, waiting for a worker included.
  */
 
 /** A worker's own heap: a megabyte of html is about 100 MB of parsed elements at worst. */
@@ -84,7 +84,12 @@ export async function runChecksInWorker(task: CheckTask, signal?: AbortSignal): 
   }
 }
 
-function toAppError(e: unknown, settings: CheckPoolSettings): unknown {
+/**
+ * The answer for a check the pool failed. The deadline counts the wait for a worker too, so a
+ * check that ran out of time says which it was: the server busy with other checks (nothing is
+ * wrong with the draft: a 429 to try again) or the draft too heavy to check (a 422 on the html).
+ */
+export function toAppError(e: unknown, settings: CheckPoolSettings): unknown {
   if (e instanceof WorkerTaskError) {
     const { status = 500, code = "internal_error", message, param = null } = e.detail;
     return new AppError(status, code, message, param);
@@ -94,8 +99,16 @@ function toAppError(e: unknown, settings: CheckPoolSettings): unknown {
   switch (e.reason) {
     case "busy":
       return busyError("checks_busy", `The server is busy with other drafts' checks (${settings.queue} waiting, the most it holds, PRESEND_QUEUE). Try again in a moment.`, 2);
-    case "timeout":
-      return new AppError(422, "checks_timeout", `draft.html: the checks took longer than ${seconds} s (PRESEND_TIMEOUT_MS) and were stopped. Shorten the html; Gmail clips anything past 102 KB anyway.`, "draft.html");
+    case "expired":
+      return busyError("checks_busy", `The server was busy with other drafts' checks: no worker was free within ${seconds} s (PRESEND_TIMEOUT_MS), so this draft was not checked. Nothing is wrong with it; try again in a moment.`, 2);
+    case "timeout": {
+      // A check left less than half its time by the wait may well fit once the server is idle.
+      if (e.waitedMs * 2 >= settings.timeoutMs) {
+        const waited = (e.waitedMs / 1000).toLocaleString("en-US", { maximumFractionDigits: 1 });
+        return busyError("checks_busy", `The server was busy with other drafts' checks: this draft waited ${waited} s for a worker and ran out of the ${seconds} s a check may take (PRESEND_TIMEOUT_MS). Try again in a moment.`, 2);
+      }
+      return new AppError(422, "checks_timeout", `draft.html: the checks took longer than ${seconds} s (PRESEND_TIMEOUT_MS) and were stopped; the draft is too heavy to check. Shorten the html; Gmail clips anything past 102 KB anyway.`, "draft.html");
+    }
     case "memory":
       return new AppError(422, "checks_too_large", `draft.html: the checks needed more than the ${WORKER_HEAP_MB} MB a check may use and were stopped. Shorten the html.`, "draft.html");
     case "aborted":
