@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { WorkerPoolError } from "@/lib/server/limits/worker-pool";
-import { toAppError } from "./check-pool";
+import { defaultCheckWorkers, toAppError } from "./check-pool";
 
 /**
  * A check's deadline counts its wait for a worker, so running out of time is either the
@@ -34,5 +34,11 @@ describe("a check that ran out of time", () => {
       code: "checks_busy",
       message: expect.stringMatching(/server was busy.*not checked.*Nothing is wrong with it; try again/),
     });
+  });
+});
+
+describe("the number of check workers when PRESEND_WORKERS is unset", () => {
+  it("is half the CPUs, at least 1 and at most 4, however large the machine", () => {
+    expect([1, 2, 3, 6, 8, 16, 64, 256].map(defaultCheckWorkers)).toEqual([1, 1, 1, 3, 4, 4, 4, 4]);
   });
 });

@@ -3,19 +3,16 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError } from "@/lib/errors";
 import type { PresendDraftParsed, PresendResult } from "@/lib/schemas/presend";
-import { env } from "@/lib/server/env";
+import { env, MAX_PRESEND_WORKERS, PRESEND_WORKER_HEAP_MB } from "@/lib/server/env";
 import { busyError } from "@/lib/server/limits/one-at-a-time";
 import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } from "@/lib/server/limits/worker-pool";
 
 /**
  * The worker threads the pre-send checks run in (check-worker.ts): parsing a megabyte of html
  * and matching it against the client-support data takes seconds of CPU, which on the request
- * thread froze every other request meanwhile. PRESEND_WORKERS threads (half the CPUs), at
+ * thread froze every other request meanwhile. PRESEND_WORKERS threads (half the CPUs, at most 4), at
  * most PRESEND_QUEUE checks waiting, PRESEND_TIMEOUT_MS per check, waiting for a worker included.
  */
-
-/** A worker's own heap: a megabyte of html is about 100 MB of parsed elements at worst. */
-export const WORKER_HEAP_MB = 256;
 
 /**
  * In Next (built or `next dev`) the worker is Next's bundle of check-worker.ts, from the
@@ -25,7 +22,7 @@ export const WORKER_HEAP_MB = 256;
  * in its bundles; import.meta.url does not, as Next keeps the source file's name in it.
  */
 const FROM_SOURCE = !process.env.NEXT_RUNTIME;
-const options = { name: "presend-checks", resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+const options = { name: "presend-checks", resourceLimits: { maxOldGenerationSizeMb: PRESEND_WORKER_HEAP_MB } };
 
 function spawn(): Worker {
   if (FROM_SOURCE) {
@@ -41,9 +38,17 @@ function spawn(): Worker {
 
 export type CheckPoolSettings = { workers: number; queue: number; timeoutMs: number };
 
+/**
+ * Workers when PRESEND_WORKERS is unset: half the CPUs, leaving the rest to requests, at least
+ * one, and at most MAX_PRESEND_WORKERS however many CPUs there are, as each may hold its own heap.
+ */
+export function defaultCheckWorkers(cpus: number): number {
+  return Math.min(MAX_PRESEND_WORKERS, Math.max(1, Math.floor(cpus / 2)));
+}
+
 export function checkPoolSettings(): CheckPoolSettings {
   const e = env();
-  return { workers: e.PRESEND_WORKERS || Math.max(1, Math.floor(availableParallelism() / 2)), queue: e.PRESEND_QUEUE, timeoutMs: e.PRESEND_TIMEOUT_MS };
+  return { workers: e.PRESEND_WORKERS || defaultCheckWorkers(availableParallelism()), queue: e.PRESEND_QUEUE, timeoutMs: e.PRESEND_TIMEOUT_MS };
 }
 
 // One pool per process, though Next may load this module in more than one bundle (pages, routes).
@@ -110,7 +115,7 @@ export function toAppError(e: unknown, settings: CheckPoolSettings): unknown {
       return new AppError(422, "checks_timeout", `draft.html: the checks took longer than ${seconds} s (PRESEND_TIMEOUT_MS) and were stopped; the draft is too heavy to check. Shorten the html; Gmail clips anything past 102 KB anyway.`, "draft.html");
     }
     case "memory":
-      return new AppError(422, "checks_too_large", `draft.html: the checks needed more than the ${WORKER_HEAP_MB} MB a check may use and were stopped. Shorten the html.`, "draft.html");
+      return new AppError(422, "checks_too_large", `draft.html: the checks needed more than the ${PRESEND_WORKER_HEAP_MB} MB a check may use and were stopped. Shorten the html.`, "draft.html");
     case "aborted":
       return new AppError(503, "checks_cancelled", "The checks were cancelled.");
     default:
