@@ -1,4 +1,5 @@
-import { QuoteType, Tokenizer, type TokenizerCallbacks } from "./html-tokenizer";
+import { browserTokenizer, QuoteType, type TokenizerCallbacks } from "./html-tokenizer";
+import { FONT_BREAKOUT_ATTRIBUTES, OpenElements, type StartTag } from "./open-elements";
 import { blockCssUrls, isRemoteSrcset, isRemoteUrl } from "./remote-urls";
 
 /**
@@ -15,6 +16,10 @@ import { blockCssUrls, isRemoteSrcset, isRemoteUrl } from "./remote-urls";
  *   attributes and `<style>` elements point at `about:blank#remote-…`; `remote` counts them.
  * The frame's CSP is what forbids remote loads; this keeps them from even being attempted
  * and counts them for "Show remote images".
+ * The tokenizer reads as a browser does (html-tokenizer.ts): a stack of open elements
+ * (open-elements.ts) tells it where raw text is, so inside `<svg>`/`<math>` a `<style>` holds
+ * tags (`<svg><style><img src=…>` is an image) and its text, entities decoded, is CSS. A `url(`
+ * split by a tag, comment or CDATA section inside an SVG `<style>` is left to the CSP.
  */
 export type RewrittenHtml = { html: string; remote: number };
 
@@ -22,6 +27,8 @@ const IMAGE_TAGS = new Set(["img", "image", "input", "source", "video"]);
 const IMAGE_ATTRS = new Set(["src", "srcset", "poster", "background"]);
 const LINK_TAGS = new Set(["a", "area"]);
 const LINK_REL = ' rel="noopener noreferrer"';
+/** HTML elements whose content is raw text up to their end tag (scripts are off in the frame, so not noscript). */
+const RAW_TEXT = new Set(["script", "style", "xmp", "iframe", "noembed", "noframes", "title", "textarea"]);
 
 function isImageAttribute(tag: string, attr: string): boolean {
   if (attr === "background") return true;
@@ -29,26 +36,58 @@ function isImageAttribute(tag: string, attr: string): boolean {
   return IMAGE_TAGS.has(tag) && IMAGE_ATTRS.has(attr);
 }
 
-// A single character class: linear, and only run on a style value that changed.
+// Single character classes: linear, and only run on CSS that changed.
 const escapeAttribute = (value: string) => value.replace(/[&"]/g, (c) => (c === "&" ? "&amp;" : "&quot;"));
+const escapeText = (value: string) => value.replace(/[&<]/g, (c) => (c === "&" ? "&amp;" : "&lt;"));
 
 export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): RewrittenHtml {
   const out: string[] = [];
   let copied = 0; // html[0, copied) is already in `out`
   let remote = 0;
   let tag = "";
-  let inStyle = false;
+  const opening: StartTag = { name: "", fontBreakout: false, htmlEncoding: false }; // the start tag being read, for the tree
   let attr = "";
   let attrStart = 0;
   let attrEnd = 0;
   let value = "";
+  const tree = new OpenElements();
+  // The text of a `<style>` read since the last other token: html[start, end), `css` decoded.
+  let sheet: { start: number; end: number; css: string; escape: boolean } | null = null;
 
   const copyTo = (index: number) => {
     out.push(html.slice(copied, index));
     copied = index;
   };
 
+  /** Whether text here is CSS, and how it is written: raw (HTML's `<style>`) or markup (an SVG one's). */
+  function styleSheet(): "raw" | "markup" | null {
+    if (!opts.blockImages) return null;
+    if (tree.current("html") === "style") return "raw";
+    return tree.current("svg") === "style" || tree.current("math") === "style" ? "markup" : null;
+  }
+
+  function styleText(start: number, end: number, text: string, kind: "raw" | "markup") {
+    if (sheet) {
+      sheet.end = end;
+      sheet.css += text;
+    } else sheet = { start, end, css: text, escape: kind === "markup" };
+  }
+
+  function endSheet() {
+    if (!sheet) return;
+    const blocked = blockCssUrls(sheet.css);
+    if (blocked.remote > 0) {
+      copyTo(sheet.start);
+      out.push(sheet.escape ? escapeText(blocked.css) : blocked.css);
+      copied = sheet.end;
+      remote += blocked.remote;
+    }
+    sheet = null;
+  }
+
   function attributeEnd(quote: QuoteType, endIndex: number) {
+    if (tag === "font" && FONT_BREAKOUT_ATTRIBUTES.has(attr)) opening.fontBreakout = true;
+    if (tag === "annotation-xml" && attr === "encoding") opening.htmlEncoding = ["text/html", "application/xhtml+xml"].includes(value.toLowerCase());
     if (tag === "meta" && attr === "http-equiv") {
       copyTo(attrStart);
       out.push("data-blocked-http-equiv");
@@ -76,8 +115,11 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
 
   const callbacks: TokenizerCallbacks = {
     onopentagname(start, end) {
+      endSheet();
       tag = html.slice(start, end).toLowerCase();
-      if (tag === "style") inStyle = true;
+      opening.name = tag;
+      opening.fontBreakout = false;
+      opening.htmlEncoding = false;
       if (LINK_TAGS.has(tag)) {
         copyTo(end);
         out.push(LINK_REL);
@@ -96,30 +138,42 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
       value += String.fromCodePoint(codepoint);
     },
     onattribend: attributeEnd,
+    onopentagend() {
+      const ns = tree.start(opening, false);
+      tokenizer.rawText(ns !== "html" ? null : RAW_TEXT.has(tag) ? tag : tag === "plaintext" ? "" : null);
+    },
+    onselfclosingtag() {
+      tree.start(opening, true); // only foreign elements get here: an HTML element's `/>` is read as `>`
+    },
     onclosetag(start, end) {
-      if (html.slice(start, end).toLowerCase() === "style") inStyle = false;
+      endSheet();
+      tree.end(html.slice(start, end).toLowerCase());
     },
     ontext(start, end) {
-      // Inside <style> the tokenizer reports the whole sheet as one text (it decodes nothing there).
-      if (!inStyle || !opts.blockImages) return;
-      const blocked = blockCssUrls(html.slice(start, end));
-      if (blocked.remote === 0) return;
-      copyTo(start);
-      out.push(blocked.css);
-      copied = end;
-      remote += blocked.remote;
+      const kind = styleSheet();
+      if (kind) styleText(start, end, html.slice(start, end), kind);
     },
-    ontextentity() {},
-    onopentagend() {},
-    onselfclosingtag() {},
-    oncdata() {},
-    oncomment() {},
-    ondeclaration() {},
-    onprocessinginstruction() {},
-    onend() {},
+    ontextentity(codepoint, end) {
+      const kind = styleSheet();
+      // Where the entity starts is not reported; its `&` is the last one before its end.
+      if (kind) styleText(sheet ? sheet.start : html.lastIndexOf("&", end - 1), end, String.fromCodePoint(codepoint), kind);
+    },
+    oncdata(start, end, offset) {
+      endSheet();
+      // In SVG a CDATA section is text too: a piece of CSS of its own, written raw.
+      if (styleSheet()) styleText(start, end - offset, html.slice(start, end - offset), "raw");
+      endSheet();
+    },
+    oncomment: endSheet,
+    ondeclaration: endSheet,
+    onprocessinginstruction: endSheet,
+    onend: endSheet,
   };
 
-  const tokenizer = new Tokenizer({ decodeEntities: true }, callbacks);
+  const tokenizer = browserTokenizer(callbacks, {
+    inForeignContent: () => tree.inForeignContent(),
+    honoursSelfClosing: () => tree.namespaceOf(opening) !== "html",
+  });
   tokenizer.write(html);
   tokenizer.end();
   if (copied === 0) return { html, remote };

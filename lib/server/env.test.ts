@@ -90,4 +90,11 @@ describe("parseEnv", () => {
     expect(p.some((x) => x.startsWith("BATCH_SWEEP_MS "))).toBe(true);
     expect(p.some((x) => x.startsWith("BATCH_CHUNK_PAUSE_MS "))).toBe(true);
   });
+
+  it("refuses more pre-send check workers than the cap, naming the variable and why", () => {
+    expect(parseEnv({ ...valid, PRESEND_WORKERS: "4" }).PRESEND_WORKERS).toBe(4);
+    expect(parseEnv(valid).PRESEND_WORKERS).toBe(0);
+    const p = problems({ ...valid, PRESEND_WORKERS: "64" });
+    expect(p.find((x) => x.startsWith("PRESEND_WORKERS "))).toMatch(/at most 4: each check's worker may hold a 256 MB heap/);
+  });
 });

@@ -46,6 +46,14 @@ const alertFrom = z.string().transform((v, ctx) => {
   return name ? { email: email.data, name } : { email: email.data };
 });
 
+/**
+ * The pre-send checks' worker threads (lib/server/presend/check-pool.ts): each may hold its
+ * own heap of this size, so their number bounds the memory one process can spend on checks.
+ */
+export const MAX_PRESEND_WORKERS = 4;
+/** A check worker's own heap: a megabyte of html is about 100 MB of parsed elements at worst. */
+export const PRESEND_WORKER_HEAP_MB = 256;
+
 const schema = z
   .object({
     SERVICE_URL: z.string({ error: "is required (the email service base URL)" }).trim().pipe(httpUrl),
@@ -102,11 +110,13 @@ const schema = z
     /** The whole exchange with spamd (connect, send, read), not an idle timeout. */
     SPAMD_TIMEOUT_MS: positiveInt(10_000),
     // Pre-send checks (lib/server/presend): run in worker threads, off the request thread.
-    /** Worker threads for the checks, per dashboard process; unset or 0: half the CPUs, at least 1. */
-    PRESEND_WORKERS: wholeNumber(0),
+    /** Worker threads for the checks, per dashboard process; unset or 0: half the CPUs, at least 1, at most MAX_PRESEND_WORKERS. */
+    PRESEND_WORKERS: wholeNumber(0).pipe(
+      z.number().max(MAX_PRESEND_WORKERS, { error: `must be at most ${MAX_PRESEND_WORKERS}: each check's worker may hold a ${PRESEND_WORKER_HEAP_MB} MB heap, and the checks also share the CPUs with every request` }),
+    ),
     /** Checks waiting for a worker at most; one more is answered 429. */
     PRESEND_QUEUE: positiveInt(8),
-    /** One check's time in its worker; past it the worker is stopped and the check answered 422. */
+    /** One check's time from its arrival, waiting for a worker included; past it the check is dropped or its worker stopped. */
     PRESEND_TIMEOUT_MS: positiveInt(10_000),
     /** Link checks: requests to links in flight at once in this process, all users together. */
     LINK_CHECK_MAX_IN_FLIGHT: positiveInt(24),

@@ -31,6 +31,13 @@ export type ForeignService = {
   rateLimit: (times: number, retryAfter?: string) => void;
   /** While set, GET /v1/emails/{id} waits for it before answering. */
   hold: (until: Promise<void> | null) => void;
+  /**
+   * What GET /v1/emails/{id} answers for a message it does not have (null: the default, a 404
+   * `{ message: "no email <id>" }`). The interface names no answer for an unknown message.
+   */
+  answerUnknown: (answer: ((id: string) => { status: number; body: unknown }) | null) => void;
+  /** While true, every GET /v1/emails/{id} is a 403, as for a key the service no longer takes for the project. */
+  refuseReads: (on: boolean) => void;
   /** The most GETs of messages under way at once. */
   maxConcurrentReads: () => number;
   /**
@@ -53,6 +60,8 @@ export async function startForeignService(): Promise<ForeignService> {
   let concurrent = 0;
   let maxConcurrent = 0;
   let next = 0;
+  let unknownAnswer: ((id: string) => { status: number; body: unknown }) | null = null;
+  let readsRefused = false;
   let simulate = (id: string, _body: Record<string, unknown>): unknown => ({ data: { id, received: true } });
   const refuseWebhooks = new Set<string>();
 
@@ -70,7 +79,12 @@ export async function startForeignService(): Promise<ForeignService> {
       maxConcurrent = Math.max(maxConcurrent, concurrent);
       try {
         if (held) await held;
+        if (readsRefused) return json(res, 403, { message: "this key may not read this project's emails" });
         const m = messages.get(id);
+        if (!m && unknownAnswer) {
+          const { status, body } = unknownAnswer(id);
+          return json(res, status, body);
+        }
         if (!m) return json(res, 404, { message: `no email ${id}` });
         return json(res, 200, { object: "email", ...m, events: m.events.map((e) => ({ ...e })) });
       } finally {
@@ -116,6 +130,12 @@ export async function startForeignService(): Promise<ForeignService> {
     },
     hold: (until) => {
       held = until;
+    },
+    answerUnknown: (answer) => {
+      unknownAnswer = answer;
+    },
+    refuseReads: (on) => {
+      readsRefused = on;
     },
     maxConcurrentReads: () => maxConcurrent,
     refuseWebhooks,

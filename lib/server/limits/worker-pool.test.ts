@@ -6,7 +6,7 @@ import { createWorkerPool, WorkerTaskError, type WorkerPool } from "./worker-poo
 /**
  * The pool with real worker threads running a small plain-JavaScript worker that speaks the
  * pool's protocol: it spins the CPU for `spin` ms, loops for ever, allocates without end, or
- * throws an error of its own, as told.
+ * throws an error of its own, as told; it says it is ready `readyAfterMs` after it starts.
  */
 const WORKER = `
 const { parentPort } = require("node:worker_threads");
@@ -18,12 +18,16 @@ parentPort.on("message", ({ id, payload }) => {
   while (Date.now() < until) {}
   parentPort.postMessage({ id, ok: true, value: payload.echo ?? null });
 });
-parentPort.postMessage({ ready: true });
+setTimeout(() => parentPort.postMessage({ ready: true }), require("node:worker_threads").workerData?.readyAfterMs ?? 0);
 `;
 let spawned = 0;
-const spawn = (options: { heapMb?: number } = {}) => () => {
+const spawn = (options: { heapMb?: number; readyAfterMs?: number } = {}) => () => {
   spawned++;
-  return new Worker(WORKER, { eval: true, ...(options.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } } : {}) });
+  return new Worker(WORKER, {
+    eval: true,
+    workerData: { readyAfterMs: options.readyAfterMs },
+    ...(options.heapMb ? { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } } : {}),
+  });
 };
 
 let pool: WorkerPool | null = null;
@@ -48,6 +52,32 @@ describe("worker pool", () => {
     await expect(p.run({ forever: true })).rejects.toMatchObject({ name: "WorkerPoolError", reason: "timeout" });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await p.run({ echo: "after" })).toBe("after");
+  });
+
+  it("counts a task's wait for a busy worker in its deadline: it runs only for what is left", async () => {
+    const p = make({ timeoutMs: 1000 });
+    await p.run({ echo: "warm" });
+    const first = p.run({ spin: 600, echo: "first" });
+    const queuedAt = Date.now();
+    // 800 ms of work fits a deadline of 1000 ms, but not the 400 ms left after waiting 600 ms.
+    const second = p.run({ spin: 800, echo: "second" }).catch((e: unknown) => e);
+    expect(await first).toBe("first");
+    expect(await second).toMatchObject({ name: "WorkerPoolError", reason: "timeout", waitedMs: expect.any(Number) });
+    expect(((await second) as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(500);
+    expect(Date.now() - queuedAt).toBeLessThan(1300);
+  });
+
+  it("answers a task still waiting for a worker at its deadline then, unstarted (`expired`)", async () => {
+    const p = make({ spawn: spawn({ readyAfterMs: 1500 }), timeoutMs: 300 });
+    const queuedAt = Date.now();
+    const error = await p.run({ echo: "late" }).catch((e: unknown) => e);
+    expect(Date.now() - queuedAt).toBeLessThan(1000);
+    expect(error).toMatchObject({ name: "WorkerPoolError", reason: "expired" });
+    expect((error as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(300);
+    expect(p.stats()).toMatchObject({ running: 0, queued: 0 });
+    // The worker it was waiting for still comes up and takes the next task.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await p.run({ echo: "next" })).toBe("next");
   });
 
   it("queues at most maxQueue tasks behind busy workers and refuses one more at once", async () => {

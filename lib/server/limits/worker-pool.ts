@@ -7,8 +7,10 @@ import type { Worker } from "node:worker_threads";
  * enforced before the work starts:
  * - at most `size` workers, each running one task at a time;
  * - at most `maxQueue` tasks waiting; one more is refused at once (`busy`);
- * - each task has `timeoutMs` from the moment a ready worker takes it; past it the worker is
- *   terminated (the only way to stop a runaway computation) and the task fails (`timeout`);
+ * - each task has `timeoutMs` in all from the moment it is handed to `run`, waiting for a
+ *   worker included: one still waiting then is dropped (`expired`), one running is stopped by
+ *   terminating its worker (the only way to stop a runaway computation) and fails (`timeout`,
+ *   with how long it had waited, so the caller can tell a busy server from heavy input);
  * - a worker that dies fails its task (`memory` when out of its `resourceLimits` heap, else
  *   `crashed`) and is replaced on demand;
  * - an idle worker exits after `idleMs`, giving its memory back.
@@ -32,8 +34,10 @@ export type PlainError = { message: string; status?: number; code?: string; para
 
 export class WorkerPoolError extends Error {
   constructor(
-    readonly reason: "busy" | "timeout" | "memory" | "crashed" | "aborted",
+    readonly reason: "busy" | "expired" | "timeout" | "memory" | "crashed" | "aborted",
     message: string,
+    /** How long the task waited for a worker before it ran (or was dropped). */
+    readonly waitedMs = 0,
   ) {
     super(message);
     this.name = "WorkerPoolError";
@@ -51,6 +55,9 @@ export class WorkerTaskError extends Error {
 type Task = {
   id: number;
   payload: unknown;
+  queuedAt: number;
+  /** Drops the task when it is still waiting at its deadline. */
+  expiry: NodeJS.Timeout | null;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   signal?: AbortSignal;
@@ -82,6 +89,8 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
 
   const settle = (task: Task) => {
     if (task.onAbort) task.signal?.removeEventListener("abort", task.onAbort);
+    if (task.expiry) clearTimeout(task.expiry);
+    task.expiry = null;
   };
 
   const retire = (slot: Slot) => {
@@ -107,15 +116,28 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     pump();
   };
 
-  const start = (slot: Slot, task: Task) => {
+  const expired = (waitedMs: number) => new WorkerPoolError("expired", `No worker was free within ${timeoutMs} ms; the work was not started.`, waitedMs);
+
+  /** Gives `task` to the ready idle `slot`; false when the task's time is already up (it is failed, unstarted). */
+  const start = (slot: Slot, task: Task): boolean => {
+    // Off the queue: neither its expiry nor its caller's abort applies any more.
+    settle(task);
+    const waitedMs = Date.now() - task.queuedAt;
+    if (waitedMs >= timeoutMs) {
+      // Its expiry timer is due but has not fired yet (this thread was busy): the same answer.
+      task.reject(expired(waitedMs));
+      return false;
+    }
     if (slot.idle) clearTimeout(slot.idle);
     slot.idle = null;
     slot.task = task;
+    // What is left of the task's time: it may not run past the deadline it was given on arrival.
     slot.timer = setTimeout(() => {
-      fail(slot, new WorkerPoolError("timeout", `The work took longer than ${timeoutMs} ms and was stopped.`));
-    }, timeoutMs);
+      fail(slot, new WorkerPoolError("timeout", `The work took longer than ${timeoutMs} ms (${waitedMs} ms of it waiting for a worker) and was stopped.`, waitedMs));
+    }, timeoutMs - waitedMs);
     slot.timer.unref();
     slot.worker.postMessage({ id: task.id, payload: task.payload });
+    return true;
   };
 
   const becomeIdle = (slot: Slot) => {
@@ -161,7 +183,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   function pump() {
     for (const slot of slots) {
       if (!queue.length) break;
-      if (slot.ready && !slot.task) start(slot, queue.shift()!);
+      if (slot.ready && !slot.task) while (queue.length && !start(slot, queue.shift()!));
     }
     const starting = [...slots].filter((s) => !s.ready).length;
     while (queue.length > starting && slots.size < size) spawn();
@@ -175,16 +197,20 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       const busyWorkers = [...slots].filter((s) => s.task).length;
       if (queue.length >= maxQueue + (size - busyWorkers)) return Promise.reject(new WorkerPoolError("busy", `${queue.length} tasks are already waiting, the most this server queues.`));
       return new Promise<T>((resolve, reject) => {
-        const task: Task = { id: nextId++, payload, resolve: resolve as (value: unknown) => void, reject, signal };
+        const task: Task = { id: nextId++, payload, queuedAt: Date.now(), expiry: null, resolve: resolve as (value: unknown) => void, reject, signal };
+        const drop = (error: WorkerPoolError) => {
+          const at = queue.indexOf(task);
+          if (at === -1) return;
+          queue.splice(at, 1);
+          settle(task);
+          reject(error);
+        };
+        // Waiting counts toward the deadline: a task still queued at it is answered then, not when a worker frees up.
+        task.expiry = setTimeout(() => drop(expired(Date.now() - task.queuedAt)), timeoutMs);
+        task.expiry.unref();
         if (signal) {
           // A task still waiting is dropped when its caller goes away; one running finishes (its worker is shared).
-          task.onAbort = () => {
-            const at = queue.indexOf(task);
-            if (at === -1) return;
-            queue.splice(at, 1);
-            settle(task);
-            reject(new WorkerPoolError("aborted", "The request was cancelled."));
-          };
+          task.onAbort = () => drop(new WorkerPoolError("aborted", "The request was cancelled."));
           signal.addEventListener("abort", task.onAbort, { once: true });
         }
         queue.push(task);

@@ -92,7 +92,7 @@ async function recordReply(project: Project, actor: Actor, originalId: string, s
       .insert(indexedMessages)
       .values(row)
       // A row the stream made first is now known to be the dashboard's own send: never a
-      // placeholder a 404 may remove (./disowned.ts).
+      // placeholder a refusal may remove (./disowned.ts).
       .onConflictDoUpdate({
         target: indexedMessages.id,
         set: { inReplyTo: sql`excluded.in_reply_to`, source: sql`case when ${indexedMessages.source} = 'webhook' then 'dashboard' else ${indexedMessages.source} end` },

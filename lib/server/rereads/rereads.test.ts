@@ -39,6 +39,8 @@ beforeEach(async () => {
   resetRereadWorkerMemory();
   foreign.rateLimit(0);
   foreign.hold(null);
+  foreign.answerUnknown(null);
+  foreign.refuseReads(false);
   await (await db()).delete(messageRereads);
   await (await db()).delete(rereadPauses);
 });
@@ -166,23 +168,35 @@ describe("re-reads", () => {
     expect(second.until.getTime() - Date.now()).toBeGreaterThan(3_000);
   });
 
-  /** Reads of the messages until the worker gives up on them (NOT_FOUND_ATTEMPTS 404s in a row). */
-  async function readUntilGivenUp(...ids: string[]) {
+  /** Reads of the messages until the worker gives up on them (REFUSED_ATTEMPTS refusals in a row, each with this error). */
+  async function readUntilGivenUp(ids: string[], lastError = (id: string) => new RegExp(`^404 .*no email ${id}`)) {
     for (let attempt = 1; attempt <= 3; attempt++) {
       await drainRereads();
-      for (const id of ids) expect(await queued(id)).toMatchObject({ attempts: attempt, lastError: expect.stringMatching(new RegExp(`^404 .*no email ${id}`)) });
+      for (const id of ids) expect(await queued(id)).toMatchObject({ attempts: attempt, lastError: expect.stringMatching(lastError(id)) });
       await (await db()).update(messageRereads).set({ dueAt: new Date(Date.now() - 1) });
     }
     await drainRereads();
     for (const id of ids) expect(await queued(id)).toBeUndefined();
   }
 
+  /** A message of the project a read confirmed: what shows, when the service refuses another one, that it reads this project's messages. */
+  async function confirmed(id: string) {
+    foreign.messages.set(id, foreignMessage(id, "Delivered"));
+    await deliver("email.delivered", id);
+    await drainRereads();
+    expect((await row(id))!.checkedAt).not.toBeNull();
+  }
+
   it("a message known only from deliveries that the service keeps disowning is tried a few times, then removed with its events", async () => {
+    await confirmed("em-control");
     await deliver("email.delivered", "em-missing");
     await deliver("email.opened", "em-missing");
     expect(await row("em-missing")).toBeDefined();
-    await readUntilGivenUp("em-missing");
+    const controlReads = foreign.reads("em-control");
+    await readUntilGivenUp(["em-missing"]);
     expect(foreign.reads("em-missing")).toBe(4);
+    // Before removing, the worker read a message the service does hand out.
+    expect(foreign.reads("em-control")).toBe(controlReads + 1);
     expect(await row("em-missing")).toBeUndefined();
     expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-missing"))).toEqual([]);
     expect((await searchMessages(project.id, { q: "em-missing" })).data).toEqual([]);
@@ -199,9 +213,30 @@ describe("re-reads", () => {
     // Sent through the dashboard; the stream's delivery came first.
     await deliver("email.sent", "em-ours");
     await (await db()).update(indexedMessages).set({ source: "dashboard" }).where(eq(indexedMessages.id, "em-ours"));
-    await readUntilGivenUp("em-ours", "em-once");
+    await readUntilGivenUp(["em-ours", "em-once"]);
     for (const id of ["em-ours", "em-once"]) expect((await row(id))!.checkedAt!.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
     expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-once"))).not.toEqual([]);
+  });
+
+  it("the service's refusal is recognised whatever status it uses for an unknown message (the interface names none): 410, 422", async () => {
+    await confirmed("em-control-2");
+    for (const [status, id] of [[410, "em-gone"], [422, "em-invalid"]] as const) {
+      foreign.answerUnknown((unknown) => ({ status, body: { type: "about:blank", title: "Unknown email", status, detail: `email ${unknown} is not in this account` } }));
+      await deliver("email.delivered", id);
+      await readUntilGivenUp([id], (unknown) => new RegExp(`^${status === 422 ? 400 : status} .*email ${unknown} is not in this account`));
+      expect(foreign.reads(id)).toBe(4);
+      expect(await row(id)).toBeUndefined();
+      expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, id))).toEqual([]);
+    }
+  });
+
+  it("a placeholder is kept while the service refuses every message alike (a key it no longer takes): the refusal is not about that message", async () => {
+    await confirmed("em-control-3");
+    await deliver("email.delivered", "em-unproven");
+    foreign.refuseReads(true);
+    await readUntilGivenUp(["em-unproven"], () => /^403 .*may not read this project's emails/);
+    expect(await row("em-unproven")).toBeDefined();
+    expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-unproven"))).not.toEqual([]);
   });
 
   it("survives a restart: a read claimed by an instance that died is taken once its lease ran out; a live lease is left alone", async () => {

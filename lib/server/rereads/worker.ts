@@ -5,7 +5,7 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
-import { removeDisownedPlaceholder } from "@/lib/server/messages/disowned";
+import { refusedByService, removeDisownedPlaceholder } from "@/lib/server/messages/disowned";
 import { indexServiceMessage } from "@/lib/server/messages/lookup";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { service } from "@/lib/server/service";
@@ -21,8 +21,8 @@ import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProjec
  * IDLE_POLL_MS otherwise, so reads another instance queued or a restart left are found.
  */
 const IDLE_POLL_MS = 1_000;
-/** A message the service says it does not know is tried this many times (it may not be readable yet). */
-const NOT_FOUND_ATTEMPTS = 4;
+/** A message the service refuses (./disowned.ts) is tried this many times (it may not be readable yet). */
+const REFUSED_ATTEMPTS = 4;
 const MAX_ATTEMPTS = 8;
 /** After giving up on a message, the reconciler leaves it alone this long. */
 const GIVE_UP_QUIET_MS = 60 * 60_000;
@@ -103,17 +103,20 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
       return;
     }
     const attempts = r.attempts + 1;
-    const notFound = isAppError(e) && e.status === 404;
-    if (attempts >= (notFound ? NOT_FOUND_ATTEMPTS : MAX_ATTEMPTS)) {
-      // A message known only from deliveries that the service disowns goes (lib/server/messages/disowned.ts).
-      const removed = notFound && (await removeDisownedPlaceholder(d, project.id, r.messageId));
-      if (removed) invalidateMessage(project.id, r.messageId);
+    // Not "a 404": the interface names no answer for an unknown message (lib/server/messages/disowned.ts).
+    const refused = refusedByService(e);
+    if (attempts >= (refused ? REFUSED_ATTEMPTS : MAX_ATTEMPTS)) {
+      // A message known only from deliveries that the service disowns goes.
+      const outcome = refused ? await removeDisownedPlaceholder(d, project, r.messageId) : null;
+      if (outcome === "removed") invalidateMessage(project.id, r.messageId);
       await dropReread(d, r, inst, GIVE_UP_QUIET_MS);
-      warnOnce(project.externalId, removed ? "disowned" : notFound ? "not_found" : "failed", notFound
-        ? removed
-          ? `the service does not know message ${r.messageId}, which only deliveries named; removed from the index`
-          : `the service does not know message ${r.messageId}; the index keeps what it had`
-        : `message ${r.messageId} could not be read after ${attempts} attempts: ${text}`);
+      warnOnce(project.externalId, outcome ?? "failed", outcome === "removed"
+        ? `the service refuses message ${r.messageId} (${text}), which only deliveries named; removed from the index`
+        : outcome === "unverified"
+          ? `the service refuses message ${r.messageId} (${text}), which only deliveries named, but no message of the project could be read to show the refusal is about that message alone; the index keeps what it had`
+          : outcome === "not_placeholder"
+            ? `the service refuses message ${r.messageId} (${text}); the index keeps what it had`
+            : `message ${r.messageId} could not be read after ${attempts} attempts: ${text}`);
       return;
     }
     await releaseReread(d, r, inst, Math.min(300_000, 1000 * 2 ** attempts), text, true);

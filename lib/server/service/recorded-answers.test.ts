@@ -9,6 +9,7 @@ import { canonicalEventType, canonicalStatus, CANONICAL_EVENT_TYPES } from "@/li
 import type { SendEmail } from "@/lib/schemas";
 import type { Project } from "../access";
 import { listDomains } from "../domains";
+import { refusedByService } from "../messages/disowned";
 import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "../test-helpers";
 import { service } from "./index";
 
@@ -195,10 +196,11 @@ describe.each(IMPLEMENTATIONS)("recorded answers of the %s implementation", (imp
       expectEventsReadable(m.events, [says.unfamiliarFinal]);
     });
 
-    it("an unknown id: not found", async () => {
+    it("an unknown id: not found, which the re-read worker takes as the service's refusal of that message", async () => {
       replay("emails.get.not-found");
       const err = await failure(service.emails.get(project, idIn("emails.get.not-found")));
       expect(err.status).toBe(404);
+      expect(refusedByService(err)).toBe(true);
     });
 
     it("reply: the new message's id, queued", async () => {
