@@ -74,7 +74,8 @@ const ONE_MB = 1024 * 1024;
 
 /** The test's environment, with the ingest's limits as given (defaults otherwise). */
 function limits(extra: Record<string, string> = {}) {
-  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", ...extra });
+  const defaults = { INGEST_MAX_BYTES: undefined, INGEST_INFLIGHT_BYTES: undefined, INGEST_BODY_TIMEOUT_MS: undefined, REQUEST_BODY_MIN_RATE: undefined };
+  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", ...defaults, ...extra });
 }
 
 /** A signed delivery of `size` bytes (its text padded). */
@@ -254,6 +255,24 @@ describe("the ingest fast path", () => {
       expect(await events("m_trickle")).toBe(0);
     } finally {
       limits();
+    }
+  });
+
+  it("deliveries that fail to verify at once read the project's keys again once together, not once each", async () => {
+    // The keys in the cache, read just now; then 3 s pass, so each failure may ask for them again.
+    forgetStreamKeys();
+    expect((await post("/api/ingest/fast", delivery("m_warm_keys"))).status).toBe(204);
+    const d = await db();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_000 });
+    const select = vi.spyOn(d, "select");
+    try {
+      const wrong = secretOf("not-the-secret-not-the-secret-34");
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post("/api/ingest/fast", delivery(`m_wrong_${i}`, { secret: wrong }))));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+      expect(select.mock.calls.length, "reads of the keys").toBe(1);
+    } finally {
+      select.mockRestore();
+      vi.useRealTimers();
     }
   });
 
