@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -29,6 +29,7 @@ let service: TestServer;
 let dispose: () => Promise<void>;
 let server: http.Server;
 let base: string;
+let port: number;
 let n = 0;
 let project: Project;
 
@@ -49,7 +50,8 @@ beforeAll(async () => {
     req.on("end", () => res.writeHead(299, { "content-type": "text/plain" }).end("next"));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -255,6 +257,22 @@ describe("the ingest fast path", () => {
       expect(await events("m_trickle")).toBe(0);
     } finally {
       limits();
+    }
+  });
+
+  it("takes the target as Next routes it: in absolute form (POST http://host/api/ingest/<project>), or with dot segments", async () => {
+    for (const [i, target] of ["http://dash.test:3000/api/ingest/fast?x=1", "/api/other/../ingest/fast"].entries()) {
+      const d = delivery(`m_target_${i}`);
+      const socket = net.connect(port, "127.0.0.1");
+      let answer = "";
+      socket.on("data", (c: Buffer) => (answer += c.toString()));
+      socket.on("error", () => {});
+      const head = [`POST ${target} HTTP/1.1`, "Host: dash.test:3000", "Connection: close", ...Object.entries(d.headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${Buffer.byteLength(d.body)}`, "", ""];
+      // Written, not ended: a client that half-closes its side has its request aborted by Node.
+      socket.write(`${head.join("\r\n")}${d.body}`);
+      await new Promise((resolve) => socket.on("close", resolve));
+      expect(answer, target).toMatch(/^HTTP\/1.1 204 /);
+      expect(await events(`m_target_${i}`), target).toBe(1);
     }
   });
 
