@@ -31,13 +31,13 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   late timestamp) can move the project to polling — a stranger's post never does (./health.ts);
  * - a delivery that verifies is never refused for its shape, and never answered 5xx for its
  *   content: text the database cannot store (NUL, lone surrogates) is replaced, nesting cut
- *   (./payload.ts). Only a list of more than MAX_DELIVERY_EVENTS events is refused (413). The
- *   message id is looked for in the documented places; the event is recorded once per
- *   `webhook-id`, the index updated provisionally, and a re-read of the message queued —
- *   together with the other deliveries arriving meanwhile, in one transaction
+ *   (./payload.ts). The message id is looked for in the documented places; the event is
+ *   recorded once per `webhook-id`, the index updated provisionally, and a re-read of the
+ *   message queued — together with the other deliveries arriving meanwhile, in one transaction
  *   (./group-commit.ts). Answer: 204, once that transaction has committed;
- * - a verified delivery the dashboard cannot use (not JSON, no message id) is counted with its
- *   reason on the webhooks screen and acknowledged with 202, so the service stops retrying it.
+ * - a verified delivery the dashboard cannot use (not JSON, no message id, a list of more than
+ *   MAX_DELIVERY_EVENTS events) is counted with its reason on the webhooks screen and
+ *   acknowledged with 202, so the service stops retrying it; nothing of it is recorded.
  *
  * `body` is opened only once the checks before it have passed. A 413, 408 or 429, and a body
  * cut off, are thrown as AppErrors for the caller's answer (./ingest-response.ts). Nothing
@@ -101,9 +101,9 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
     return unusable(project, "the body is not JSON");
   }
   if (Array.isArray(json) && json.length > MAX_DELIVERY_EVENTS) {
-    const reason = `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`;
-    countDelivery(project, "unusable", reason);
-    return fail(413, "too_many_events", `body: a delivery holds at most ${MAX_DELIVERY_EVENTS} events; this one holds ${json.length}.`);
+    // Acknowledged, not refused: a Standard Webhooks sender retries any non-2xx (the interface
+    // does not say otherwise), and this body would be refused again each time.
+    return unusable(project, `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`);
   }
   // One event per delivery, or a list of them (one webhook-id for the list: each gets `#n`).
   const key = eventKey(webhookId);
