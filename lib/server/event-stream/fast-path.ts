@@ -1,6 +1,7 @@
 import "server-only";
 import type http from "node:http";
 import { AppError } from "@/lib/errors";
+import { PEER_HEADER } from "@/lib/server/client-address";
 import { errorResponse } from "@/lib/server/route";
 import { hookServerRequests } from "@/lib/server/http-request-hook";
 import { sendAnswer } from "@/lib/server/node-answer";
@@ -70,6 +71,9 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, targe
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
+  // The TCP peer, for the client address's share of the budget: this runs before the hook that
+  // writes it for Next (lib/server/client-address.ts), and a client's own header is overwritten.
+  headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
   const request = () => new Request(`http://ingest.invalid${target}`, { method: "POST" });
   const project = projectOf(target);
   const response =
