@@ -148,17 +148,19 @@ test("finding 7: unsigned and wrongly signed POSTs do not switch a live stream t
   expect((await statusOf()).mode, "after the counters are written").toBe("live");
 });
 
-test("finding 10: a signed delivery of 5,000 events is refused naming the limit, and messages the service disowns do not stay", async () => {
+test("finding 10: a signed delivery of 5,000 events is acknowledged as unusable naming the limit, none recorded, and messages the service disowns do not stay", async () => {
   test.setTimeout(90_000);
   const tag = unique();
   const ghost = `ghost+${tag}@example.com`;
   const list = Array.from({ length: 5_000 }, (_, i) => ({ type: "sent", data: { messageId: `ghost-${tag}-${i}`, to: [ghost] } }));
   const answer = await underAttack(target, "5,000 events", () => ingest(signed(target.secret, list)));
   console.log(`5,000 events in one delivery (${Math.round(JSON.stringify(list).length / 1024)} KB): HTTP ${answer.status} ${answer.text.slice(0, 200)}`);
-  expect.soft(answer.status, answer.text).toBeGreaterThanOrEqual(400);
-  expect.soft(answer.status, answer.text).toBeLessThan(500);
+  // A 202, not a 4xx: a Standard Webhooks sender retries any non-2xx (the interface does not
+  // say otherwise), and the same body would be refused each time.
+  expect.soft(answer.status, answer.text).toBe(202);
+  expect.soft(JSON.parse(answer.text || "{}"), answer.text).toMatchObject({ received: true, used: false });
   expect.soft(answer.text).toMatch(NAMES_A_LIMIT);
-  expect.soft(await found(ghost), "messages of the refused delivery in the index").toBe(0);
+  expect.soft(await found(ghost), "messages of the unusable delivery in the index").toBe(0);
 
   // A message the service does hand out, named by a delivery and so read back: it shows the
   // service reads this project's messages, so its refusals of the others are about them

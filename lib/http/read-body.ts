@@ -23,7 +23,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The declared Content-Length when it is a plain number (chunked bodies have none). */
-function declaredLength(headers: Headers): number | null {
+export function declaredLength(headers: Headers): number | null {
   const value = headers.get("content-length");
   if (value === null || !/^\d+$/.test(value.trim())) return null;
   return Number(value);

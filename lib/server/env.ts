@@ -139,6 +139,17 @@ const schema = z
     INGEST_MAX_BYTES: positiveInt(1024 * 1024),
     /** Bodies of all deliveries being read or recorded at once, per dashboard process: 8 MB. Past it a delivery gets a 429. */
     INGEST_INFLIGHT_BYTES: positiveInt(8 * 1024 * 1024),
+    /**
+     * One client address's share of INGEST_INFLIGHT_BYTES (an IPv6 address: its /64), so strangers
+     * at a few addresses cannot take the budget the service's deliveries need. Unset: a quarter
+     * of INGEST_INFLIGHT_BYTES (2 MB), and never less than INGEST_MAX_BYTES.
+     */
+    INGEST_INFLIGHT_BYTES_PER_ADDRESS: z
+      .string()
+      .trim()
+      .optional()
+      .transform((v) => (v ? Number(v) : undefined))
+      .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }).optional()),
     /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
     INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
     // Every other request body, read before Next sees it (lib/server/request-body-limits.ts).
@@ -202,6 +213,11 @@ const schema = z
     // Less, and the largest requests (a send with 10 MB of attachments, a 15 MB file) would be refused every time.
     if (v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS < MAX_REQUEST_BYTES) {
       ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: `must be at least ${MAX_REQUEST_BYTES} (20 MB, the largest request body)` });
+    }
+    const ingestShare = v.INGEST_INFLIGHT_BYTES_PER_ADDRESS;
+    if (ingestShare !== undefined && (ingestShare < v.INGEST_MAX_BYTES || ingestShare > v.INGEST_INFLIGHT_BYTES)) {
+      // Less than one delivery's largest body, and the service could never send one; more than the total means nothing.
+      ctx.addIssue({ code: "custom", path: ["INGEST_INFLIGHT_BYTES_PER_ADDRESS"], message: "must be at least INGEST_MAX_BYTES and at most INGEST_INFLIGHT_BYTES" });
     }
     if (v.ALERT_WEBHOOK_URL && !v.ALERT_WEBHOOK_SECRET) ctx.addIssue({ code: "custom", path: ["ALERT_WEBHOOK_SECRET"], message: "is required when ALERT_WEBHOOK_URL is set" });
     const oidc = { OIDC_ISSUER: v.OIDC_ISSUER, OIDC_CLIENT_ID: v.OIDC_CLIENT_ID, OIDC_CLIENT_SECRET: v.OIDC_CLIENT_SECRET };

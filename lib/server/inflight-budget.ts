@@ -2,15 +2,22 @@ import "server-only";
 
 /**
  * Bytes of request bodies held at once in this process, counted per pool: the ingest's
- * deliveries ("ingest", lib/server/event-stream), every other request body ("requests"), and
- * each client address's share of those ("requests@<address>", lib/server/request-body-limits.ts).
- * A request holds what it declared (Content-Length) up front, or, chunked, what has arrived so
- * far; one that would take its pool past the limit is refused instead of read. Its hold is
- * given back when its answer is ready. On globalThis, so every bundle counts in one place.
+ * deliveries ("ingest", lib/server/event-stream) and each client address's share of those
+ * ("ingest@<address>"), every other request body ("requests") and each address's share of
+ * those ("requests@<address>", lib/server/request-body-limits.ts). Another request holds what
+ * it declared (Content-Length) up front; a delivery MIN_HOLD_BYTES up front and then what has
+ * arrived (a declared length costs a stranger nothing to write). One that would take a pool
+ * past its limit is refused instead of read. Its hold is given back when its answer is ready.
+ * On globalThis, so every bundle counts in one place.
  */
+export type Pool = { name: string; limit: number };
+
 export type Hold = {
-  /** Holds `total` bytes for this request in all (never less than before); false when they do not fit. */
-  grow(total: number): boolean;
+  /**
+   * Holds `total` bytes for this request in all (never less than before), in every pool of
+   * the hold at once: null when they fit, else the first pool they do not fit (nothing grown).
+   */
+  grow(total: number): Pool | null;
   release(): void;
 };
 
@@ -30,29 +37,33 @@ function pools(): Pools {
 }
 
 /**
- * A new hold of nothing yet in `pool`, or null when the pool is already spent (no room for
- * even one byte). A pool that holds nothing is forgotten, so pools per address do not pile up.
+ * A new hold of nothing yet in each of `of` (a total and an address's share of it). A pool
+ * that holds nothing is forgotten, so pools per address do not pile up.
  */
-export function holdBytes(limit: number, pool = "ingest"): Hold | null {
+export function holdBytes(of: readonly Pool[]): Hold {
   const all = pools();
-  if ((all.get(pool) ?? 0) >= limit) return null;
   let mine = 0;
   let released = false;
-  const set = (held: number) => (held > 0 ? all.set(pool, held) : all.delete(pool));
+  const add = (name: string, bytes: number) => {
+    const held = (all.get(name) ?? 0) + bytes;
+    if (held > 0) all.set(name, held);
+    else all.delete(name);
+  };
   return {
     grow(total) {
-      if (released) return false;
-      if (total <= mine) return true;
-      const held = all.get(pool) ?? 0;
-      if (held + (total - mine) > limit) return false;
-      set(held + total - mine);
+      if (released) return of[0] ?? null;
+      if (total <= mine) return null;
+      const more = total - mine;
+      const full = of.find((p) => (all.get(p.name) ?? 0) + more > p.limit);
+      if (full) return full;
+      for (const p of of) add(p.name, more);
       mine = total;
-      return true;
+      return null;
     },
     release() {
       if (released) return;
       released = true;
-      set((all.get(pool) ?? 0) - mine);
+      for (const p of of) add(p.name, -mine);
       mine = 0;
     },
   };

@@ -3,6 +3,7 @@ import type http from "node:http";
 import { AppError } from "@/lib/errors";
 import { formatBytes } from "@/lib/http/read-body";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
+import { bodyTooSlow, watchArrival } from "./arrival-rate";
 import { clientAddressOf } from "./client-address";
 import { env } from "./env";
 import { hookServerRequests } from "./http-request-hook";
@@ -31,8 +32,9 @@ import { errorResponse, tooLarge } from "./route";
  * (lib/server/node-answer.ts): nobody else waits.
  *
  * While a body arrives it must keep coming: each REQUEST_BODY_WINDOW_MS at least
- * REQUEST_BODY_MIN_RATE bytes a second of it, or the rest of it. A slower sender is answered
- * 408 and its connection closed, so a trickle cannot keep its hold (or a socket) for long.
+ * REQUEST_BODY_MIN_RATE bytes a second of it, or the rest of it (./arrival-rate.ts). A slower
+ * sender is answered 408 and its connection closed, so a trickle cannot keep its hold (or a
+ * socket) for long.
  * Node's own requestTimeout (300 s) still bounds any request's whole arrival.
  */
 const RETRY_AFTER_S = 5;
@@ -72,24 +74,20 @@ function admit(req: http.IncomingMessage, res: http.ServerResponse): AppError | 
   const size = Math.max(declared, MIN_HOLD_BYTES);
   const forwarded = req.headers["x-forwarded-for"];
   const address = networkOf(clientAddressOf(req.socket.remoteAddress ?? "", Array.isArray(forwarded) ? forwarded.join(", ") : (forwarded ?? null)));
-  const share = holdBytes(limits.perAddressBytes, `requests@${address}`);
-  const total = holdBytes(limits.inflightBytes, "requests");
-  const refusal = !share?.grow(size)
-    ? busy(`Requests from your address are already sending ${formatBytes(limits.perAddressBytes)} at once (REQUEST_INFLIGHT_BYTES_PER_ADDRESS).`)
-    : !total?.grow(size)
-      ? busy(`The dashboard is already receiving ${formatBytes(limits.inflightBytes)} of request bodies at once (REQUEST_INFLIGHT_BYTES).`)
-      : null;
-  if (refusal) {
-    share?.release();
-    total?.release();
-    return refusal;
+  const total = { name: "requests", limit: limits.inflightBytes };
+  const hold = holdBytes([total, { name: `requests@${address}`, limit: limits.perAddressBytes }]);
+  const full = hold.grow(size);
+  if (full) {
+    hold.release();
+    return busy(
+      full === total
+        ? `The dashboard is already receiving ${formatBytes(limits.inflightBytes)} of request bodies at once (REQUEST_INFLIGHT_BYTES).`
+        : `Requests from your address are already sending ${formatBytes(limits.perAddressBytes)} at once (REQUEST_INFLIGHT_BYTES_PER_ADDRESS).`,
+    );
   }
   // 'close' comes once the answer is sent, or the connection is gone: the body is held no longer.
-  res.once("close", () => {
-    share!.release();
-    total!.release();
-  });
-  watchArrival(req, res, limits);
+  res.once("close", () => hold.release());
+  watchBody(req, res, limits);
   return null;
 }
 
@@ -100,30 +98,16 @@ function busy(what: string): AppError {
 }
 
 /**
- * Checks, each window, that the body came on at the least rate. Bytes that arrived but still
- * wait to be read mean the dashboard is behind, not the sender: that window is not held
- * against it (a paused socket reads nothing more).
+ * The body's arrival, watched on its socket. Bytes that arrived but still wait to be read mean
+ * the dashboard (Next, a route) is behind, not the sender; a complete body owes nothing more.
  */
-function watchArrival(req: http.IncomingMessage, res: http.ServerResponse, { minRate, windowMs }: RequestLimits): void {
+function watchBody(req: http.IncomingMessage, res: http.ServerResponse, limits: RequestLimits): void {
   const socket = req.socket;
-  const least = Math.max(1, Math.floor((minRate * windowMs) / 1000));
-  let seen = socket.bytesRead;
-  const timer = setInterval(() => {
-    if (req.complete || socket.destroyed) return clearInterval(timer);
-    const arrived = socket.bytesRead - seen;
-    seen = socket.bytesRead;
-    if (arrived >= least || req.readableLength > 0) return;
-    clearInterval(timer);
+  const stop = watchArrival({ arrived: () => socket.bytesRead, owesNothing: () => req.complete || socket.destroyed || req.readableLength > 0 }, limits, () => {
     // Once an answer has started (the route did not need the body), the trickle is only cut off.
     if (res.headersSent) return void socket.destroy();
-    const slow = new AppError(
-      408,
-      "request_timeout",
-      `body: the request body arrived slower than ${formatBytes(minRate)} a second over ${windowMs / 1000} s (REQUEST_BODY_MIN_RATE).`,
-      "body",
-    );
-    void answerOnSocket(socket, errorResponse(slow, crypto.randomUUID()));
-  }, windowMs);
-  timer.unref();
-  req.once("close", () => clearInterval(timer));
+    void answerOnSocket(socket, errorResponse(bodyTooSlow(limits), crypto.randomUUID()));
+  });
+  req.once("end", stop);
+  req.once("close", stop);
 }

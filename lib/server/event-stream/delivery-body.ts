@@ -1,8 +1,9 @@
 import "server-only";
 import type http from "node:http";
+import { bodyTooSlow, watchArrival } from "@/lib/server/arrival-rate";
 import type { Hold } from "@/lib/server/inflight-budget";
 import { bodyCutOff } from "@/lib/server/route";
-import { deliveryTooLarge, deliveryTooSlow, ingestBusy } from "./ingest-limits";
+import { deliveryTooLarge, deliveryTooSlow, ingestBusy, type IngestLimits } from "./ingest-limits";
 import type { SignatureCheck } from "./verify";
 
 /**
@@ -96,20 +97,23 @@ export function bytesBody(bytes: Uint8Array): BodySource {
   };
 }
 
-export type ReadLimits = { maxBytes: number; inflightBytes: number; bodyTimeoutMs: number };
-
 /**
  * The whole body, each chunk fed to the signature check as it arrives, under the ingest's
- * bounds: past `maxBytes` a 413, past the in-flight budget a 429, later than `bodyTimeoutMs`
- * a 408 — reading stops at the chunk that crossed the bound. At most `maxBytes` (plus one
- * chunk) is ever held, once.
+ * bounds (./ingest-limits.ts): past `maxBytes` a 413; past what `hold` can take (the in-flight
+ * budget, or the address's share of it) a 429; a window in which less than the arrival rate came
+ * a 408, and so is a body later than `bodyTimeoutMs` — reading stops at the chunk that crossed
+ * the bound. `hold` grows with what has arrived, never with what was declared. At most
+ * `maxBytes` (plus one chunk) is ever held, once.
  */
-export async function readDeliveryBody(source: BodySource, limits: ReadLimits, hold: Hold, check: SignatureCheck): Promise<Buffer> {
+export async function readDeliveryBody(source: BodySource, limits: IngestLimits, hold: Hold, check: SignatureCheck): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   let timer: NodeJS.Timeout | undefined;
+  let stopWatch = () => {};
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(deliveryTooSlow(limits.bodyTimeoutMs)), limits.bodyTimeoutMs);
+    // Every chunk is taken as it comes, so what was read is what arrived.
+    stopWatch = watchArrival({ arrived: () => size, owesNothing: () => false }, limits.arrival, () => reject(bodyTooSlow(limits.arrival)));
   });
   late.catch(() => {});
   try {
@@ -118,7 +122,8 @@ export async function readDeliveryBody(source: BodySource, limits: ReadLimits, h
       if (chunk === null) break;
       size += chunk.byteLength;
       if (size > limits.maxBytes) throw deliveryTooLarge(limits.maxBytes);
-      if (!hold.grow(size)) throw ingestBusy(limits.inflightBytes);
+      const full = hold.grow(size);
+      if (full) throw ingestBusy(full);
       check.update(chunk);
       chunks.push(chunk);
     }
@@ -127,6 +132,7 @@ export async function readDeliveryBody(source: BodySource, limits: ReadLimits, h
     throw e;
   } finally {
     clearTimeout(timer);
+    stopWatch();
   }
   return Buffer.concat(chunks, size);
 }

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -11,9 +11,11 @@ import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/serv
 import { registerProject } from "@/lib/server/projects";
 import type { Project } from "@/lib/server/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { parseEnv } from "@/lib/server/env";
 import { connectEventStream } from "./connect";
+import { ingestLimits } from "./ingest-limits";
 import { installIngestFastPath } from "./fast-path";
-import { bytesInFlight } from "@/lib/server/inflight-budget";
+import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "@/lib/server/inflight-budget";
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
@@ -29,6 +31,7 @@ let service: TestServer;
 let dispose: () => Promise<void>;
 let server: http.Server;
 let base: string;
+let port: number;
 let n = 0;
 let project: Project;
 
@@ -49,7 +52,8 @@ beforeAll(async () => {
     req.on("end", () => res.writeHead(299, { "content-type": "text/plain" }).end("next"));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  port = (server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
 });
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
@@ -74,8 +78,35 @@ const ONE_MB = 1024 * 1024;
 
 /** The test's environment, with the ingest's limits as given (defaults otherwise). */
 function limits(extra: Record<string, string> = {}) {
-  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", ...extra });
+  const defaults = { INGEST_MAX_BYTES: undefined, INGEST_INFLIGHT_BYTES: undefined, INGEST_INFLIGHT_BYTES_PER_ADDRESS: undefined, INGEST_BODY_TIMEOUT_MS: undefined, REQUEST_BODY_MIN_RATE: undefined };
+  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", ...defaults, ...extra });
 }
+
+/**
+ * A raw connection that sends a POST's head, claiming `length` bytes of body, and one byte of
+ * it: as a stranger does who means to hold what the dashboard sets aside for a body.
+ * `drip` sends one more byte every that many ms.
+ */
+function claim(headers: Record<string, string>, length: number, opts: { from?: string; target?: string; drip?: number } = {}) {
+  const socket = net.connect({ port, host: "127.0.0.1", localAddress: opts.from });
+  let answer = "";
+  socket.on("data", (d: Buffer) => (answer += d.toString()));
+  socket.on("error", () => {});
+  const head = [`POST ${opts.target ?? "/api/ingest/fast"} HTTP/1.1`, "Host: dash.test", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${length}`, "", ""];
+  socket.write(`${head.join("\r\n")}{`);
+  const drip = opts.drip ? setInterval(() => void (!socket.destroyed && socket.write(" ")), opts.drip) : undefined;
+  return {
+    answer: () => answer,
+    status: () => Number(/^HTTP\/1\.1 (\d{3}) /.exec(answer)?.[1] ?? 0),
+    close: () => {
+      clearInterval(drip);
+      socket.destroy();
+    },
+  };
+}
+
+/** Headers that claim a signature: anyone can write them. */
+const claimed = (timestamp = Math.floor(Date.now() / 1000)) => ({ "content-type": "application/json", "webhook-id": "a", "webhook-timestamp": String(timestamp), "webhook-signature": "v1,AAAA" });
 
 /** A signed delivery of `size` bytes (its text padded). */
 function bigDelivery(messageId: string, size: number) {
@@ -208,23 +239,24 @@ describe("the ingest fast path", () => {
     }
   });
 
-  it("holds at most INGEST_INFLIGHT_BYTES of bodies at once: a delivery past it is a 429 with Retry-After, unread, and the budget comes back", async () => {
+  it("holds at most INGEST_INFLIGHT_BYTES of bodies at once, what has arrived: a delivery past it is a 429 with Retry-After, and the budget comes back", async () => {
     limits({ INGEST_INFLIGHT_BYTES: String(300 * 1024) });
     try {
       const size = 200 * 1024;
-      const slow = bigDelivery("m_budget_1", size);
-      // The first holds its 200 KB while its body is on the way.
+      const slow = bigDelivery("m_budget_1", 295 * 1024);
+      // The first holds the 290 KB of its body that have come, while the rest is on the way.
       const first = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: { ...slow.headers, "content-length": String(slow.body.length) } });
       const firstAnswer = new Promise<http.IncomingMessage>((resolve, reject) => first.on("response", resolve).on("error", reject));
-      first.write(slow.body.subarray(0, 1024));
-      await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBe(size);
+      first.write(slow.body.subarray(0, 290 * 1024));
+      await expect.poll(() => bytesInFlight(), { timeout: 900 }).toBe(290 * 1024);
 
+      // Not even the 16 KB every delivery holds fits: refused unread.
       const refused = await post("/api/ingest/fast", bigDelivery("m_budget_2", size));
       expect(refused.status).toBe(429);
       expect(refused.headers.get("retry-after")).toBe("1");
       expect((await refused.json()).error).toMatchObject({ code: "ingest_busy", message: expect.stringMatching(/300 KB of deliveries at once \(INGEST_INFLIGHT_BYTES\)/) });
 
-      first.end(slow.body.subarray(1024));
+      first.end(slow.body.subarray(290 * 1024));
       expect((await firstAnswer).statusCode).toBe(204);
       expect(bytesInFlight()).toBe(0);
       expect((await post("/api/ingest/fast", bigDelivery("m_budget_3", size))).status).toBe(204);
@@ -254,6 +286,125 @@ describe("the ingest fast path", () => {
       expect(await events("m_trickle")).toBe(0);
     } finally {
       limits();
+    }
+  });
+
+  it("strangers cannot hold the budget from signed deliveries: 40 connections claiming 1 MB each and sending a byte hold 16 KB each, not 1 MB", async () => {
+    // The arrival rate is another bound (tested below): here the trickles must last the test.
+    limits({ REQUEST_BODY_MIN_RATE: "1" });
+    const conns = Array.from({ length: 40 }, () => claim(claimed(), ONE_MB, { drip: 200 }));
+    try {
+      // Before the fix, 8 of them took the whole 8 MB.
+      await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBeGreaterThanOrEqual(40 * MIN_HOLD_BYTES);
+      const res = await post("/api/ingest/fast", delivery("m_under_claims"));
+      expect(res.status, await res.text()).toBe(204);
+      expect(bytesInFlight()).toBe(40 * MIN_HOLD_BYTES);
+    } finally {
+      conns.forEach((c) => c.close());
+      limits();
+    }
+    await expect.poll(() => bytesInFlight()).toBe(0);
+    expect(await events("m_under_claims")).toBe(1);
+  });
+
+  it("a timestamp outside the tolerance is refused before the body is read (401), unless the body is small enough to check whose key signed it", async () => {
+    // The review's headers: a timestamp of 1, 1 MB declared, one byte sent.
+    const conns = Array.from({ length: 12 }, () => claim(claimed(1), ONE_MB));
+    try {
+      await expect.poll(() => conns.map((c) => c.status()), { timeout: 3_000 }).toEqual(Array(12).fill(401));
+      expect(bytesInFlight()).toBe(0);
+    } finally {
+      conns.forEach((c) => c.close());
+    }
+    // Chunked, its size unknown: read no further than 16 KB, then refused the same way.
+    const chunked = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: claimed(1) }, resolve);
+      req.on("error", reject);
+      req.write(Buffer.alloc(64 * 1024, " "));
+      setTimeout(() => reject(new Error("no answer")), 5_000).unref();
+    });
+    expect(chunked.statusCode).toBe(401);
+    chunked.resume();
+    await expect.poll(() => bytesInFlight()).toBe(0);
+  });
+
+  it("a delivery must keep coming, REQUEST_BODY_MIN_RATE checked each second: a trickle is a 408 naming the limit, long before INGEST_BODY_TIMEOUT_MS", async () => {
+    const started = Date.now();
+    const trickle = claim(claimed(), 10 * 1024, { drip: 50 });
+    try {
+      await expect.poll(() => trickle.status(), { timeout: 4_000 }).toBe(408);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(trickle.answer()).toMatch(/slower than 32 KB a second over 1 s \(REQUEST_BODY_MIN_RATE\)/);
+      await expect.poll(() => bytesInFlight()).toBe(0);
+    } finally {
+      trickle.close();
+    }
+  });
+
+  it("one client address holds at most INGEST_INFLIGHT_BYTES_PER_ADDRESS: past it a 429 naming it, while another address's signed delivery is taken", async () => {
+    limits({ INGEST_MAX_BYTES: String(32 * 1024), INGEST_INFLIGHT_BYTES_PER_ADDRESS: String(4 * MIN_HOLD_BYTES), REQUEST_BODY_MIN_RATE: "1" });
+    const conns = Array.from({ length: 4 }, () => claim(claimed(), 20 * 1024, { from: "127.0.0.2", drip: 200 }));
+    try {
+      await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBe(4 * MIN_HOLD_BYTES);
+      const more = claim(claimed(), 100, { from: "127.0.0.2" });
+      conns.push(more);
+      await expect.poll(() => more.status(), { timeout: 3_000 }).toBe(429);
+      expect(more.answer()).toMatch(/Retry-After: 1/i);
+      expect(more.answer()).toMatch(/64 KB of deliveries at once \(INGEST_INFLIGHT_BYTES_PER_ADDRESS\)/);
+      const res = await post("/api/ingest/fast", delivery("m_other_address"));
+      expect(res.status, await res.text()).toBe(204);
+    } finally {
+      conns.forEach((c) => c.close());
+      limits();
+    }
+    await expect.poll(() => poolsInUse()).toBe(0);
+    expect(await events("m_other_address")).toBe(1);
+  });
+
+  it("an address's share is a quarter of INGEST_INFLIGHT_BYTES unless set, never less than INGEST_MAX_BYTES; set outside those, the variable is named", () => {
+    expect(ingestLimits().perAddressBytes).toBe(2 * ONE_MB);
+    limits({ INGEST_INFLIGHT_BYTES: String(2 * ONE_MB) });
+    expect(ingestLimits().perAddressBytes).toBe(ONE_MB);
+    limits({ INGEST_INFLIGHT_BYTES: String(300 * 1024) });
+    expect(ingestLimits().perAddressBytes).toBe(300 * 1024);
+    const env = { SERVICE_URL: "http://127.0.0.1:9", SERVICE_API_KEY: "k", AUTH_SECRET: "x".repeat(32) };
+    for (const share of [ONE_MB - 1, 8 * ONE_MB + 1]) {
+      expect(() => parseEnv({ ...env, INGEST_INFLIGHT_BYTES_PER_ADDRESS: String(share) })).toThrow(/INGEST_INFLIGHT_BYTES_PER_ADDRESS/);
+    }
+    limits();
+  });
+
+  it("takes the target as Next routes it: in absolute form (POST http://host/api/ingest/<project>), or with dot segments", async () => {
+    for (const [i, target] of ["http://dash.test:3000/api/ingest/fast?x=1", "/api/other/../ingest/fast"].entries()) {
+      const d = delivery(`m_target_${i}`);
+      const socket = net.connect(port, "127.0.0.1");
+      let answer = "";
+      socket.on("data", (c: Buffer) => (answer += c.toString()));
+      socket.on("error", () => {});
+      const head = [`POST ${target} HTTP/1.1`, "Host: dash.test:3000", "Connection: close", ...Object.entries(d.headers).map(([k, v]) => `${k}: ${v}`), `Content-Length: ${Buffer.byteLength(d.body)}`, "", ""];
+      // Written, not ended: a client that half-closes its side has its request aborted by Node.
+      socket.write(`${head.join("\r\n")}${d.body}`);
+      await new Promise((resolve) => socket.on("close", resolve));
+      expect(answer, target).toMatch(/^HTTP\/1.1 204 /);
+      expect(await events(`m_target_${i}`), target).toBe(1);
+    }
+  });
+
+  it("deliveries that fail to verify at once read the project's keys again once together, not once each", async () => {
+    // The keys in the cache, read just now; then 3 s pass, so each failure may ask for them again.
+    forgetStreamKeys();
+    expect((await post("/api/ingest/fast", delivery("m_warm_keys"))).status).toBe(204);
+    const d = await db();
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.now() + 3_000 });
+    const select = vi.spyOn(d, "select");
+    try {
+      const wrong = secretOf("not-the-secret-not-the-secret-34");
+      const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => post("/api/ingest/fast", delivery(`m_wrong_${i}`, { secret: wrong }))));
+      expect(answers.map((a) => a.status)).toEqual(Array(20).fill(401));
+      expect(select.mock.calls.length, "reads of the keys").toBe(1);
+    } finally {
+      select.mockRestore();
+      vi.useRealTimers();
     }
   });
 

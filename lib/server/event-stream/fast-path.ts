@@ -1,6 +1,7 @@
 import "server-only";
 import type http from "node:http";
 import { AppError } from "@/lib/errors";
+import { PEER_HEADER } from "@/lib/server/client-address";
 import { errorResponse } from "@/lib/server/route";
 import { hookServerRequests } from "@/lib/server/http-request-hook";
 import { sendAnswer } from "@/lib/server/node-answer";
@@ -22,17 +23,36 @@ import { ingestResponse } from "./ingest-response";
  * `%` runs the proxy (proxy.ts), and Next reads up to 10 MB of the body for it before any
  * route is asked. Other methods go on to Next, which answers them as before. Installed once at
  * start (instrumentation.ts), like the peer-address header (lib/server/client-address.ts),
- * through lib/server/http-request-hook.ts.
+ * through lib/server/http-request-hook.ts. The target is matched as Next would route it: one
+ * in absolute form (`POST http://host/api/ingest/<project>`, which HTTP/1.1 servers must
+ * accept) by its path, and dot segments resolved, so no spelling of the path reaches Next.
  */
 const PREFIX = "/api/ingest/";
 const ONE_SEGMENT = /^([^/?#]+)(?:\?.*)?$/;
 
 export function installIngestFastPath(): void {
   hookServerRequests(Symbol.for("mail-dashboard.ingest-fast-path"), (req, res) => {
-    if (req.method !== "POST" || !req.url?.startsWith(PREFIX)) return false;
-    void answer(req, res);
+    if (req.method !== "POST") return false;
+    const target = targetPath(req.url ?? "");
+    if (!target?.startsWith(PREFIX)) return false;
+    void answer(req, res, target);
     return true;
   });
+}
+
+/**
+ * The request target's path and query as Next routes it (next/dist/shared/lib/router/utils/
+ * parse-url.js): a WHATWG URL's, so dot segments are resolved (`/x/../api/ingest/p` is the
+ * ingest too) and an absolute URL stands for its path; %-escapes stay as sent, decoded once
+ * below. Null for what is no URL (`*`), which Next answers.
+ */
+function targetPath(url: string): string | null {
+  try {
+    const parsed = url.startsWith("/") ? new URL(`http://n${url}`) : new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return null;
+  }
 }
 
 /** The project the path names, or the error that answers it. */
@@ -46,13 +66,16 @@ function projectOf(url: string): string | AppError {
   }
 }
 
-async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function answer(req: http.IncomingMessage, res: http.ServerResponse, target: string): Promise<void> {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
-  const request = () => new Request(`http://ingest.invalid${req.url}`, { method: "POST" });
-  const project = projectOf(req.url!);
+  // The TCP peer, for the client address's share of the budget: this runs before the hook that
+  // writes it for Next (lib/server/client-address.ts), and a client's own header is overwritten.
+  headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
+  const request = () => new Request(`http://ingest.invalid${target}`, { method: "POST" });
+  const project = projectOf(target);
   const response =
     typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), request) : errorResponse(project, crypto.randomUUID(), request());
   await sendAnswer(req, res, response);

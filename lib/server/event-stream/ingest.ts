@@ -1,16 +1,19 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { isAppError } from "@/lib/errors";
+import { declaredLength } from "@/lib/http/read-body";
+import { clientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
 import { invalidateMessage } from "@/lib/server/messages/read";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { holdBytes, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
-import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
+import { deliveryTooLarge, ingestBusy, ingestLimits, ingestPools, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "./payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
-import { readSignatureClaim, SignatureCheck, verdict, verifyDelivery, type VerifyResult } from "./verify";
+import { readSignatureClaim, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
 
 export type IngestResult = { status: number; body?: Record<string, unknown> };
 
@@ -22,22 +25,27 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  * work a request gets is bounded before it is done (./ingest-limits.ts):
  *
  * - before a byte of the body is read: a declared length over INGEST_MAX_BYTES is a 413; an
- *   unknown project or missing signature headers a 401; a body that does not fit the
- *   in-flight budget (INGEST_INFLIGHT_BYTES) a 429 with Retry-After. Refused unread, the rest
- *   is dropped after the answer, then the connection closed (lib/server/node-answer.ts);
- * - the body is then read under the size limit and a deadline, its HMAC computed chunk by
- *   chunk (./delivery-body.ts, ./verify.ts): a delivery that does not verify is a 401. It is
- *   counted as refused on the webhooks screen, but only one made with the project's key (a
- *   late timestamp) can move the project to polling — a stranger's post never does (./health.ts);
+ *   unknown project or missing signature headers a 401, and so is a timestamp outside the
+ *   tolerance on a body declared over MIN_HOLD_BYTES (chunked, it is read that far) — it cannot
+ *   verify, and anybody can write it; a delivery that does not fit MIN_HOLD_BYTES into the
+ *   in-flight budget (INGEST_INFLIGHT_BYTES, and the client address's share) a 429 with
+ *   Retry-After. Refused unread, the rest is dropped after the answer, then the connection
+ *   closed (lib/server/node-answer.ts);
+ * - the body is then read under the size limit, the budget (held as it arrives, not as
+ *   declared), an arrival rate and a deadline, its HMAC computed chunk by chunk
+ *   (./delivery-body.ts, ./verify.ts): a delivery that does not verify is a 401. It is counted
+ *   as refused on the webhooks screen, but only one made with the project's key (a late
+ *   timestamp, on a body small enough to have been read) can move the project to polling — a
+ *   stranger's post never does (./health.ts);
  * - a delivery that verifies is never refused for its shape, and never answered 5xx for its
  *   content: text the database cannot store (NUL, lone surrogates) is replaced, nesting cut
- *   (./payload.ts). Only a list of more than MAX_DELIVERY_EVENTS events is refused (413). The
- *   message id is looked for in the documented places; the event is recorded once per
- *   `webhook-id`, the index updated provisionally, and a re-read of the message queued —
- *   together with the other deliveries arriving meanwhile, in one transaction
+ *   (./payload.ts). The message id is looked for in the documented places; the event is
+ *   recorded once per `webhook-id`, the index updated provisionally, and a re-read of the
+ *   message queued — together with the other deliveries arriving meanwhile, in one transaction
  *   (./group-commit.ts). Answer: 204, once that transaction has committed;
- * - a verified delivery the dashboard cannot use (not JSON, no message id) is counted with its
- *   reason on the webhooks screen and acknowledged with 202, so the service stops retrying it.
+ * - a verified delivery the dashboard cannot use (not JSON, no message id, a list of more than
+ *   MAX_DELIVERY_EVENTS events) is counted with its reason on the webhooks screen and
+ *   acknowledged with 202, so the service stops retrying it; nothing of it is recorded.
  *
  * `body` is opened only once the checks before it have passed. A 413, 408 or 429, and a body
  * cut off, are thrown as AppErrors for the caller's answer (./ingest-response.ts). Nothing
@@ -54,15 +62,30 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   const project = { id: stream.projectId, externalId: projectExternalId };
   const claim = readSignatureClaim(headers);
   if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
+  // With a timestamp out of tolerance the delivery is refused whatever its body; it is read
+  // only as far as every delivery holds anyway (MIN_HOLD_BYTES), enough to tell the service's
+  // late delivery (its clock, deliveries held up: polling) from a stranger's, who can claim any
+  // timestamp, and 1 MB with it.
+  const late = timestampProblem(claim.claim);
+  const unreadLate = () =>
+    refused(project, { ok: false, reason: `${late}; not verified: with a late timestamp only a body of at most ${MIN_HOLD_BYTES / 1024} KB is read`, signed: false });
+  if (late && declared !== null && declared > MIN_HOLD_BYTES) return unreadLate();
 
-  const hold = holdBytes(limits.inflightBytes);
-  if (!hold?.grow(Math.max(declared ?? 0, MIN_HOLD_BYTES))) {
-    hold?.release();
-    throw ingestBusy(limits.inflightBytes);
+  const hold = holdBytes(ingestPools(limits, clientAddress(headers)));
+  const full = hold.grow(MIN_HOLD_BYTES);
+  if (full) {
+    hold.release();
+    throw ingestBusy(full);
   }
   try {
     const check = new SignatureCheck(stream.keys, claim.claim);
-    const raw = await readDeliveryBody(body(), limits, hold, check);
+    let raw: Buffer;
+    try {
+      raw = await readDeliveryBody(body(), late ? { ...limits, maxBytes: MIN_HOLD_BYTES } : limits, hold, check);
+    } catch (e) {
+      if (late && isAppError(e) && e.status === 413) return unreadLate();
+      throw e;
+    }
     let verified = verdict(claim.claim, check.matches());
     if (!verified.ok && !verified.signed) {
       // Another instance may have reconnected the stream since the keys were loaded.
@@ -101,9 +124,9 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
     return unusable(project, "the body is not JSON");
   }
   if (Array.isArray(json) && json.length > MAX_DELIVERY_EVENTS) {
-    const reason = `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`;
-    countDelivery(project, "unusable", reason);
-    return fail(413, "too_many_events", `body: a delivery holds at most ${MAX_DELIVERY_EVENTS} events; this one holds ${json.length}.`);
+    // Acknowledged, not refused: a Standard Webhooks sender retries any non-2xx (the interface
+    // does not say otherwise), and this body would be refused again each time.
+    return unusable(project, `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`);
   }
   // One event per delivery, or a list of them (one webhook-id for the list: each gets `#n`).
   const key = eventKey(webhookId);
@@ -134,10 +157,4 @@ const MAX_KEY_CHARS = 200;
 /** The key an event is taken once by: the `webhook-id`, or its SHA-256 when it is long. */
 function eventKey(webhookId: string): string {
   return webhookId.length <= MAX_KEY_CHARS ? webhookId : `sha256:${createHash("sha256").update(webhookId).digest("hex")}`;
-}
-
-/** The declared Content-Length when it is a plain number (a chunked body has none). */
-function declaredLength(headers: Headers): number | null {
-  const value = headers.get("content-length");
-  return value !== null && /^\d+$/.test(value.trim()) ? Number(value) : null;
 }

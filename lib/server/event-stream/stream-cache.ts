@@ -16,6 +16,10 @@ import { signingKeys } from "./verify";
  * once per REFRESH_MS: anyone can post to /api/ingest/<anything>, and a stranger's made-up
  * names must not cost a query each. A stream another instance connects is therefore found
  * within REFRESH_MS (the service retries a refused delivery); one this process connects, at once.
+ *
+ * A project's keys are read by one query at a time: deliveries that need them meanwhile (a
+ * flood of posts that fail to verify, hundreds at once) wait for that one read, so a stranger
+ * costs at most one query and decryption per project per REFRESH_MS.
  */
 export type StreamKeys = { projectId: string; keys: Buffer[]; sealed: string; loadedAt: number };
 
@@ -24,23 +28,49 @@ const REFRESH_MS = 2_000;
 
 // On globalThis: the ingest route and the connect route are separate bundles in one process.
 const KEY = Symbol.for("mail-dashboard.stream-keys");
-type Cache = { entries: Map<string, StreamKeys>; streamed: Set<string>; streamedAt: number; reading: Promise<void> | null };
+type Cache = {
+  entries: Map<string, StreamKeys>;
+  /** The read of a project's keys under way, which every delivery that needs them waits for. */
+  loading: Map<string, Promise<StreamKeys | null>>;
+  streamed: Set<string>;
+  streamedAt: number;
+  reading: Promise<void> | null;
+};
 function cache(): Cache {
   const holder = globalThis as { [KEY]?: Cache };
-  return (holder[KEY] ??= { entries: new Map(), streamed: new Set(), streamedAt: -Infinity, reading: null });
+  return (holder[KEY] ??= { entries: new Map(), loading: new Map(), streamed: new Set(), streamedAt: -Infinity, reading: null });
 }
 
-async function load(externalId: string): Promise<StreamKeys | null> {
+/**
+ * The keys as stored now, read once for everybody who asks meanwhile. A read that
+ * forgetStreamKeys overtook (this process reconnected the stream while it ran) is not kept.
+ */
+function load(externalId: string): Promise<StreamKeys | null> {
+  const c = cache();
+  const under = c.loading.get(externalId);
+  if (under) return under;
+  const current = () => c.loading.get(externalId) === pending;
+  const pending: Promise<StreamKeys | null> = read(externalId)
+    .then((entry) => {
+      if (current() && entry) c.entries.set(externalId, entry);
+      else if (current()) c.entries.delete(externalId);
+      return entry;
+    })
+    .finally(() => {
+      if (current()) c.loading.delete(externalId);
+    });
+  c.loading.set(externalId, pending);
+  return pending;
+}
+
+async function read(externalId: string): Promise<StreamKeys | null> {
   const [row] = await (await db())
     .select({ projectId: projects.id, sealed: eventStreams.secretCiphertext })
     .from(eventStreams)
     .innerJoin(projects, eq(projects.id, eventStreams.projectId))
     .where(eq(projects.externalId, externalId))
     .limit(1);
-  const entry = row ? { projectId: row.projectId, sealed: row.sealed, keys: signingKeys(openSecret(row.sealed)), loadedAt: Date.now() } : null;
-  if (entry) cache().entries.set(externalId, entry);
-  else cache().entries.delete(externalId);
-  return entry;
+  return row ? { projectId: row.projectId, sealed: row.sealed, keys: signingKeys(openSecret(row.sealed)), loadedAt: Date.now() } : null;
 }
 
 /** Whether the project may have a stream: false only when a list read within REFRESH_MS says it has none. */
@@ -73,15 +103,22 @@ export async function streamKeys(externalId: string): Promise<StreamKeys | null>
 
 /** After a failed verification: the keys as stored now, when they may have changed since loaded. */
 export async function refreshedStreamKeys(externalId: string, current: StreamKeys): Promise<StreamKeys | null> {
-  if (Date.now() - current.loadedAt < REFRESH_MS) return null;
-  const fresh = await load(externalId);
+  // Keys read since `current` (by another delivery's refresh) are as good as reading them again.
+  const latest = cache().entries.get(externalId);
+  const since = latest && latest.loadedAt > current.loadedAt ? latest : current;
+  const fresh = Date.now() - since.loadedAt < REFRESH_MS ? since : await load(externalId);
   return fresh && fresh.sealed !== current.sealed ? fresh : null;
 }
 
 /** Called when this process connects or reconnects a project's stream. */
 export function forgetStreamKeys(externalId?: string): void {
   const c = cache();
-  if (externalId === undefined) c.entries.clear();
-  else c.entries.delete(externalId);
+  if (externalId === undefined) {
+    c.entries.clear();
+    c.loading.clear();
+  } else {
+    c.entries.delete(externalId);
+    c.loading.delete(externalId);
+  }
   c.streamedAt = -Infinity;
 }

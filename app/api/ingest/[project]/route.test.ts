@@ -365,12 +365,12 @@ describe("POST /api/ingest/[project]: bounds", () => {
     expect(await messageRow("m_long")).toMatchObject({ to: ["bo@example.com"], from: "" });
   });
 
-  it("refuses a delivery that is a list of more than 100 events with a 413 naming the limit, and records none of it", async () => {
+  it("acknowledges a delivery that is a list of more than 100 events as unusable (202, so the service stops retrying it), naming the limit, and records none of it", async () => {
     const list = Array.from({ length: 5_000 }, (_, i) => ({ type: "delivered", data: { messageId: `m_many_${i}` } }));
     const body = JSON.stringify(list);
     const res = await deliver(body, signed(body));
-    expect(res.status).toBe(413);
-    expect(await res.json()).toMatchObject({ error: { code: "too_many_events", message: expect.stringMatching(/at most 100 events; this one holds 5000/) } });
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ received: true, used: false, reason: expect.stringMatching(/list of 5000 events; at most 100 are taken from one delivery/) });
     expect(await eventCount("m_many_0")).toBe(0);
     expect(await queuedReads("m_many_0")).toBe(0);
     expect((await readStreamHealth(demoId)).lastReason).toMatch(/list of 5000 events/);
