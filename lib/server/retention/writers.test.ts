@@ -35,6 +35,16 @@ const EXEMPT: Record<string, string> = {
   "lib/server/rereads/queue.ts": "sets checked_at only",
   "lib/server/batches/jobs.ts": "retry: sets rows' status back to pending and clears their error, and the job's round and status",
   "lib/server/batches/sweeper.ts": "sets a finished job's status and times",
+  // The statements of record-event.ts, which hands them only what it has redacted; the test
+  // below holds that nothing else imports them.
+  "lib/server/event-stream/event-rows.ts": "statements only, fed by record-event.ts with redacted events",
+  "lib/server/event-stream/message-rows.ts": "statements only, fed by record-event.ts with redacted pictures",
+};
+
+/** Statement files that only a guarded writer may import. */
+const STATEMENTS_OF: Record<string, string> = {
+  "lib/server/event-stream/event-rows.ts": "lib/server/event-stream/record-event.ts",
+  "lib/server/event-stream/message-rows.ts": "lib/server/event-stream/record-event.ts",
 };
 
 function serverFiles(dir: string): string[] {
@@ -51,9 +61,19 @@ describe("writers of records that can name an address", () => {
   it("all go through the project's erasures", () => {
     const writers = [...serverFiles("lib/server"), ...serverFiles("app")].filter((f) => WRITES.test(readFileSync(path.join(root, f), "utf8")));
     // The check finds the writers it is about (a pattern gone stale would pass everything).
-    expect(writers).toEqual(expect.arrayContaining(["lib/server/messages/lookup.ts", "lib/server/event-stream/record-event.ts", "lib/server/audit.ts", "lib/server/batches/store.ts"]));
+    expect(writers).toEqual(expect.arrayContaining(["lib/server/messages/lookup.ts", "lib/server/event-stream/event-rows.ts", "lib/server/event-stream/message-rows.ts", "lib/server/audit.ts", "lib/server/batches/store.ts"]));
     const unguarded = writers.filter((f) => !(f in EXEMPT) && !REDACTS.test(readFileSync(path.join(root, f), "utf8")));
     expect(unguarded).toEqual([]);
     for (const f of Object.keys(EXEMPT)) expect(writers).toContain(f);
+  });
+
+  it("statement files are imported only by the guarded writer they belong to", () => {
+    const sources = [...serverFiles("lib"), ...serverFiles("app")];
+    for (const [statements, owner] of Object.entries(STATEMENTS_OF)) {
+      const name = path.posix.basename(statements, ".ts");
+      const importers = sources.filter((f) => f !== statements && new RegExp(`from "[@./\\w/-]*/${name}"`).test(readFileSync(path.join(root, f), "utf8")));
+      expect(importers, statements).toEqual([owner]);
+      expect(REDACTS.test(readFileSync(path.join(root, owner), "utf8")) || readFileSync(path.join(root, owner), "utf8").includes("./event-redaction"), owner).toBe(true);
+    }
   });
 });
