@@ -32,6 +32,21 @@ const wholeNumber = (fallback: number) =>
     .transform((v) => (v ? Number(v) : fallback))
     .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).min(0, { error: "must be 0 or more" }));
 
+/** A whole number, or unset (undefined) for a default derived from other variables where it is used. */
+const optionalCount = (least: 0 | 1) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? Number(v) : undefined))
+    .pipe(
+      z
+        .number({ error: "must be a number" })
+        .int({ error: "must be a whole number" })
+        .min(least, { error: least ? "must be a positive number" : "must be 0 or more" })
+        .optional(),
+    );
+
 const httpUrl = z.url({ protocol: /^https?$/, error: "must be an http(s) URL like http://127.0.0.1:4010" });
 
 /** `Alerts <alerts@acme.com>` or `alerts@acme.com`. */
@@ -140,23 +155,36 @@ const schema = z
     /** Bodies of all deliveries being read or recorded at once, per dashboard process: 8 MB. Past it a delivery gets a 429. */
     INGEST_INFLIGHT_BYTES: positiveInt(8 * 1024 * 1024),
     /**
-     * One client address's share of INGEST_INFLIGHT_BYTES (an IPv6 address: its /64), so strangers
-     * at a few addresses cannot take the budget the service's deliveries need. Unset: a quarter
-     * of INGEST_INFLIGHT_BYTES (2 MB), and never less than INGEST_MAX_BYTES.
+     * One client address's share of INGEST_INFLIGHT_BYTES (an IPv6 address: its /64), of its
+     * large deliveries and again of its small ones, so strangers at a few addresses cannot take
+     * the budget the service's deliveries need. Unset: INGEST_MAX_BYTES (1 MB), at most the total.
      */
-    INGEST_INFLIGHT_BYTES_PER_ADDRESS: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : undefined))
-      .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }).optional()),
+    INGEST_INFLIGHT_BYTES_PER_ADDRESS: optionalCount(1),
+    /**
+     * Of INGEST_INFLIGHT_BYTES, what only deliveries declaring at most 64 KB (the service's are a
+     * few KB) may hold: larger and chunked ones, which strangers can keep open longest, never
+     * take it. Unset: a quarter of INGEST_INFLIGHT_BYTES (2 MB), leaving the rest room for one
+     * INGEST_MAX_BYTES delivery.
+     */
+    INGEST_INFLIGHT_SMALL_BYTES: optionalCount(0),
     /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
     INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
     // Every other request body, read before Next sees it (lib/server/request-body-limits.ts).
     /** Bodies of all requests being received or handled at once, per dashboard process: 64 MB. Past it a request gets a 429. */
     REQUEST_INFLIGHT_BYTES: positiveInt(64 * 1024 * 1024),
-    /** One client address's share of that (an IPv6 address: its /64): 32 MB, room for one largest body and the small ones beside it. */
-    REQUEST_INFLIGHT_BYTES_PER_ADDRESS: positiveInt(32 * 1024 * 1024),
+    /**
+     * One client address's share of the large bodies (over 64 KB) among those (an IPv6 address:
+     * its /64), so it takes many addresses to fill the budget. Unset: an eighth of
+     * REQUEST_INFLIGHT_BYTES, and never less than 20 MB, room for one largest body.
+     */
+    REQUEST_INFLIGHT_BYTES_PER_ADDRESS: optionalCount(1),
+    /**
+     * Of REQUEST_INFLIGHT_BYTES, what only bodies declaring at most 64 KB (sign-in, ordinary
+     * JSON writes) may hold, so large bodies can never starve them; one address may hold an
+     * eighth of it (at least 64 KB). Unset: an eighth of REQUEST_INFLIGHT_BYTES (8 MB), leaving
+     * the rest room for one 20 MB body.
+     */
+    REQUEST_INFLIGHT_SMALL_BYTES: optionalCount(0),
     /** A body arriving slower than this (bytes per second, over each REQUEST_BODY_WINDOW_MS) is cut off with a 408: 32 KB/s. */
     REQUEST_BODY_MIN_RATE: positiveInt(32 * 1024),
     /** How often a body's progress is checked; a body smaller than the rate allows for one window must arrive within it. */
@@ -167,12 +195,7 @@ const schema = z
     /** A chunk's claim; a dead instance's chunk is taken over after it. */
     BATCH_LEASE_MS: positiveInt(15_000),
     /** How often each instance looks for jobs nobody is sending; unset: a third of the lease, between 0.5 and 5 s. */
-    BATCH_SWEEP_MS: z
-      .string()
-      .trim()
-      .optional()
-      .transform((v) => (v ? Number(v) : undefined))
-      .pipe(z.number({ error: "must be a number" }).int({ error: "must be a whole number" }).positive({ error: "must be a positive number" }).optional()),
+    BATCH_SWEEP_MS: optionalCount(1),
     /** Test aid: a pause after each chunk, so a browser test can stop the dashboard halfway through a job. */
     BATCH_CHUNK_PAUSE_MS: wholeNumber(0),
     /** Test aid: a pause between claiming a chunk and sending it, so a test can stop an instance while it holds a claim. */
@@ -207,12 +230,21 @@ const schema = z
     OUTBOUND_ALLOW_PRIVATE: optionalText.pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional()).transform((v) => v === "true" || v === "1"),
   })
   .superRefine((v, ctx) => {
-    if (v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS > v.REQUEST_INFLIGHT_BYTES) {
-      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: "must not be more than REQUEST_INFLIGHT_BYTES" });
-    }
     // Less, and the largest requests (a send with 10 MB of attachments, a 15 MB file) would be refused every time.
-    if (v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS < MAX_REQUEST_BYTES) {
-      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: `must be at least ${MAX_REQUEST_BYTES} (20 MB, the largest request body)` });
+    if (v.REQUEST_INFLIGHT_BYTES < MAX_REQUEST_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES"], message: `must be at least ${MAX_REQUEST_BYTES} (20 MB, the largest request body)` });
+    }
+    const requestShare = v.REQUEST_INFLIGHT_BYTES_PER_ADDRESS;
+    if (requestShare !== undefined && (requestShare < MAX_REQUEST_BYTES || requestShare > v.REQUEST_INFLIGHT_BYTES)) {
+      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_BYTES_PER_ADDRESS"], message: `must be at least ${MAX_REQUEST_BYTES} (20 MB, the largest request body) and at most REQUEST_INFLIGHT_BYTES` });
+    }
+    const requestSmall = v.REQUEST_INFLIGHT_SMALL_BYTES;
+    if (requestSmall !== undefined && requestSmall > v.REQUEST_INFLIGHT_BYTES - MAX_REQUEST_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["REQUEST_INFLIGHT_SMALL_BYTES"], message: `must leave REQUEST_INFLIGHT_BYTES room for the largest request body (${MAX_REQUEST_BYTES}, 20 MB)` });
+    }
+    const ingestSmall = v.INGEST_INFLIGHT_SMALL_BYTES;
+    if (ingestSmall !== undefined && ingestSmall > v.INGEST_INFLIGHT_BYTES - v.INGEST_MAX_BYTES) {
+      ctx.addIssue({ code: "custom", path: ["INGEST_INFLIGHT_SMALL_BYTES"], message: "must leave INGEST_INFLIGHT_BYTES room for one INGEST_MAX_BYTES delivery" });
     }
     const ingestShare = v.INGEST_INFLIGHT_BYTES_PER_ADDRESS;
     if (ingestShare !== undefined && (ingestShare < v.INGEST_MAX_BYTES || ingestShare > v.INGEST_INFLIGHT_BYTES)) {

@@ -1,16 +1,33 @@
 import "server-only";
 
 /**
- * Bytes of request bodies held at once in this process, counted per pool: the ingest's
- * deliveries ("ingest", lib/server/event-stream) and each client address's share of those
- * ("ingest@<address>"), every other request body ("requests") and each address's share of
- * those ("requests@<address>", lib/server/request-body-limits.ts). Another request holds what
- * it declared (Content-Length) up front; a delivery MIN_HOLD_BYTES up front and then what has
- * arrived (a declared length costs a stranger nothing to write). One that would take a pool
- * past its limit is refused instead of read. Its hold is given back when its answer is ready.
- * On globalThis, so every bundle counts in one place.
+ * Bytes of request bodies held at once in this process, counted per pool, for two budgets: the
+ * ingest's deliveries ("ingest", lib/server/event-stream) and every other request body
+ * ("requests", lib/server/request-body-limits.ts), both held the one way (holdBody below). A
+ * body holds MIN_HOLD_BYTES from its headers on and then what has arrived, never what it
+ * declares (a declared length costs a stranger nothing to write). A chunk that would take a
+ * pool past its limit is refused instead of read, and its request answered 429 naming the
+ * limit. Its hold is given back when its answer is ready. On globalThis, so every bundle
+ * counts in one place.
+ *
+ * Each budget keeps a slice for small bodies (declared at most SMALL_BODY_BYTES: a sign-in, an
+ * ordinary JSON write, a delivery of the service, all a few KB) that larger bodies, and bodies
+ * of unknown length, cannot use: so strangers holding large bodies open, however many, never
+ * starve the small requests everybody needs. Pools of a budget `b`:
+ * - `b`: every body, at most `total`;
+ * - `b-large`: large bodies, at most `total - reserved`;
+ * - `b@<address>`: one client address's large bodies (`perAddress`);
+ * - `b-small@<address>`: one client address's small bodies (`smallPerAddress`), so no address
+ *   takes the reserved slice alone.
+ * A small body may use all of `total`; a large one never its last `reserved` bytes.
  */
-export type Pool = { name: string; limit: number };
+export type PoolKind = "total" | "large" | "address" | "small-address";
+export type Pool = { name: string; limit: number; kind: PoolKind };
+
+/** A body declared at most this long is small (see above); a larger one, or one of unknown length, is large. */
+export const SMALL_BODY_BYTES = 64 * 1024;
+
+export type BodyBudget = { name: string; total: number; reserved: number; perAddress: number; smallPerAddress: number };
 
 export type Hold = {
   /**
@@ -40,7 +57,7 @@ function pools(): Pools {
  * A new hold of nothing yet in each of `of` (a total and an address's share of it). A pool
  * that holds nothing is forgotten, so pools per address do not pile up.
  */
-export function holdBytes(of: readonly Pool[]): Hold {
+function holdBytes(of: readonly Pool[]): Hold {
   const all = pools();
   let mine = 0;
   let released = false;
@@ -67,6 +84,29 @@ export function holdBytes(of: readonly Pool[]): Hold {
       mine = 0;
     },
   };
+}
+
+/** The pools a body from `address` (its network, lib/server/ip-ranges.ts) declaring `declared` bytes (null: unknown) holds in. */
+export function bodyPools(budget: BodyBudget, address: string, declared: number | null): Pool[] {
+  const total: Pool = { name: budget.name, limit: budget.total, kind: "total" };
+  if (declared !== null && declared <= SMALL_BODY_BYTES) {
+    return [total, { name: `${budget.name}-small@${address}`, limit: budget.smallPerAddress, kind: "small-address" }];
+  }
+  // The address's share before the large bodies' part: a 429 names the address's own limit when it met it.
+  return [total, { name: `${budget.name}@${address}`, limit: budget.perAddress, kind: "address" }, { name: `${budget.name}-large`, limit: budget.total - budget.reserved, kind: "large" }];
+}
+
+/**
+ * A body's hold, MIN_HOLD_BYTES of it taken at once: the hold, or the pool that had no room
+ * (nothing held then). The caller grows it to what has arrived as each chunk comes, and
+ * releases it once the answer is ready.
+ */
+export function holdBody(budget: BodyBudget, address: string, declared: number | null): { hold: Hold; full: null } | { hold: null; full: Pool } {
+  const hold = holdBytes(bodyPools(budget, address, declared));
+  const full = hold.grow(MIN_HOLD_BYTES);
+  if (!full) return { hold, full: null };
+  hold.release();
+  return { hold: null, full };
 }
 
 /** Bytes held right now in `pool` (tests; the abuse suite's figures). */

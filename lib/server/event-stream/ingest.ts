@@ -8,8 +8,9 @@ import { invalidateMessage } from "@/lib/server/messages/read";
 import { nudgeRereads } from "@/lib/server/rereads/worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
-import { holdBytes, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
-import { deliveryTooLarge, ingestBusy, ingestLimits, ingestPools, MAX_DELIVERY_EVENTS } from "./ingest-limits";
+import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
+import { networkOf } from "@/lib/server/ip-ranges";
+import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "./payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
@@ -28,7 +29,8 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   unknown project or missing signature headers a 401, and so is a timestamp outside the
  *   tolerance on a body declared over MIN_HOLD_BYTES (chunked, it is read that far) — it cannot
  *   verify, and anybody can write it; a delivery that does not fit MIN_HOLD_BYTES into the
- *   in-flight budget (INGEST_INFLIGHT_BYTES, and the client address's share) a 429 with
+ *   in-flight budget (INGEST_INFLIGHT_BYTES, the part of it its declared size may use, and the
+ *   client address's share) a 429 with
  *   Retry-After. Refused unread, the rest is dropped after the answer, then the connection
  *   closed (lib/server/node-answer.ts);
  * - the body is then read under the size limit, the budget (held as it arrives, not as
@@ -71,12 +73,9 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
     refused(project, { ok: false, reason: `${late}; not verified: with a late timestamp only a body of at most ${MIN_HOLD_BYTES / 1024} KB is read`, signed: false });
   if (late && declared !== null && declared > MIN_HOLD_BYTES) return unreadLate();
 
-  const hold = holdBytes(ingestPools(limits, clientAddress(headers)));
-  const full = hold.grow(MIN_HOLD_BYTES);
-  if (full) {
-    hold.release();
-    throw ingestBusy(full);
-  }
+  // Held the way every request body is: what has arrived, out of the slice its declared size may use.
+  const { hold, full } = holdBody(limits.budget, networkOf(clientAddress(headers)), declared);
+  if (!hold) throw ingestBusy(full);
   try {
     const check = new SignatureCheck(stream.keys, claim.claim);
     let raw: Buffer;
