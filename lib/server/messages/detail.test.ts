@@ -1,13 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/access";
 import { settleAfterResponses } from "@/lib/server/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
+import { eraseRecipient } from "@/lib/server/retention/erase";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { getMessageDetail } from "./detail";
 import { indexServiceMessage } from "./lookup";
@@ -47,6 +48,22 @@ beforeAll(async () => {
         headers: { "X-Order-Reference": "A-1", B: "2" },
         text: "Thanks for your order.",
         ...answer,
+      });
+    }
+    // The service keeps an address the project erased: in cc, the body and the subject.
+    if (req.url === "/v1/emails/msg_5") {
+      return json(res, 200, {
+        id: "msg_5",
+        from: "Shop <shop@acme.test>",
+        to: ["ada@example.com"],
+        cc: ["Bob <bob@example.org>"],
+        subject: "Your order (bob@example.org)",
+        direction: "outbound",
+        status: "delivered",
+        createdAt: "2026-01-02T00:00:00Z",
+        text: "Bob (bob@example.org, bob%40example.org) is copied.",
+        html: "<p>Bob &#64; <a href=\"mailto:bob%40example.org\">bob@example.org</a></p>",
+        events: [{ type: "delivered", createdAt: "2026-01-02T00:00:05Z", data: { recipient: "ada@example.com" } }],
       });
     }
     if (req.url?.endsWith("/attachments")) return json(res, 200, { data: [] });
@@ -108,6 +125,26 @@ describe("reading one message", () => {
     await settleAfterResponses();
     expect(statements()).toHaveLength(1);
     expect(writes()).toBe(0);
+  });
+
+  it("writes nothing on a second read of a message an erasure redacted: the answer is compared as it would be written", async () => {
+    const support: Actor = { id: "u-support", email: "sue@acme.test", name: null, role: "support", active: true, allProjects: true, projectIds: [], authAt: null, sessionId: "s" };
+    await getMessageDetail(project, "msg_5");
+    await eraseRecipient(project, support, "bob@example.org", { confirmEmail: "bob@example.org" });
+    const rowOf5 = async () => (await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "msg_5")))[0];
+    const erased = await rowOf5();
+    expect(erased.cc).toEqual([]);
+    expect(JSON.stringify(erased)).not.toMatch(/bob(@|%40)example/);
+
+    for (const _ of [1, 2]) {
+      log.length = 0;
+      const detail = await getMessageDetail(project, "msg_5");
+      await settleAfterResponses();
+      expect(detail.message.status).toBe("delivered");
+      expect(statements()).toHaveLength(1);
+      expect(writes()).toBe(0);
+    }
+    expect(await rowOf5()).toEqual(erased);
   });
 
   it("reads a thread the service names in the same statement, and writes a change after the answer", async () => {

@@ -68,7 +68,7 @@ export async function getMessageDetail(project: Project, id: string): Promise<Me
  */
 async function recordAnswer(projectId: string, id: string, message: Message, indexed: IndexedDetail): Promise<IndexedMessage[]> {
   const { row, conversation } = indexed;
-  if (row && !answerDiffersFromIndex(row, indexed.readEventIds, message)) return conversation;
+  if (row && !answerDiffersFromIndex(row, indexed.readEventIds, message, indexed.redact, indexed.erasure)) return conversation;
   const threadId = message.threadId ?? null;
   if (!row?.threadId) {
     const written = await indexServiceMessage(projectId, message);

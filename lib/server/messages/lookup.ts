@@ -7,8 +7,8 @@ import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
-import { NO_ERASURE, redactorFor, type Redactor } from "@/lib/server/retention/redactor";
-import { erasureOf, withoutErased } from "@/lib/server/retention/tombstones";
+import { redactorFor, type Redactor } from "@/lib/server/retention/redactor";
+import { erasureOf, withoutErased, type Erasure } from "@/lib/server/retention/tombstones";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
@@ -53,8 +53,12 @@ function readEventRows(projectId: string, m: Message, fallbackAt: Date, redact: 
   return { rows, newest: newest === null ? null : new Date(newest) };
 }
 
-/** What the index would hold for a message the service returned: its row, its read events, whether the service gave it a time. */
-function indexRowOf(projectId: string, m: Message, extras: Extras = {}, redact: Redactor = NO_ERASURE) {
+/**
+ * What the index would hold for a message the service returned: its row, its read events,
+ * whether the service gave it a time — after the project's erasures (the redactor, and the
+ * addresses an erasure took off this very message).
+ */
+function indexRowOf(projectId: string, m: Message, extras: Extras, redact: Redactor, erased: Erasure | null) {
   const hasTime = toDate(m.createdAt) !== null;
   const at = toDate(m.createdAt) ?? new Date();
   const { rows: events, newest } = readEventRows(projectId, m, at, redact);
@@ -84,6 +88,13 @@ function indexRowOf(projectId: string, m: Message, extras: Extras = {}, redact: 
     lastEventAt: newest,
     checkedAt: new Date(),
   }, redact);
+  // A message erased on a recipient's request keeps the address off it (an erasure from
+  // before the addresses were kept sealed is known by its hashes alone).
+  if (erased) {
+    row.to = withoutErased(row.to as string[], erased);
+    row.cc = withoutErased(row.cc as string[], erased);
+    row.bcc = withoutErased(row.bcc as string[], erased);
+  }
   return { row, events, newest, hasTime, at };
 }
 
@@ -95,22 +106,25 @@ const keptOrSame = (answer: unknown, indexed: unknown) => answer == null || same
 /**
  * Whether writing this answer of the service (no extras: a read) would change the indexed
  * row or add events — field by field, the refresh rules of indexServiceMessage below. A read
- * that brings nothing new writes nothing (issue 15: one read per message).
+ * that brings nothing new writes nothing (issue 15: one read per message). The answer is
+ * compared as it would be written — after the project's erasures (`redact`, `erased`: what
+ * readIndexedDetail read) — since the row holds it so: the service keeps the address.
  */
-export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds: ReadonlySet<string>, m: Message): boolean {
-  const { row, events, newest, hasTime, at } = indexRowOf(indexed.projectId, m);
+export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds: ReadonlySet<string>, m: Message, redact: Redactor, erased: Erasure | null): boolean {
+  const { row, events, newest, hasTime, at } = indexRowOf(indexed.projectId, m, {}, redact, erased);
+  const to = row.to as string[];
   return (
     row.status !== indexed.status ||
     row.from !== indexed.from ||
-    (m.to.length > 0 && !sameJson(m.to, indexed.to)) ||
-    !keptOrSame(m.subject, indexed.subject) ||
+    (to.length > 0 && !sameJson(to, indexed.to)) ||
+    !keptOrSame(row.subject, indexed.subject) ||
     !keptOrSame(m.threadId, indexed.threadId) ||
     (indexed.inReplyTo === null && Boolean(m.inReplyTo)) ||
-    (m.cc !== undefined && !sameJson(m.cc, indexed.cc)) ||
-    (m.bcc !== undefined && !sameJson(m.bcc, indexed.bcc)) ||
-    !keptOrSame(m.html, indexed.html) ||
-    !keptOrSame(m.text, indexed.text) ||
-    !keptOrSame(m.headers, indexed.headers) ||
+    (m.cc !== undefined && !sameJson(row.cc, indexed.cc)) ||
+    (m.bcc !== undefined && !sameJson(row.bcc, indexed.bcc)) ||
+    !keptOrSame(row.html, indexed.html) ||
+    !keptOrSame(row.text, indexed.text) ||
+    !keptOrSame(row.headers, indexed.headers) ||
     (row.tags!.length > 0 && !sameJson(row.tags, indexed.tags)) ||
     !keptOrSame(m.templateId, indexed.templateId) ||
     (hasTime && at.getTime() !== indexed.createdAt.getTime()) ||
@@ -132,16 +146,11 @@ export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds:
  */
 export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<IndexedMessageRow | null> {
   const write = async (t: Db) => {
-    const { row, events, hasTime, at } = indexRowOf(projectId, m, extras, await redactorFor(t, projectId));
-    // A message erased on a recipient's request stays out, or keeps the address off it (an
-    // erasure from before the addresses were kept sealed is known by its hashes alone).
+    const redact = await redactorFor(t, projectId);
+    // A message erased whole on a recipient's request stays out.
     const erased = await erasureOf(t, projectId, m.id);
     if (erased?.deleted) return null;
-    if (erased) {
-      row.to = withoutErased(row.to as string[], erased);
-      row.cc = withoutErased(row.cc as string[], erased);
-      row.bcc = withoutErased(row.bcc as string[], erased);
-    }
+    const { row, events, hasTime, at } = indexRowOf(projectId, m, extras, redact, erased);
     const [written] = await t
       .insert(indexedMessages)
       .values(row)

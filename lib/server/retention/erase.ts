@@ -6,20 +6,19 @@ import { recipientParam } from "@/lib/schemas/messages-index";
 import { AppError } from "@/lib/errors";
 import type { Actor, Project } from "@/lib/server/access";
 import { recordAudit } from "@/lib/server/audit";
-import { db, type Db } from "@/lib/server/db";
+import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
-import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedAddresses } from "@/lib/server/db/schema/retention";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { invalidateMessage } from "@/lib/server/messages/read";
-import { addressAnchors, type AddressAnchor } from "./address-matcher";
+import { addressAnchors } from "./address-matcher";
 import { addressHash } from "./address-hash";
 import { eraseMessages } from "./erase-messages";
-import { holdErasureLock, redactorForAddresses, type Redactor } from "./redactor";
+import { holdErasureLock, redactorForAddresses } from "./redactor";
 import { sealAddress } from "./sealed-address";
-import { mentions, scrubProject } from "./scrub";
+import { mentions, scrubAudit, scrubProject } from "./scrub";
 
 /**
  * Erases one recipient's data from the dashboard's own records in one project, for a person
@@ -132,20 +131,4 @@ async function erase(project: Project, address: string, hash: string): Promise<E
   result.redacted = await scrubProject(d, project.id, address, redact);
   result.auditEntries = await scrubAudit(d, project.externalId, anchors, redact);
   return result;
-}
-
-/** The address in earlier audit entries of the project (target or detail) becomes its hash. */
-async function scrubAudit(d: Db, project: string, anchors: AddressAnchor[], redact: Redactor): Promise<number> {
-  const entries = await d
-    .select({ id: auditLog.id, target: auditLog.target, detail: auditLog.detail })
-    .from(auditLog)
-    .where(and(eq(auditLog.project, project), mentions(sql`concat_ws(' ', ${auditLog.target}, ${auditLog.detail}::text)`, anchors)));
-  let changed = 0;
-  for (const e of entries) {
-    const clean = { target: e.target === null ? null : redact.text(e.target), detail: redact.json(e.detail) };
-    if (JSON.stringify(clean) === JSON.stringify({ target: e.target, detail: e.detail })) continue;
-    await d.update(auditLog).set(clean).where(eq(auditLog.id, e.id));
-    changed++;
-  }
-  return changed;
 }

@@ -106,22 +106,36 @@ export async function redactorsFor(tx: Db, projectIds: Iterable<string>): Promis
     tx.execute(sql`select pg_advisory_xact_lock_shared(${LOCK_CLASS}::int, hashtext(p)) from unnest(${array}::text[]) as p`),
     tx.execute(sql`select project_id, address_hash, sealed from erased_addresses where project_id = any(${array}::text[]) order by project_id, address_hash`),
   ]);
-  const rows = rowsOf<{ project_id: string; address_hash: string; sealed: string }>(result);
-  const byProject = new Map<string, ErasedEntry[]>();
+  const rows = rowsOf<ErasedRow & { project_id: string }>(result);
+  const byProject = new Map<string, ErasedRow[]>();
   for (const r of rows) {
-    const address = open(r.sealed);
-    if (address === null) continue;
     const list = byProject.get(r.project_id) ?? [];
-    list.push({ address, marker: r.address_hash });
+    list.push(r);
     byProject.set(r.project_id, list);
   }
-  for (const [projectId, entries] of byProject) {
-    const key = entries.map((e) => e.marker).join(",");
-    let cached = built.get(projectId);
-    if (cached?.key !== key) built.set(projectId, (cached = { key, redactor: redactorOf(new AddressMatcher(entries)) }));
-    out.set(projectId, cached.redactor);
-  }
+  for (const [projectId, list] of byProject) out.set(projectId, redactorOfRows(projectId, list));
   return out;
+}
+
+/** One row of erased_addresses, as a statement reads it. */
+export type ErasedRow = { address_hash: string; sealed: string };
+
+/**
+ * The redactor of one project's erased_addresses rows (ordered by address_hash), read by the
+ * caller in a statement of its own — without the lock, so only for a comparison, never to
+ * write (the message screen's "did the answer change?", lib/server/messages/lookup.ts).
+ */
+export function redactorOfRows(projectId: string, rows: readonly ErasedRow[]): Redactor {
+  const entries: ErasedEntry[] = [];
+  for (const r of rows) {
+    const address = open(r.sealed);
+    if (address !== null) entries.push({ address, marker: r.address_hash });
+  }
+  if (!entries.length) return NO_ERASURE;
+  const key = entries.map((e) => e.marker).join(",");
+  let cached = built.get(projectId);
+  if (cached?.key !== key) built.set(projectId, (cached = { key, redactor: redactorOf(new AddressMatcher(entries)) }));
+  return cached.redactor;
 }
 
 export async function redactorFor(tx: Db, projectId: string): Promise<Redactor> {

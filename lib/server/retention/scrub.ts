@@ -1,9 +1,12 @@
 import "server-only";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
+import type { PgColumn } from "drizzle-orm/pg-core";
 import { rowsOf } from "@/lib/db-rows";
 import type { Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
+import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { invalidateMessage } from "@/lib/server/messages/read";
@@ -18,11 +21,24 @@ import type { Redactor } from "./redactor";
  * mail included), event details, other batch rows' names, merge data and reasons, batch
  * jobs' file names and shared content, other contacts' names and metadata — written plainly
  * or escaped, replaced by its keyed hash. Rows are found by a cheap test that passes every
- * text naming the address in a form the matcher finds (mentions) and read, locked
- * and written a page at a time, so a big project is scanned once without holding much at once.
+ * text naming the address in a form the matcher finds (mentions) and read, locked and written
+ * a page at a time, so a big project is scanned once without holding much at once.
  * Writers that come later redact the address themselves (./redactor.ts).
+ *
+ * The cheap test passes much that does not name the address (any `=40` or `%40`: `width=400`),
+ * and a row can be megabytes (an inbound message's html), so a page is bounded twice: at most
+ * PAGE rows and PAGE_BYTES of the text the test read (its candidates' keys and sizes are read
+ * and locked first, then only the rows that fit are loaded) — always one row at least, so one
+ * row larger than PAGE_BYTES is a page of its own. Its bound is the largest row the index
+ * holds (a message: the service's 20 MB; redacting 20 MB takes about 0.6 s), redacted whole:
+ * a match may span any cut. Between two rows the loop gives the event loop a turn, so other
+ * requests are answered during a scrub of thousands of rows.
  */
 const PAGE = 200;
+export const PAGE_BYTES = 16 * 1024 * 1024;
+
+/** The largest page a scrub of this process loaded (bytes of text, rows) and how many: what the bounds hold to. */
+export const scrubMeter = { pages: 0, largestPageBytes: 0, largestPageRows: 0 };
 
 /**
  * `text` may name the address, in any form the matcher finds (written plainly or escaped): it
@@ -47,6 +63,74 @@ const ANY_ESCAPE = String.raw`&#?[a-z0-9]|%[0-9a-f]{2}|=[0-9a-f]{2}|=\r?\n`;
 const parsed = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
+type Candidate<K> = { key: K; bytes: number };
+
+/** One table's part of the pass. */
+type Pass<K, R> = {
+  /** The key before every row's. */
+  start: K;
+  /** The next rows after `after` the cheap test passes, in key order, at most PAGE, locked: their keys and the bytes of their text. */
+  candidates: (tx: Db, after: K) => Promise<Candidate<K>[]>;
+  /** Those rows (already locked), with the columns that can name the address. */
+  load: (tx: Db, keys: K[]) => Promise<R[]>;
+  /** Writes the row redacted when that changes it: whether it did. */
+  redact: (tx: Db, row: R) => Promise<boolean>;
+  keyOf: (row: R) => K;
+  /** In the page's transaction, with the keys of the rows it changed. */
+  afterPage?: (tx: Db, changed: K[]) => Promise<void>;
+  /** Once the page is committed. */
+  committed?: (changed: K[]) => void;
+};
+
+/** The candidates of a table keyed by one column: its rows in `scope` after `after` that `blob` may name the address in. */
+function keyedCandidates<K extends string | number>(key: PgColumn, scope: SQL | undefined, blob: SQL, anchors: AddressAnchor[]) {
+  return (tx: Db, after: K): Promise<Candidate<K>[]> =>
+    tx
+      .select({ key, bytes: sql<number>`octet_length(${blob})` })
+      .from(key.table)
+      .where(and(scope, gt(key, after), mentions(blob, anchors)))
+      .orderBy(asc(key))
+      .limit(PAGE)
+      .for("update") as Promise<Candidate<K>[]>;
+}
+
+/** The first candidates that fit in `maxBytes` together, one at least. */
+export function pageOf<K>(candidates: readonly Candidate<K>[], maxBytes = PAGE_BYTES): Candidate<K>[] {
+  let bytes = 0;
+  let n = 0;
+  while (n < candidates.length && (n === 0 || bytes + candidates[n].bytes <= maxBytes)) bytes += candidates[n++].bytes;
+  return candidates.slice(0, n);
+}
+
+async function scrubTable<K, R>(d: Db, p: Pass<K, R>): Promise<number> {
+  let after = p.start;
+  let changed = 0;
+  for (;;) {
+    const page = await d.transaction(async (tx) => {
+      const found = (await p.candidates(tx, after)).map((c) => ({ key: c.key, bytes: Number(c.bytes) || 0 }));
+      const chosen = pageOf(found);
+      if (!chosen.length) return null;
+      const bytes = chosen.reduce((sum, c) => sum + c.bytes, 0);
+      scrubMeter.pages++;
+      if (bytes > scrubMeter.largestPageBytes) Object.assign(scrubMeter, { largestPageBytes: bytes, largestPageRows: chosen.length });
+      const rows = await p.load(tx, chosen.map((c) => c.key));
+      const keys: K[] = [];
+      for (const row of rows) {
+        // Redacting is synchronous work on the request thread: other requests run between rows.
+        await nextTurn();
+        if (await p.redact(tx, row)) keys.push(p.keyOf(row));
+      }
+      await p.afterPage?.(tx, keys);
+      return { last: chosen.at(-1)!.key, more: found.length === PAGE || chosen.length < found.length, keys };
+    });
+    if (!page) return changed;
+    p.committed?.(page.keys);
+    changed += page.keys.length;
+    if (!page.more) return changed;
+    after = page.last;
+  }
+}
+
 export async function scrubProject(d: Db, projectId: string, address: string, r: Redactor): Promise<number> {
   // Addresses in a form the erasure's exact match missed (Unicode, IDN): their recipient rows.
   await d.delete(indexedRecipients).where(and(eq(indexedRecipients.projectId, projectId), inArray(indexedRecipients.email, addressForms(address))));
@@ -56,154 +140,134 @@ export async function scrubProject(d: Db, projectId: string, address: string, r:
   return changed;
 }
 
-async function scrubMessages(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+function scrubMessages(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const m = indexedMessages;
   const blob = sql`concat_ws(' ', ${m.from}, ${m.to}::text, ${m.cc}::text, ${m.bcc}::text, ${m.subject}, ${m.html}, ${m.text}, ${m.headers}::text, ${m.tags}::text, ${m.templateData}::text)`;
-  let after = "";
-  let changed = 0;
-  for (;;) {
-    const page = await d.transaction(async (tx) => {
-      const rows = await tx
+  return scrubTable<string, MessageRow>(d, {
+    start: "",
+    candidates: keyedCandidates(m.id, eq(m.projectId, projectId), blob, anchors),
+    load: (tx, ids) =>
+      tx
         .select({ id: m.id, from: m.from, to: m.to, cc: m.cc, bcc: m.bcc, subject: m.subject, html: m.html, text: m.text, headers: m.headers, tags: m.tags, templateData: m.templateData })
         .from(m)
-        .where(and(eq(m.projectId, projectId), gt(m.id, after), mentions(blob, anchors)))
-        .orderBy(asc(m.id))
-        .limit(PAGE)
-        .for("update");
-      const ids: string[] = [];
-      for (const row of rows) {
-        const clean = redactedMessage(row, r);
-        if (same(clean, row)) continue;
-        await tx.update(m).set({ ...clean, updatedAt: new Date() }).where(eq(m.id, row.id));
-        ids.push(row.id);
-      }
-      await markInsightDirty(tx, projectId, ids);
-      return { last: rows.at(-1)?.id, full: rows.length === PAGE, ids };
-    });
-    for (const id of page.ids) invalidateMessage(projectId, id);
-    changed += page.ids.length;
-    if (!page.full || page.last === undefined) return changed;
-    after = page.last;
-  }
+        .where(and(eq(m.projectId, projectId), inArray(m.id, ids)))
+        .orderBy(asc(m.id)),
+    redact: async (tx, row) => {
+      const clean = redactedMessage(row, r);
+      if (same(clean, row)) return false;
+      await tx.update(m).set({ ...clean, updatedAt: new Date() }).where(eq(m.id, row.id));
+      return true;
+    },
+    keyOf: (row) => row.id,
+    afterPage: (tx, ids) => markInsightDirty(tx, projectId, ids),
+    committed: (ids) => ids.forEach((id) => invalidateMessage(projectId, id)),
+  });
 }
+type MessageRow = Pick<typeof indexedMessages.$inferSelect, "id" | "from" | "to" | "cc" | "bcc" | "subject" | "html" | "text" | "headers" | "tags" | "templateData">;
 
-async function scrubEvents(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+function scrubEvents(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const e = indexedEvents;
-  let after = 0;
-  let changed = 0;
-  for (;;) {
-    const page = await d.transaction(async (tx) => {
-      const rows = await tx
-        .select({ seq: e.seq, data: e.data })
-        .from(e)
-        .where(and(eq(e.projectId, projectId), gt(e.seq, after), mentions(sql`${e.data}::text`, anchors)))
-        .orderBy(asc(e.seq))
-        .limit(PAGE)
-        .for("update");
-      let n = 0;
-      for (const row of rows) {
-        const data = r.json(row.data);
-        if (same(data, row.data)) continue;
-        await tx.update(e).set({ data }).where(eq(e.seq, row.seq));
-        n++;
-      }
-      return { last: rows.at(-1)?.seq, full: rows.length === PAGE, n };
-    });
-    changed += page.n;
-    if (!page.full || page.last === undefined) return changed;
-    after = page.last;
-  }
+  return scrubTable<number, Pick<typeof indexedEvents.$inferSelect, "seq" | "data">>(d, {
+    start: 0,
+    candidates: keyedCandidates(e.seq, eq(e.projectId, projectId), sql`${e.data}::text`, anchors),
+    load: (tx, seqs) => tx.select({ seq: e.seq, data: e.data }).from(e).where(and(eq(e.projectId, projectId), inArray(e.seq, seqs))).orderBy(asc(e.seq)),
+    redact: async (tx, row) => {
+      const data = r.json(row.data);
+      if (same(data, row.data)) return false;
+      await tx.update(e).set({ data }).where(eq(e.seq, row.seq));
+      return true;
+    },
+    keyOf: (row) => row.seq,
+  });
 }
 
+type RowKey = { job: string; row: number };
 type BatchRow = { job_id: string; row: number; name: string | null; data: unknown; error_message: string | null };
 
-async function scrubBatchRows(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
-  let after: { job: string; row: number } = { job: "", row: 0 };
-  let changed = 0;
-  for (;;) {
-    const page = await d.transaction(async (tx) => {
-      const rows = rowsOf<BatchRow>(
+function scrubBatchRows(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+  return scrubTable<RowKey, BatchRow>(d, {
+    start: { job: "", row: 0 },
+    candidates: async (tx, after) =>
+      rowsOf<{ job: string; row: number; bytes: number }>(
         await tx.execute(sql`
-          select r.job_id, r.row, r.name, r.data, r.error_message from batch_rows r
+          select r.job_id as job, r.row, octet_length(concat_ws(' ', r.name, r.data::text, r.error_message)) as bytes from batch_rows r
             join batch_jobs j on j.id = r.job_id
            where j.project_id = ${projectId} and (r.job_id, r.row) > (${after.job}, ${after.row})
              and ${mentions(sql`concat_ws(' ', r.name, r.data::text, r.error_message)`, anchors)}
            order by r.job_id, r.row
            limit ${PAGE}
            for update of r`),
-      );
-      let n = 0;
-      for (const row of rows) {
-        const before = { name: row.name, data: parsed<Record<string, string>>(row.data), errorMessage: row.error_message };
-        const clean = { name: r.maybe(before.name), data: r.json(before.data), errorMessage: r.maybe(before.errorMessage) };
-        if (same(clean, before)) continue;
+      ).map((c) => ({ key: { job: c.job, row: Number(c.row) }, bytes: c.bytes })),
+    load: async (tx, keys) =>
+      rowsOf<BatchRow>(
         await tx.execute(sql`
-          update batch_rows set name = ${clean.name}, data = ${JSON.stringify(clean.data)}::jsonb, error_message = ${clean.errorMessage}
-           where job_id = ${row.job_id} and row = ${row.row}`);
-        n++;
-      }
-      const last = rows.at(-1);
-      return { last: last && { job: last.job_id, row: Number(last.row) }, full: rows.length === PAGE, n };
-    });
-    changed += page.n;
-    if (!page.full || !page.last) return changed;
-    after = page.last;
-  }
+          select r.job_id, r.row, r.name, r.data, r.error_message from batch_rows r
+           where (r.job_id, r.row) in (${sql.join(keys.map((k) => sql`(${k.job}, ${k.row}::int)`), sql`, `)})
+           order by r.job_id, r.row`),
+      ),
+    redact: async (tx, row) => {
+      const before = { name: row.name, data: parsed<Record<string, string>>(row.data), errorMessage: row.error_message };
+      const clean = { name: r.maybe(before.name), data: r.json(before.data), errorMessage: r.maybe(before.errorMessage) };
+      if (same(clean, before)) return false;
+      await tx.execute(sql`
+        update batch_rows set name = ${clean.name}, data = ${JSON.stringify(clean.data)}::jsonb, error_message = ${clean.errorMessage}
+         where job_id = ${row.job_id} and row = ${row.row}`);
+      return true;
+    },
+    keyOf: (row) => ({ job: row.job_id, row: Number(row.row) }),
+  });
 }
 
 /** A job's file name and shared content (subject, bodies, merge data) — what every row of it is sent with. */
-async function scrubBatchJobs(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+function scrubBatchJobs(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const j = batchJobs;
-  let after = "";
-  let changed = 0;
-  for (;;) {
-    const page = await d.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: j.id, fileName: j.fileName, content: j.content })
-        .from(j)
-        .where(and(eq(j.projectId, projectId), gt(j.id, after), mentions(sql`concat_ws(' ', ${j.fileName}, ${j.content}::text)`, anchors)))
-        .orderBy(asc(j.id))
-        .limit(PAGE)
-        .for("update");
-      let n = 0;
-      for (const row of rows) {
-        const clean = { fileName: r.maybe(row.fileName), content: r.json(row.content) };
-        if (same(clean, { fileName: row.fileName, content: row.content })) continue;
-        await tx.update(j).set(clean).where(eq(j.id, row.id));
-        n++;
-      }
-      return { last: rows.at(-1)?.id, full: rows.length === PAGE, n };
-    });
-    changed += page.n;
-    if (!page.full || page.last === undefined) return changed;
-    after = page.last;
-  }
+  const blob = sql`concat_ws(' ', ${j.fileName}, ${j.content}::text)`;
+  return scrubTable<string, Pick<typeof batchJobs.$inferSelect, "id" | "fileName" | "content">>(d, {
+    start: "",
+    candidates: keyedCandidates(j.id, eq(j.projectId, projectId), blob, anchors),
+    load: (tx, ids) => tx.select({ id: j.id, fileName: j.fileName, content: j.content }).from(j).where(and(eq(j.projectId, projectId), inArray(j.id, ids))).orderBy(asc(j.id)),
+    redact: async (tx, row) => {
+      const clean = { fileName: r.maybe(row.fileName), content: r.json(row.content) };
+      if (same(clean, { fileName: row.fileName, content: row.content })) return false;
+      await tx.update(j).set(clean).where(eq(j.id, row.id));
+      return true;
+    },
+    keyOf: (row) => row.id,
+  });
 }
 
-async function scrubContacts(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+function scrubContacts(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const c = contactsIndex;
-  let after = "";
-  let changed = 0;
-  for (;;) {
-    const page = await d.transaction(async (tx) => {
-      const rows = await tx
-        .select({ id: c.id, firstName: c.firstName, lastName: c.lastName, metadata: c.metadata })
-        .from(c)
-        .where(and(eq(c.projectId, projectId), gt(c.id, after), mentions(sql`concat_ws(' ', ${c.firstName}, ${c.lastName}, ${c.metadata}::text)`, anchors)))
-        .orderBy(asc(c.id))
-        .limit(PAGE)
-        .for("update");
-      let n = 0;
-      for (const row of rows) {
-        const clean = { firstName: r.maybe(row.firstName), lastName: r.maybe(row.lastName), metadata: r.json(row.metadata) };
-        if (same(clean, { firstName: row.firstName, lastName: row.lastName, metadata: row.metadata })) continue;
-        await tx.update(c).set(clean).where(and(eq(c.projectId, projectId), eq(c.id, row.id)));
-        n++;
-      }
-      return { last: rows.at(-1)?.id, full: rows.length === PAGE, n };
-    });
-    changed += page.n;
-    if (!page.full || page.last === undefined) return changed;
-    after = page.last;
-  }
+  const blob = sql`concat_ws(' ', ${c.firstName}, ${c.lastName}, ${c.metadata}::text)`;
+  return scrubTable<string, Pick<typeof contactsIndex.$inferSelect, "id" | "firstName" | "lastName" | "metadata">>(d, {
+    start: "",
+    candidates: keyedCandidates(c.id, eq(c.projectId, projectId), blob, anchors),
+    load: (tx, ids) =>
+      tx.select({ id: c.id, firstName: c.firstName, lastName: c.lastName, metadata: c.metadata }).from(c).where(and(eq(c.projectId, projectId), inArray(c.id, ids))).orderBy(asc(c.id)),
+    redact: async (tx, row) => {
+      const clean = { firstName: r.maybe(row.firstName), lastName: r.maybe(row.lastName), metadata: r.json(row.metadata) };
+      if (same(clean, { firstName: row.firstName, lastName: row.lastName, metadata: row.metadata })) return false;
+      await tx.update(c).set(clean).where(and(eq(c.projectId, projectId), eq(c.id, row.id)));
+      return true;
+    },
+    keyOf: (row) => row.id,
+  });
+}
+
+/** The address in earlier audit entries of the project (target or detail) becomes its hash: paged as the rest. */
+export function scrubAudit(d: Db, projectExternalId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+  const a = auditLog;
+  const blob = sql`concat_ws(' ', ${a.target}, ${a.detail}::text)`;
+  return scrubTable<string, Pick<typeof auditLog.$inferSelect, "id" | "target" | "detail">>(d, {
+    start: "",
+    candidates: keyedCandidates(a.id, eq(a.project, projectExternalId), blob, anchors),
+    load: (tx, ids) => tx.select({ id: a.id, target: a.target, detail: a.detail }).from(a).where(inArray(a.id, ids)).orderBy(asc(a.id)),
+    redact: async (tx, e) => {
+      const clean = { target: r.maybe(e.target), detail: r.json(e.detail) };
+      if (same(clean, { target: e.target, detail: e.detail })) return false;
+      await tx.update(a).set(clean).where(eq(a.id, e.id));
+      return true;
+    },
+    keyOf: (e) => e.id,
+  });
 }

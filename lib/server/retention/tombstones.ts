@@ -17,6 +17,11 @@ export async function erasureOf(t: Db, projectId: string, messageId: string): Pr
     .select({ hash: erasedMessages.addressHash, deleted: erasedMessages.deleted })
     .from(erasedMessages)
     .where(and(eq(erasedMessages.projectId, projectId), eq(erasedMessages.messageId, messageId)));
+  return erasureOfRows(rows);
+}
+
+/** The erasure of a message from its erased_messages rows, however they were read (null: none). */
+export function erasureOfRows(rows: readonly { hash: string; deleted: boolean }[]): Erasure | null {
   if (!rows.length) return null;
   return { deleted: rows.some((r) => r.deleted), hashes: new Set(rows.map((r) => r.hash)) };
 }
