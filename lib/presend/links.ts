@@ -59,9 +59,18 @@ export function listLinks(links: ExtractedLink[]): PresendLink[] {
 
 const FILE_ENDINGS = new Set(["html", "htm", "pdf", "png", "jpg", "jpeg", "gif", "webp", "svg", "php", "asp", "aspx", "js", "css", "txt", "zip", "doc", "docx", "xls", "xlsx", "csv", "ics"]);
 
+const TRAILING_PUNCTUATION = new Set([".", ",", ";", ":", "!", "?", ")"]);
+
+/** "acme.test)." → "acme.test". By hand: /[.,;:!?)]+$/ retries from every character of a long run not at the end (quadratic). */
+function trimTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(text[end - 1])) end--;
+  return text.slice(0, end);
+}
+
 /** The domain a link's text shows the reader, when the text is (or contains) an address. */
 export function domainShownIn(text: string): string | null {
-  const t = text.trim().replace(/[.,;:!?)]+$/, "");
+  const t = trimTrailingPunctuation(text.trim());
   const whole = /^(?:https?:\/\/)?((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+([a-z]{2,63}))(?::\d+)?(?:[/?#]\S*)?$/i.exec(t);
   if (whole && (/^https?:\/\//i.test(t) || !FILE_ENDINGS.has(whole[2].toLowerCase()))) return whole[1].toLowerCase();
   const inside = /(?:https?:\/\/|\bwww\.)((?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,63})\b/i.exec(t);

@@ -133,6 +133,10 @@ const schema = z
     PRESEND_QUEUE: positiveInt(8),
     /** One check's time from its arrival, waiting for a worker included; past it the check is dropped or its worker stopped. */
     PRESEND_TIMEOUT_MS: positiveInt(10_000),
+    /** Password checks (lib/server/auth/password-pool.ts): bcrypt compares at once in this process, each in its own worker thread. */
+    PASSWORD_WORKERS: positiveInt(2),
+    /** Password checks waiting for a worker at most, all users together; one more is refused at once ("too many sign-ins"). */
+    PASSWORD_QUEUE: positiveInt(8),
     /** Link checks: requests to links in flight at once in this process, all users together. */
     LINK_CHECK_MAX_IN_FLIGHT: positiveInt(24),
     /** Re-reads of messages from the service (lib/server/rereads): per project and second, per dashboard process. */

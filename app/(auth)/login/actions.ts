@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { loginRequest } from "@/lib/schemas/users";
 import { signIn } from "@/lib/server/auth";
 import { safeCallbackUrl } from "@/lib/server/auth/callback-url";
-import { INVALID_CREDENTIALS, throttledMessage } from "@/lib/server/auth/credentials";
+import { refusalMessage } from "@/lib/server/auth/credentials";
 import { env } from "@/lib/server/env";
 
 export type LoginState = { error?: string };
@@ -17,7 +17,8 @@ const field = (formData: FormData, name: string) => {
 
 /**
  * The sign-in form's action (used with useActionState). Wrong email, wrong password and a
- * disabled account all answer INVALID_CREDENTIALS; throttling answers with the wait.
+ * disabled account all answer INVALID_CREDENTIALS; throttling, and too many sign-ins at once
+ * in the process, answer with the wait.
  */
 export async function login(_prev: LoginState | undefined, formData: FormData): Promise<LoginState> {
   const parsed = loginRequest.safeParse({
@@ -39,7 +40,5 @@ export async function login(_prev: LoginState | undefined, formData: FormData): 
 
 function messageFor(e: AuthError): string {
   if (e.type !== "CredentialsSignin") return "Sign-in failed. Try again.";
-  const code = (e as AuthError & { code?: string }).code ?? "";
-  const throttled = /^throttled_(\d{1,12})$/.exec(code);
-  return throttled ? throttledMessage(Number(throttled[1])) : INVALID_CREDENTIALS;
+  return refusalMessage((e as AuthError & { code?: string }).code ?? "");
 }

@@ -6,7 +6,9 @@ import { loginThrottle } from "../db/schema/core";
 import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
 import { createUser, resetPassword, updateUser } from "../users";
-import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, throttledMessage } from "./credentials";
+import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, refusalMessage, throttledMessage } from "./credentials";
+import { BusyLogin, InvalidLogin, ThrottledLogin } from "./index";
+import { passwordPoolStats, resetPasswordPool } from "./password-pool";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
 
 let dispose: () => Promise<void>;
@@ -248,6 +250,43 @@ describe("checkCredentials", () => {
       expect(await d.select().from(loginThrottle).where(eq(loginThrottle.key, known))).toHaveLength(1);
     } finally {
       setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S) });
+    }
+  });
+
+  it("twenty sign-ins at once, made-up emails or not, run at most PASSWORD_WORKERS checks; the rest are told the server is busy", async () => {
+    setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S), PASSWORD_WORKERS: "1", PASSWORD_QUEUE: "1" });
+    await resetPasswordPool();
+    try {
+      await createUser({ email: "crowd@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+      let mostRunning = 0;
+      const watch = () => (mostRunning = Math.max(mostRunning, passwordPoolStats().running));
+      // Each from a network of its own, well inside the throttle's free tries.
+      const tries = Array.from({ length: 20 }, async (_, i) => {
+        const email = i % 2 ? "crowd@example.com" : `made-up-${i}@example.com`;
+        const started = performance.now();
+        const result = await checkCredentials(email, "guess", `10.40.${i}.1`).finally(watch);
+        return { email, result, ms: performance.now() - started };
+      });
+      const answers = await Promise.all(tries);
+      const busy = answers.filter((a) => a.result.ok === false && a.result.reason === "busy");
+      const invalid = answers.filter((a) => a.result.ok === false && a.result.reason === "invalid");
+      expect(busy.length + invalid.length).toBe(20);
+      expect(busy.length).toBeGreaterThan(0);
+      expect(mostRunning).toBeLessThanOrEqual(1);
+      // One answer whether the account exists or not, and no quicker than a throttled one.
+      for (const a of busy) {
+        expect(a.result).toEqual({ ok: false, reason: "busy", waitMs: 2000 });
+        expect(a.ms).toBeGreaterThanOrEqual(REFUSAL_FLOOR_MS - 1);
+      }
+      // What the sign-in form shows: the refusal's code is all that reaches it (index.ts, login/actions.ts).
+      expect(refusalMessage(new BusyLogin(2000).code)).toBe("Too many sign-ins at once. Try again in 2 seconds.");
+      expect(refusalMessage(new ThrottledLogin(61_000).code)).toBe("Too many sign-in attempts. Try again in 2 minutes.");
+      expect(refusalMessage(new InvalidLogin().code)).toBe(INVALID_CREDENTIALS);
+      // The account's audit log holds the checks that ran, and nothing for the refused ones.
+      expect((await passwordChecks("crowd@example.com")).checked).toBe(invalid.filter((a) => a.email === "crowd@example.com").length);
+    } finally {
+      setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S) });
+      await resetPasswordPool();
     }
   });
 });

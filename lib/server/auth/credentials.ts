@@ -1,20 +1,33 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { eq } from "drizzle-orm";
+import { isAppError } from "@/lib/errors";
 import { recordAudit, recordAuditCount } from "../audit";
 import { db } from "../db";
 import { users, type UserRow } from "../db/schema/core";
 import { networkOf } from "../ip-ranges";
 import { DUMMY_HASH, verifyPassword } from "./password";
+import { busyMessage, PASSWORD_BUSY, PASSWORD_RETRY_AFTER_S } from "./password-pool";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } from "./throttle";
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
 export const throttledMessage = (waitMs: number) => `Too many sign-in attempts. Try again in ${waitInWords(waitMs)}.`;
 
+/**
+ * The sign-in form's words for a refused sign-in, from the only thing that reaches it: the
+ * error's code (index.ts: `throttled_<ms>`, `busy_<ms>`; anything else is a wrong email or password).
+ */
+export function refusalMessage(code: string): string {
+  const refused = /^(throttled|busy)_(\d{1,12})$/.exec(code);
+  if (!refused) return INVALID_CREDENTIALS;
+  return refused[1] === "busy" ? busyMessage(Number(refused[2])) : throttledMessage(Number(refused[2]));
+}
+
 export type SignInCheck =
   | { ok: true; user: UserRow }
   | { ok: false; reason: "invalid" }
-  | { ok: false; reason: "throttled"; waitMs: number };
+  | { ok: false; reason: "throttled"; waitMs: number }
+  | { ok: false; reason: "busy"; waitMs: number };
 
 /**
  * Checks an email and password. The attempt is counted first (lib/server/auth/throttle.ts),
@@ -37,7 +50,16 @@ export async function checkCredentials(emailInput: string, password: string, add
     return { ok: false, reason: "throttled", waitMs: attempt.waitMs };
   }
 
-  const matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  let matches: boolean;
+  try {
+    matches = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  } catch (e) {
+    // Too many checks under way in the process (password-pool.ts): nothing was compared. The
+    // attempt stays counted, as the throttle counted it; the answer waits like a refused one.
+    if (!isAppError(e) || e.code !== PASSWORD_BUSY) throw e;
+    await settle(started);
+    return { ok: false, reason: "busy", waitMs: e.retryAfterMs ?? PASSWORD_RETRY_AFTER_S * 1000 };
+  }
   if (!user || !user.passwordHash || !matches || !user.active) {
     if (user) await audit(user, "failure", !user.active && matches ? "disabled" : "wrong password", address);
     return { ok: false, reason: "invalid" };

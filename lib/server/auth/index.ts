@@ -19,6 +19,13 @@ export class ThrottledLogin extends CredentialsSignin {
     this.code = `throttled_${Math.ceil(waitMs)}`;
   }
 }
+/** Too many password checks under way in the process (password-pool.ts); the code carries the wait too. */
+export class BusyLogin extends CredentialsSignin {
+  constructor(waitMs: number) {
+    super();
+    this.code = `busy_${Math.ceil(waitMs)}`;
+  }
+}
 
 const credentials = Credentials({
   id: "credentials",
@@ -29,7 +36,8 @@ const credentials = Credentials({
     if (!parsed.success) throw new InvalidLogin();
     const result = await checkCredentials(parsed.data.email, parsed.data.password, clientAddress(request.headers));
     if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-    throw result.reason === "throttled" ? new ThrottledLogin(result.waitMs) : new InvalidLogin();
+    if (result.reason === "throttled") throw new ThrottledLogin(result.waitMs);
+    throw result.reason === "busy" ? new BusyLogin(result.waitMs) : new InvalidLogin();
   },
 });
 

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
+import { compareInWorker } from "./password-pool";
 
 /** bcrypt cost: ~100 ms per check in pure JS, slow for guessing, quick enough for a sign-in. */
 const COST = 11;
@@ -9,8 +10,12 @@ export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, COST);
 }
 
+/**
+ * Every check goes through the process-wide bound and runs off the request thread
+ * (password-pool.ts); when that is full it throws a 429 `sign_ins_busy` before any work.
+ */
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+  return compareInWorker(password, hash);
 }
 
 /**

@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import type { PresendDraftParsed, PresendResult } from "@/lib/schemas/presend";
 import { env, MAX_PRESEND_WORKERS, PRESEND_WORKER_HEAP_MB } from "@/lib/server/env";
 import { busyError } from "@/lib/server/limits/one-at-a-time";
+import { WORKER_FROM_SOURCE, workerFromSource } from "@/lib/server/limits/source-worker";
 import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } from "@/lib/server/limits/worker-pool";
 
 /**
@@ -16,21 +17,14 @@ import { createWorkerPool, WorkerPoolError, WorkerTaskError, type WorkerPool } f
 
 /**
  * In Next (built or `next dev`) the worker is Next's bundle of check-worker.ts, from the
- * `new Worker(new URL(…, import.meta.url))` below. Outside Next (Vitest, tsx scripts) there is
- * no bundle: a worker loads the TypeScript file through tsx's API, as Node 20 does not apply
- * `--import tsx` to a worker's own entry. NEXT_RUNTIME is what tells them apart: Next sets it
- * in its bundles; import.meta.url does not, as Next keeps the source file's name in it.
+ * `new Worker(new URL(…, import.meta.url))` below; outside Next it loads the source (source-worker.ts).
  */
-const FROM_SOURCE = !process.env.NEXT_RUNTIME;
 const options = { name: "presend-checks", resourceLimits: { maxOldGenerationSizeMb: PRESEND_WORKER_HEAP_MB } };
 
 function spawn(): Worker {
-  if (FROM_SOURCE) {
+  if (WORKER_FROM_SOURCE) {
     // Not `new URL("./check-worker.ts", import.meta.url)`: Next would copy the file as an asset.
-    const entry = import.meta.url.replace(/check-pool\.ts$/, "check-worker.ts");
-    const load = `import("tsx/esm/api").then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(import.meta.url)}))`;
-    // Reflect.construct: this form is for source only, and must not look like a worker entry to Next's bundler.
-    return Reflect.construct(Worker, [load, { ...options, eval: true }]) as Worker;
+    return workerFromSource(import.meta.url.replace(/check-pool\.ts$/, "check-worker.ts"), import.meta.url, options);
   }
   // Written out in full: Next bundles a worker only from `new Worker(new URL("…", import.meta.url))`.
   return new Worker(new URL("./check-worker.ts", import.meta.url), options);

@@ -10,6 +10,8 @@ import { GET as LIST_KEYS, POST as CREATE_KEY } from "@/app/api/p/[project]/api-
 import { POST as CREATE_HOOK } from "@/app/api/p/[project]/webhooks/route";
 import { POST as RECONFIRM } from "./route";
 import { isRecent } from "@/lib/server/reauth";
+import { DUMMY_HASH, verifyPassword } from "@/lib/server/auth/password";
+import { resetPasswordPool } from "@/lib/server/auth/password-pool";
 
 /** The re-confirmation rule, and that the key's secret leaves through the response only. */
 const SECRET = "sk_live_THE_ONE_TIME_SECRET_1234567890";
@@ -100,6 +102,27 @@ describe("creating keys and webhooks", () => {
     expect(refusal).not.toBeNull();
     expect((await refusal!.json()).error.message).toMatch(/^Too many attempts\. Try again in \d+ seconds?\.$/);
     expect((await attempt(PASSWORD)).status).toBe(429);
+  });
+
+  it("shares the process-wide bound on password checks with sign-in: a full pool is a 429 with Retry-After, nothing compared", async () => {
+    const { user } = await createUser({ email: "busy@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+    const stale = await sessionCookie(user.id, Date.now() - 60 * MIN);
+    setTestEnv({ SERVICE_URL: service.url, REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "3", PASSWORD_WORKERS: "1", PASSWORD_QUEUE: "1" });
+    await resetPasswordPool();
+    try {
+      // One check running (its worker still starting) and one waiting: the pool is full.
+      const fillers = [verifyPassword("guess", DUMMY_HASH), verifyPassword("guess", DUMMY_HASH)];
+      const res = await RECONFIRM(await apiRequest("/api/auth/reconfirm", { method: "POST", cookie: stale, body: { password: PASSWORD } }), params({}));
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe("2");
+      expect((await res.json()).error).toMatchObject({ code: "sign_ins_busy", message: "Too many sign-ins at once. Try again in 2 seconds." });
+      expect(await Promise.all(fillers)).toEqual([false, false]);
+      // With the pool free again the same password confirms.
+      expect((await RECONFIRM(await apiRequest("/api/auth/reconfirm", { method: "POST", cookie: stale, body: { password: PASSWORD } }), params({}))).status).toBe(200);
+    } finally {
+      setTestEnv({ SERVICE_URL: service.url, REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "3" });
+      await resetPasswordPool();
+    }
   });
 
   it("keeps no copy of the secret: the list, the database and the audit log never hold it", async () => {
