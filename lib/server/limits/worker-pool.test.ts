@@ -64,14 +64,14 @@ describe("worker pool", () => {
     expect(await first).toBe("first");
     expect(await second).toMatchObject({ name: "WorkerPoolError", reason: "timeout", waitedMs: expect.any(Number) });
     expect(((await second) as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(500);
-    expect(Date.now() - queuedAt).toBeLessThan(1300);
+    expect(Date.now() - queuedAt).toBeLessThan(2000);
   });
 
   it("answers a task still waiting for a worker at its deadline then, unstarted (`expired`)", async () => {
     const p = make({ spawn: spawn({ readyAfterMs: 1500 }), timeoutMs: 300 });
     const queuedAt = Date.now();
     const error = await p.run({ echo: "late" }).catch((e: unknown) => e);
-    expect(Date.now() - queuedAt).toBeLessThan(1000);
+    expect(Date.now() - queuedAt, "answered before the worker came up (1500 ms)").toBeLessThan(1400);
     expect(error).toMatchObject({ name: "WorkerPoolError", reason: "expired" });
     expect((error as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(300);
     expect(p.stats()).toMatchObject({ running: 0, queued: 0 });
