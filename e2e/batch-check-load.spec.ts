@@ -14,8 +14,8 @@ const file = (rows: number) => `email,first_name\n${Array.from({ length: rows },
  * a file at the row limit is checked while /api/health keeps answering promptly (the one
  * latency bound the issue asks for), and a file over the limit is refused naming the field.
  *
- * @e2e-alone: the harness runs this file after everything else of the run has ended, on a
- * stack of its own (scripts/lib/e2e-lanes.ts): the latency it measures is the dashboard's,
+ * @e2e-alone: the harness runs this file after everything else of the run has ended, with
+ * the other such specs one at a time (scripts/lib/e2e-lanes.ts): the latency it measures is the dashboard's,
  * not that of other browser lanes and test passes computing beside it.
  */
 test("/api/health answers promptly throughout the check of a maximum-size file", async ({ page }) => {

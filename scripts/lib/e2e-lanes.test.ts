@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
-import { exactFile } from "./e2e-run";
+import { laneChains, planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
+import { aloneLanes, exactFile } from "./e2e-run";
 
 const files = { specs: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], journeys: ["e2e/journeys/j.spec.ts", "e2e/journeys/k.spec.ts"] };
 
@@ -22,14 +22,35 @@ describe("the browser suite's lanes", () => {
     const units = suiteUnits(files);
     const durations = { "bundled e2e/a.spec.ts": 100, "bundled e2e/b.spec.ts": 60, "bundled e2e/c.spec.ts": 50, "bundled e2e/d.spec.ts": 10, "contrarian e2e/journeys/j.spec.ts": 5 };
     const lanes = planLanes(units, { bundled: 2, contrarian: 1 }, durations);
-    expect(lanes.map((l) => [l.name, l.files, l.estimate])).toEqual([
-      // j and k were not measured on the bundled service: each counts as the median (50).
-      ["bundled-1", ["e2e/a.spec.ts", "e2e/journeys/j.spec.ts", "e2e/d.spec.ts"], 160],
-      ["bundled-2", ["e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/journeys/k.spec.ts"], 160],
-      ["contrarian-1", ["e2e/journeys/k.spec.ts", "e2e/journeys/j.spec.ts"], 55],
+    expect(lanes.map((l) => [l.name, l.files, l.estimate, l.after])).toEqual([
+      // k was not measured on the contrarian, nor j and k on the bundled service: each counts as the median (50).
+      ["contrarian-1", ["e2e/journeys/k.spec.ts", "e2e/journeys/j.spec.ts"], 55, undefined],
+      ["bundled-1", ["e2e/a.spec.ts", "e2e/journeys/k.spec.ts"], 150, undefined],
+      ["bundled-2", ["e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], 120, undefined],
+      // The bundled files go on where the contrarian's lane ends (at 55 s, and a stack's start).
+      ["bundled-3", ["e2e/journeys/j.spec.ts"], 50, "contrarian-1"],
     ]);
     const planned: Unit[] = lanes.flatMap((l) => l.files.map((file) => ({ file, target: l.target })));
     expect(planned.map(unitKey).sort()).toEqual(units.map(unitKey).sort());
+    expect(laneChains(lanes).map((chain) => chain.map((l) => l.name))).toEqual([["contrarian-1", "bundled-3"], ["bundled-1"], ["bundled-2"]]);
+  });
+
+  it("adds no lane after another when nothing is left to run there", () => {
+    const durations = { "bundled e2e/a.spec.ts": 10, "bundled e2e/b.spec.ts": 10, "contrarian e2e/journeys/j.spec.ts": 100 };
+    const lanes = planLanes(suiteUnits({ specs: ["e2e/a.spec.ts", "e2e/b.spec.ts"], journeys: ["e2e/journeys/j.spec.ts"] }), { bundled: 2, contrarian: 1 }, durations);
+    expect(lanes.map((l) => [l.name, l.files])).toEqual([
+      ["bundled-1", ["e2e/a.spec.ts", "e2e/journeys/j.spec.ts"]],
+      ["bundled-2", ["e2e/b.spec.ts"]],
+      // The contrarian has the most to run here: it is the one that would go on after the others.
+      ["contrarian-1", ["e2e/journeys/j.spec.ts"]],
+    ]);
+    expect(laneChains(lanes).map((chain) => chain.map((l) => l.name))).toEqual([["bundled-1"], ["bundled-2"], ["contrarian-1"]]);
+  });
+
+  it("runs the specs that run alone in one lane per target, one after another", () => {
+    expect(aloneLanes([{ file: "e2e/a.spec.ts", target: "bundled" }, { file: "e2e/b.spec.ts", target: "bundled" }]).map((l) => [l.name, l.files])).toEqual([
+      ["bundled-alone", ["e2e/a.spec.ts", "e2e/b.spec.ts"]],
+    ]);
   });
 
   it("never makes more lanes than files", () => {

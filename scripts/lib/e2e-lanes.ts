@@ -14,7 +14,8 @@ import type { ServiceTarget } from "./stack";
 
 /**
  * A spec file that holds this marker in a comment runs alone, after everything else of the
- * run has ended, on a stack of its own: one that measures the dashboard's latency, which
+ * run has ended, one such file at a time (in one lane, `aloneLanes` in ./e2e-run.ts): one
+ * that measures the dashboard's latency, which
  * other lanes and test passes computing beside it would move (e2e/batch-check-load.spec.ts),
  * or that must finish a large amount of work within a time limit (e2e/demo.spec.ts).
  */
@@ -41,6 +42,12 @@ export interface Lane {
   files: string[];
   /** Seconds the files took last time, summed (what the plan balanced). */
   estimate: number;
+  /**
+   * The lane after which this one starts, in its place (on a stack of its own, of its own target): a
+   * target with little to run (the contrarian's journeys) ends early, and the bundled
+   * service's files go on in its place instead of leaving it idle. None: starts at once.
+   */
+  after?: string;
 }
 
 const SPEC = /\.spec\.ts$/;
@@ -88,28 +95,66 @@ export function readDurations(): Record<string, number> {
   return { ...read(DURATIONS_COMMITTED), ...read(DURATIONS_LAST_RUN) };
 }
 
+/** Seconds a lane takes before its first test: a stack starting, the personas signing in. */
+export const LANE_START_S = 25;
+
 /**
- * Spreads the units over lanes, `lanes[target]` lanes per service target, so that the lanes
- * end about together: longest first, each to the lane with the least so far (LPT). A file
- * not measured yet counts as the median of those that were.
+ * Spreads the units over lanes, `lanes[target]` lanes per service target running side by
+ * side from the start, so that they end about together: longest first, each to the lane with
+ * the least so far (LPT). The target with the most to run (the bundled service) also goes on
+ * after each lane of the others ends, in its place (a lane with `after`): the others' few
+ * files leave their lane idle long before the end otherwise, and a lane mostly waits (on the
+ * service's lifecycle steps, a scheduled send), so the number of lanes at a time stays the
+ * same. A file not measured yet counts as the median of those that were.
  */
 export function planLanes(units: Unit[], lanes: Record<ServiceTarget, number>, durations: Record<string, number>): Lane[] {
   const known = Object.values(durations).sort((a, b) => a - b);
   const fallback = known.length ? known[Math.floor(known.length / 2)] : 30;
   const estimate = (u: Unit) => durations[unitKey(u)] ?? fallback;
-  const plan: Lane[] = [];
-  for (const target of Object.keys(lanes) as ServiceTarget[]) {
-    const mine = units.filter((u) => u.target === target);
-    if (mine.length === 0) continue;
-    const count = Math.max(1, Math.min(lanes[target], mine.length));
-    const targetLanes: Lane[] = Array.from({ length: count }, (_, i) => ({ name: `${target}-${i + 1}`, target, files: [], estimate: 0 }));
+  const work = (target: ServiceTarget) => units.filter((u) => u.target === target).reduce((sum, u) => sum + estimate(u), 0);
+  const targets = (Object.keys(lanes) as ServiceTarget[]).filter((t) => units.some((u) => u.target === t));
+  // The target with the most to run goes last: it fills in after the others' lanes.
+  const filler = [...targets].sort((a, b) => work(b) - work(a))[0];
+  const spread = (mine: Unit[], targetLanes: Lane[]) => {
     for (const unit of [...mine].sort((a, b) => estimate(b) - estimate(a) || a.file.localeCompare(b.file))) {
       const lane = targetLanes.reduce((least, l) => (l.estimate < least.estimate ? l : least));
       lane.files.push(unit.file);
       lane.estimate += estimate(unit);
     }
-    for (const lane of targetLanes) lane.estimate = Math.round(lane.estimate);
+  };
+  const plan: Lane[] = [];
+  for (const target of targets.filter((t) => t !== filler)) {
+    const mine = units.filter((u) => u.target === target);
+    const count = Math.max(1, Math.min(lanes[target], mine.length));
+    const targetLanes: Lane[] = Array.from({ length: count }, (_, i) => ({ name: `${target}-${i + 1}`, target, files: [], estimate: 0 }));
+    spread(mine, targetLanes);
     plan.push(...targetLanes);
   }
+  if (filler) {
+    const mine = units.filter((u) => u.target === filler);
+    const count = Math.max(1, Math.min(lanes[filler], mine.length));
+    const own: Lane[] = Array.from({ length: count }, (_, i) => ({ name: `${filler}-${i + 1}`, target: filler, files: [], estimate: 0 }));
+    // `estimate` of a lane that follows another counts from the start of the run while
+    // planning (where its place becomes free), and its own files' time once planned.
+    const following: Lane[] = plan.map((before, i) => ({ name: `${filler}-${count + i + 1}`, target: filler, files: [], estimate: before.estimate + LANE_START_S, after: before.name }));
+    spread(mine, [...own, ...following]);
+    for (const lane of following) lane.estimate -= plan.find((p) => p.name === lane.after)!.estimate + LANE_START_S;
+    plan.push(...own, ...following.filter((l) => l.files.length > 0));
+  }
+  for (const lane of plan) lane.estimate = Math.round(lane.estimate);
   return plan;
+}
+
+/**
+ * The lanes as chains to run side by side: each chain a lane that starts at once, then the
+ * lanes that start after it, one after another.
+ */
+export function laneChains(plan: Lane[]): Lane[][] {
+  return plan
+    .filter((l) => !l.after)
+    .map((first) => {
+      const chain = [first];
+      for (let next = plan.find((l) => l.after === first.name); next; next = plan.find((l) => l.after === chain[chain.length - 1].name)) chain.push(next);
+      return chain;
+    });
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane } from "./e2e-lanes";
+import { DURATIONS_LAST_RUN, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
@@ -117,22 +117,45 @@ export const exactFile = (file: string) => `/${file.replace(/[.*+?^${}()|[\]\\]/
  */
 export type SuitePart = "lanes" | "alone" | "all";
 
+/** A lane and the Playwright arguments that select its files. */
+interface LaneRun {
+  lane: Lane;
+  args: string[];
+}
+
+/**
+ * The specs that run alone, in one lane per target: Playwright runs them one after another
+ * in one process, so nothing else computes beside any of them, and the stack, the sign-ins
+ * and Playwright's start are paid once rather than once per file (about 20 s each). The
+ * specs that need more than the lane's stack (the abuse suite, the demo's month) start
+ * their own in `beforeAll` and stop it after.
+ */
+export function aloneLanes(alone: Unit[]): Lane[] {
+  const targets = [...new Set(alone.map((u) => u.target))];
+  return targets.map((target) => {
+    const files = alone.filter((u) => u.target === target).map((u) => u.file);
+    return { name: `${target}-alone`, target, files, estimate: 0 };
+  });
+}
+
 /**
  * What runs: with no arguments (and no E2E_TARGET) the whole suite, spread over lanes that
- * run side by side, then the specs that run alone, each in a lane of its own; with
- * arguments (a file, `--grep`, ...), one lane per target given them.
+ * run side by side, then the specs that run alone; with arguments (a file, `--grep`, ...),
+ * one lane per target given them. Each round is a list of chains run side by side; a chain's
+ * lanes run one after another (see `after` in scripts/lib/e2e-lanes.ts).
  */
-function plan(args: string[], part: SuitePart): { lane: Lane; args: string[] }[][] {
+function plan(args: string[], part: SuitePart): LaneRun[][][] {
+  const run = (lane: Lane): LaneRun => ({ lane, args: lane.files.map(exactFile) });
   if (args.length === 0 && !process.env.E2E_TARGET) {
     const units = suiteUnits();
     const together = units.filter((u) => !runsAlone(u.file));
     const alone = units.filter((u) => runsAlone(u.file));
-    const lanes = planLanes(together, laneCounts(), readDurations()).map((lane) => ({ lane, args: lane.files.map(exactFile) }));
-    const solos = alone.map((u) => [{ lane: { name: `${u.target}-alone-${u.file.replace(/^.*\//, "").replace(/\.spec\.ts$/, "")}`, target: u.target, files: [u.file], estimate: 0 }, args: [exactFile(u.file)] }]);
-    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" ? [] : solos)];
+    const lanes = laneChains(planLanes(together, laneCounts(), readDurations())).map((chain) => chain.map(run));
+    const solos = aloneLanes(alone).map((lane) => [run(lane)]);
+    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" || solos.length === 0 ? [] : [solos])];
   }
   if (part === "alone") return [];
-  return [targetsFor(args).map((target) => ({ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }))];
+  return [targetsFor(args).map((target) => [{ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }])];
 }
 
 /**
@@ -150,21 +173,27 @@ export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E
     await buildTestDashboard();
     const total: Counts = { passed: 0, failed: 0 };
     const tests: BrowserTest[] = [];
-    // Each round's lanes side by side; the rounds one after another.
-    for (const lanes of rounds) {
-      if (lanes.length > 1) {
-        console.log(`${lanes.length} lanes side by side (estimated from earlier runs):`);
-        for (const { lane } of lanes) console.log(`  ${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`);
+    // Each round's chains side by side, a chain's lanes one after another; the rounds one after another.
+    for (const chains of rounds) {
+      if (chains.flat().length > 1) {
+        console.log(`${chains.length} lanes side by side (estimated from earlier runs):`);
+        for (const chain of chains) console.log(`  ${chain.map(({ lane }) => `${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`).join(", then ")}`);
       }
-      const results = await Promise.all(
-        lanes.map(({ lane, args: laneArgs }) =>
-          runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
-            // A lane whose stack did not start: its files did not run, which fails the run.
-            console.error(`[${lane.name}] could not run: ${error.message}`);
-            return { counts: { passed: 0, failed: 1 }, tests: [] };
+      const runOne = ({ lane, args: laneArgs }: LaneRun) =>
+        runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
+          // A lane whose stack did not start: its files did not run, which fails the run.
+          console.error(`[${lane.name}] could not run: ${error.message}`);
+          return { counts: { passed: 0, failed: 1 }, tests: [] };
+        });
+      const results = (
+        await Promise.all(
+          chains.map(async (chain) => {
+            const done: E2EResult[] = [];
+            for (const laneRun of chain) done.push(await runOne(laneRun));
+            return done;
           }),
-        ),
-      );
+        )
+      ).flat();
       for (const r of results) {
         total.passed += r.counts.passed;
         total.failed += r.counts.failed;
