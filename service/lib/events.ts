@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
 import { messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { enqueueMany } from "../worker/queue";
 import { newId } from "./ids";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 
 export type MessageRow = typeof messages.$inferSelect;
 /** A database or an open transaction: every write here joins the caller's transaction. */

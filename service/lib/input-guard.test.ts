@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_REQUEST_BYTES } from "../../lib/schemas/limits";
-import { hugeBody } from "../../lib/test/huge-body";
+import { hugeBody } from "../../contract/http/huge-body";
 import { createTestService, type TestService } from "../test/harness";
 
 /**

@@ -3,7 +3,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../context";
 import { demoHistories, messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { STATUS_AFTER, webhookPayloadOf, type MessageRow, type Tx } from "../lib/events";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 import type { EventType } from "../../lib/schemas";
 import { yieldToIo } from "../worker/messages";
 import { enqueue, type JobHandlers } from "../worker/queue";

@@ -6,7 +6,7 @@ import { MAX_REQUEST_BYTES, RESERVED_HEADERS } from "../../lib/schemas";
 import type { Deps } from "../context";
 import { domains, type AddressRow } from "../db/schema";
 import { addressDomain, receivingDomainFor } from "../lib/domains";
-import { safeErrorSummary } from "../../lib/log/safe-error";
+import { safeErrorSummary } from "../../contract/log/safe-error";
 import { storeInbound, storeInboundRejection } from "../lib/inbound";
 
 export type InboundSmtp = { port: number; close: () => Promise<void> };
