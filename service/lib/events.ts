@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { EventType, MessageStatus, WebhookPayload } from "../../lib/schemas";
+import type { EventType, MessageStatus, WebhookPayload } from "../../contract/wire";
 import type { Db } from "../db/client";
 import { messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { enqueueMany } from "../worker/queue";
@@ -128,7 +128,7 @@ async function fanOut(tx: Tx, events: NewEvent[], at: Date) {
   await enqueueMany(tx, deliveries.map((d) => ({ kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId: d.id }, runAt: at })));
 }
 
-/** The body of one delivery (`webhookPayload` in lib/schemas/webhooks.ts), fixed at event time. */
+/** The body of one delivery (`webhookPayload` in contract/wire/webhooks.ts), fixed at event time. */
 export function webhookPayloadOf(event: NewEvent, project: string, at: Date): WebhookPayload {
   const m = event.message;
   const inbound = m.direction === "inbound";

@@ -4,7 +4,7 @@ import type { Deps } from "../context";
 import { demoHistories, messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { STATUS_AFTER, webhookPayloadOf, type MessageRow, type Tx } from "../lib/events";
 import { rowsOf } from "../../contract/db-rows";
-import type { EventType } from "../../lib/schemas";
+import type { EventType } from "../../contract/wire";
 import { yieldToIo } from "../worker/messages";
 import { enqueue, type JobHandlers } from "../worker/queue";
 import { deliver } from "../worker/webhooks";
