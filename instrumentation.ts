@@ -7,7 +7,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   if (process.env.NEXT_PHASE === "phase-production-build") return;
   // Before anything can fail: errors Next or a library print go through the safe summary (no SQL parameters).
-  const { guardConsoleErrors } = await import("./lib/log/console-guard");
+  const { guardConsoleErrors } = await import("./contract/log/console-guard");
   guardConsoleErrors();
   // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
   const { installPeerAddressHeader } = await import("./lib/server/client-address");

@@ -26,7 +26,7 @@ import { rerunUnderReactServer } from "./lib/react-server";
 rerunUnderReactServer(import.meta.url, "BENCH_INGEST_CHILD");
 
 const { sql } = await import("drizzle-orm");
-const { rowsOf } = await import("@/lib/db-rows");
+const { rowsOf } = await import("@/contract/db-rows");
 const { FOREIGN_SECRET, startForeignService } = await import("@/lib/test/foreign-service");
 const { startChild } = await import("./lib/child");
 const { waitForHealth } = await import("./lib/health");

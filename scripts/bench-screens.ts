@@ -58,7 +58,7 @@ type FillResult = { recipient: string };
 if (process.env.BENCH_SCREENS_FILL) {
   const { dataDir, projects, messages, outFile } = JSON.parse(process.env.BENCH_SCREENS_FILL) as { dataDir: string; projects: string[]; messages: number; outFile: string };
   const { sql } = await import("drizzle-orm");
-  const { rowsOf } = await import("@/lib/db-rows");
+  const { rowsOf } = await import("@/contract/db-rows");
   const { consumerProvider } = await import("@/lib/insight/providers");
   const { openDatabase } = await import("@/lib/server/db");
   const { projects: projectsTable } = await import("@/lib/server/db/schema/core");

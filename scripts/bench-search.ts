@@ -63,7 +63,7 @@ async function main() {
     AUTH_SECRET: "bench-secret-bench-secret-bench-secret-0123",
   });
   const { sql } = await import("drizzle-orm");
-  const { rowsOf } = await import("@/lib/db-rows");
+  const { rowsOf } = await import("@/contract/db-rows");
   const { openDatabase, installDb, closeDb } = await import("@/lib/server/db");
   const { projects } = await import("@/lib/server/db/schema/core");
   const { listMessages } = await import("@/lib/server/messages/list");

@@ -1,7 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
-import { safeErrorSummary } from "../lib/log/safe-error";
-import { MAX_REQUEST_BYTES } from "../lib/schemas/limits";
+import { safeErrorSummary } from "../contract/log/safe-error";
+import { MAX_REQUEST_BYTES } from "../contract/wire/limits";
 import type { AppEnv, Deps } from "./context";
 import { authenticate } from "./lib/auth";
 import { ServiceError, fromZodError } from "./lib/errors";

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { Resolver } from "../lib/net/destination";
+import type { Resolver } from "../contract/net/destination";
 import type { ServiceConfig } from "./config";
 import type { Db } from "./db/client";
 

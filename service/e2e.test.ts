@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { webhookPayload, type WebhookPayload } from "../lib/schemas";
+import { webhookPayload, type WebhookPayload } from "../contract/wire";
 import { startReceiver, waitFor, type Received } from "./test/sending-fixtures";
 import { startSmtpSink } from "./test/smtp-sink";
 

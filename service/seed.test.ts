@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { count, eq, sql } from "drizzle-orm";
-import { rowsOf } from "../lib/db-rows";
+import { rowsOf } from "../contract/db-rows";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createApp } from "./app";
 import { testConfig } from "./config";

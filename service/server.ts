@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
-import { guardConsoleErrors } from "../lib/log/console-guard";
-import { safeErrorSummary } from "../lib/log/safe-error";
+import { guardConsoleErrors } from "../contract/log/console-guard";
+import { safeErrorSummary } from "../contract/log/safe-error";
 import { createApp } from "./app";
 import { loadConfig } from "./config";
 import type { Deps } from "./context";

@@ -5,9 +5,12 @@ import { describe, expect, it } from "vitest";
 /**
  * ARCHITECTURE.md, rule 9: imports run one way, app/ → components/ → lib/. Nothing in lib/
  * imports from components/ or app/, nothing in components/ from app/ — tests included (a test
- * of a route handler sits beside the route, under app/). Read from the source text, so every
- * form counts: `import … from`, `import "…"`, `export … from`, `import("…")`, `require("…")`
- * and the module paths handed to `vi.mock` and its kin.
+ * of a route handler sits beside the route, under app/). And the two programs meet only in
+ * contract/: it imports neither, service/ reaches the dashboard's code through it alone, and
+ * the dashboard's code never imports service/ (its tests and test harnesses may, to start the
+ * local service they test against). Read from the source text, so every form counts:
+ * `import … from`, `import "…"`, `export … from`, `import("…")`, `require("…")` and the module
+ * paths handed to `vi.mock` and its kin.
  */
 const root = path.resolve(__dirname, "..");
 
@@ -46,6 +49,37 @@ function wrongWay(dir: string): string[] {
   );
 }
 
+/** Every import of the repository's own files from `files` whose top folder `allowed` refuses, as "file → specifier". */
+function crossings(files: string[], allowed: (file: string, top: string) => boolean): string[] {
+  return files.flatMap((file) =>
+    specifiers(readFileSync(path.join(root, file), "utf8")).flatMap((spec) => {
+      const top = topFolder(file, spec);
+      return top === null || allowed(file, top) ? [] : [`${file} → ${spec}`];
+    }),
+  );
+}
+
+/** The dashboard's own files: app/, components/, lib/ and the source files at the root (proxy.ts, instrumentation.ts…). */
+function dashboardFiles(): string[] {
+  const rootFiles = readdirSync(root, { withFileTypes: true })
+    .filter((e) => e.isFile() && /\.(c|m)?(t|j)sx?$/.test(e.name))
+    .map((e) => e.name);
+  return [...sourceFiles("app"), ...sourceFiles("components"), ...sourceFiles("lib"), ...rootFiles];
+}
+
+/** A test, or a harness tests share: code that may start the local service in-process. */
+const isTestCode = (file: string) => /\.test\.tsx?$/.test(file) || file.startsWith("lib/test/");
+
+/**
+ * service/'s test and benchmark tooling that still uses two database helpers of the
+ * dashboard's test tooling (lib/server/db/: the PGlite template its test image sits beside,
+ * and the drop of a scratch database). Nothing else of service/ may reach past contract/.
+ */
+const SERVICE_TOOLING: ReadonlySet<string> = new Set([
+  "service/db/test-db.ts → ../../lib/server/db/pglite-template",
+  "service/bench/service.bench.ts → ../../lib/server/db/drop-database",
+]);
+
 describe("imports run one way: app/ → components/ → lib/", () => {
   it("reads every form of import", () => {
     const text = [
@@ -74,5 +108,32 @@ describe("imports run one way: app/ → components/ → lib/", () => {
   it("nothing in components/ imports from app/", () => {
     expect(sourceFiles("components").length).toBeGreaterThan(20);
     expect(wrongWay("components")).toEqual([]);
+  });
+});
+
+describe("the two programs meet in contract/ only", () => {
+  it("contract/ imports nothing of the repository but itself, tests included", () => {
+    expect(sourceFiles("contract").length).toBeGreaterThan(15);
+    expect(crossings(sourceFiles("contract"), (_, top) => top === "contract")).toEqual([]);
+  });
+
+  it("service/ reaches the dashboard's code through contract/ only", () => {
+    expect(sourceFiles("service").length).toBeGreaterThan(50);
+    const wrong = crossings(sourceFiles("service"), (_, top) => top === "service" || top === "contract");
+    expect(wrong.filter((crossing) => !SERVICE_TOOLING.has(crossing))).toEqual([]);
+  });
+
+  it("the dashboard's code never imports service/; its tests and test harnesses may, to start it", () => {
+    const files = dashboardFiles();
+    expect(files.length).toBeGreaterThan(300);
+    expect(crossings(files.filter((file) => !isTestCode(file)), (_, top) => top !== "service")).toEqual([]);
+    // The exception is real and used: the tests run against the real local service.
+    expect(crossings(files.filter(isTestCode), (_, top) => top !== "service").length).toBeGreaterThan(0);
+  });
+
+  it("tells a test or harness from the dashboard's code", () => {
+    expect(isTestCode("lib/test/real-service.ts")).toBe(true);
+    expect(isTestCode("app/api/p/[project]/api-keys/api-keys.test.ts")).toBe(true);
+    expect(isTestCode("lib/server/service/client.ts")).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
 import { params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
-import { hugeBody } from "@/lib/test/huge-body";
+import { hugeBody } from "@/contract/http/huge-body";
 
 /**
  * Finding 1 of the security review: a 400 MB chunked POST raised the server's memory by

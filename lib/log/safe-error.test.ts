@@ -5,7 +5,7 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { users } from "@/lib/server/db/schema/core";
 import { route } from "@/lib/server/route";
 import { apiRequest, params, setTestEnv } from "@/lib/server/test-helpers";
-import { safeErrorSummary } from "./safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 
 /**
  * Finding 9 of the security review: error logs printed every SQL parameter (a password hash,

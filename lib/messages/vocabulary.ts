@@ -8,12 +8,11 @@
  * browser-safe, used by the ingest, the index, the timeline and the badges alike. A word not
  * in the table is kept as it came (lower-cased), shown neutrally, and never treated as final.
  */
+import { MESSAGE_STATUSES, type MessageStatus } from "@/contract/message-status";
+import { EVENT_TYPES } from "@/contract/wire/words";
 
 /** The interface's event types (section 6); the canonical form of every event word. */
-export const CANONICAL_EVENT_TYPES = [
-  "accepted", "queued", "sending", "sent", "delivery", "bounce", "complaint", "open", "click",
-  "delivery_delayed", "rejected", "rendering_failure", "failed", "inbound_received", "inbound_rejected",
-] as const;
+export const CANONICAL_EVENT_TYPES = EVENT_TYPES;
 export type CanonicalEventType = (typeof CANONICAL_EVENT_TYPES)[number];
 
 /** Lower snake case: `DeliveryDelay` → `delivery_delay`, `spam-report` → `spam_report`. */
@@ -67,11 +66,8 @@ export function isKnownEventType(raw: string): boolean {
   return (CANONICAL_EVENT_TYPES as readonly string[]).includes(canonicalEventType(raw));
 }
 
-/** The dashboard's message statuses: what the badges, filters and overview speak. */
-export const MESSAGE_STATUSES = [
-  "queued", "scheduled", "sending", "sent", "delayed", "delivered", "bounced", "complained", "rejected", "failed", "received", "canceled",
-] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** The dashboard's message statuses (what the badges, filters and overview speak) are shared with service/. */
+export { MESSAGE_STATUSES, type MessageStatus };
 
 /** Statuses nothing moves on from (a complaint after delivery aside, see foldStatus). */
 export const FINAL_STATUSES: ReadonlySet<string> = new Set(["delivered", "bounced", "complained", "rejected", "failed", "received", "canceled"]);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { json, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
-import { checkDestination, DestinationBlockedError, fetchPublic, isPublicIp, type Resolver } from "./destination";
-import { classifyIp } from "./ip";
+import { checkDestination, DestinationBlockedError, fetchPublic, isPublicIp, type Resolver } from "@/contract/net/destination";
+import { classifyIp } from "@/contract/net/ip";
 
 /**
  * Finding 4 of the security review (SSRF): a key limited to one project registered webhooks

@@ -2,7 +2,7 @@ import { createSocket, type Socket } from "node:dgram";
 import { pbkdf2 } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
-import { dnsResolver } from "./destination";
+import { dnsResolver } from "@/contract/net/destination";
 
 /**
  * Names someone else chose are resolved with c-ares (finding 14 of the second review: a slow

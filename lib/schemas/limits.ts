@@ -1,10 +1,5 @@
-/** Limits the local service enforces and the dashboard states to its users. */
-export const MAX_BATCH_SIZE = 100;
-/** Decoded bytes of all attachments of one message. */
-export const MAX_ATTACHMENTS_BYTES = 10 * 1024 * 1024;
-/** Any request body, as sent on the wire (base64 attachments included). */
-export const MAX_REQUEST_BYTES = 20 * 1024 * 1024;
-export const MAX_RECIPIENTS = 50;
-export const IDEMPOTENCY_TTL_HOURS = 24;
+/** The interface's limits are the contract's (contract/wire/limits.ts); the dashboard's own follow. */
+export * from "@/contract/wire/limits";
+
 /** Rows of one CSV file (batch send or contact import); checked on the server in slices. */
 export const MAX_FILE_ROWS = 100_000;

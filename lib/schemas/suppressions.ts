@@ -1,25 +1,9 @@
 import { z } from "zod";
-import { emailAddress, page } from "./common";
+import { page } from "@/contract/wire/common";
+import { suppression } from "@/contract/wire/suppressions";
 
-export const SUPPRESSION_REASONS = ["bounce", "complaint", "unsubscribe", "manual"] as const;
-export const suppressionReason = z.enum(SUPPRESSION_REASONS, {
-  error: `must be one of: ${SUPPRESSION_REASONS.join(", ")}`,
-});
-
-export const addSuppressionRequest = z.object({
-  email: emailAddress,
-  reason: suppressionReason.optional(),
-});
-export type AddSuppressionRequest = z.infer<typeof addSuppressionRequest>;
-
-export const suppression = z.object({
-  email: z.string(),
-  reason: z.string(),
-  createdAt: z.string(),
-  /** Local-service extra: the message whose bounce or complaint added it. */
-  messageId: z.string().nullable().optional(),
-});
-export type Suppression = z.infer<typeof suppression>;
+/** The interface's suppression shapes are the contract's: contract/wire/suppressions.ts. */
+export * from "@/contract/wire/suppressions";
 
 /** A suppression as our API lists it: with the message behind it, when the service or the message index knows it. */
 export const suppressionRow = suppression.extend({ linkedMessageId: z.string().nullable() });

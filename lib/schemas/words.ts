@@ -17,7 +17,8 @@ export const CORE_AUDIT_ACTIONS = [
   "project.remove",
 ] as const;
 
-export const DOMAIN_STATUSES = ["pending", "verified", "failed"] as const;
+/** The interface's own words live in contract/wire/words.ts. */
+export { DOMAIN_STATUSES } from "@/contract/wire/words";
 
 export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "suppressed", "duplicate"] as const;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { formatBytes } from "@/lib/http/read-body";
+import { formatBytes } from "@/contract/http/read-body";
 
 /**
  * The least rate a request body must arrive at once it has started: each window, at least

@@ -1,6 +1,6 @@
 import "server-only";
-import { redactUrlsIn } from "@/lib/log/redact-url";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { redactUrlsIn } from "@/contract/log/redact-url";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { EMAIL_PATTERN } from "@/lib/schemas/common";

@@ -226,7 +226,7 @@ const schema = z
 
     // ── Security limits (issue 12) ─────────────────────────────────────────────────
     /**
-     * The dashboard's own fetches of URLs someone else chose (lib/net/destination.ts): never
+     * The dashboard's own fetches of URLs someone else chose (contract/net/destination.ts): never
      * loopback, private, link-local or metadata addresses, unless a `host[:port]` is listed
      * here, or OUTBOUND_ALLOW_PRIVATE opens the private ranges (development).
      */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DestinationBlockedError } from "@/lib/net/destination";
+import { DestinationBlockedError } from "@/contract/net/destination";
 import { parseEnv } from "./env";
 import { fetchOutbound, outboundPolicy } from "./outbound";
 import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";

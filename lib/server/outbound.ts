@@ -1,5 +1,5 @@
 import "server-only";
-import { fetchPublic, type DestinationPolicy } from "@/lib/net/destination";
+import { fetchPublic, type DestinationPolicy } from "@/contract/net/destination";
 import { env } from "./env";
 
 /**

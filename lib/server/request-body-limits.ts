@@ -1,7 +1,7 @@
 import "server-only";
 import type http from "node:http";
 import { AppError } from "@/lib/errors";
-import { formatBytes } from "@/lib/http/read-body";
+import { formatBytes } from "@/contract/http/read-body";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { bodyTooSlow, watchArrival, type ArrivalRate } from "./arrival-rate";
 import { clientAddressOf } from "./client-address";

@@ -1,7 +1,7 @@
 import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import { redactUrl } from "@/lib/log/redact-url";
+import { redactUrl } from "@/contract/log/redact-url";
 import { createWebhookForm, type CreatedWebhook, type WebhookListItem } from "@/lib/schemas/webhooks-form";
 import type { Page, Webhook } from "@/lib/schemas";
 import { withAudit } from "./audit";

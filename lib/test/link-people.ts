@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 
 type PeopleRow = { project_id: string; link: string; hour: string; people: number };

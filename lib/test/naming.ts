@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { decodeHTML } from "entities";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 
 const TABLES = sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`;

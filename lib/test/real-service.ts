@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import type { Resolver } from "@/lib/net/destination";
+import type { Resolver } from "@/contract/net/destination";
 import type { ServiceConfig } from "@/service/config";
 import { createTestService, type TestService } from "@/service/test/harness";
 

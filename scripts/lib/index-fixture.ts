@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { sql } from "drizzle-orm";
 import { MESSAGE_STATUSES } from "../../lib/messages/vocabulary";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 import type { Db } from "../../lib/server/db";
 
 export type IndexFixtureOptions = {

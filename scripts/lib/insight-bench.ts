@@ -57,7 +57,7 @@ const LINKS = ["https://shop.acme.test/sale", "https://shop.acme.test/new", "htt
 export async function indexSection(N: number, time: Timer, total = 1_000_000): Promise<void> {
   benchEnv();
   const { sql } = await import("drizzle-orm");
-  const { rowsOf } = await import("@/lib/db-rows");
+  const { rowsOf } = await import("@/contract/db-rows");
   const { projects } = await import("@/lib/server/db/schema/core");
   const { markAllOnce } = await import("@/lib/server/insight/dirty");
   const { refreshInsight } = await import("@/lib/server/insight/refresh");

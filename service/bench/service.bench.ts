@@ -32,7 +32,7 @@ import { newId } from "../lib/ids";
 import { startReceiver } from "../test/sending-fixtures";
 import { jobHandlers } from "../worker/handlers";
 import { startWorker, type Worker } from "../worker/queue";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 import { dropDatabase } from "../../lib/server/db/drop-database";
 
 const SINGLE_SENDS = Number(process.env.BENCH_SINGLE ?? 1000);

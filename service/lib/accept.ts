@@ -1,5 +1,5 @@
 import { and, eq, or } from "drizzle-orm";
-import type { SendEmail } from "../../lib/schemas";
+import type { SendEmail } from "../../contract/wire";
 import type { Db } from "../db/client";
 import { attachments, messages, templates } from "../db/schema";
 import { enqueueMany } from "../worker/queue";

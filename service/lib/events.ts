@@ -1,30 +1,15 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import type { EventType, MessageStatus, WebhookPayload } from "../../lib/schemas";
+import { STATUS_AFTER_EVENT } from "../../contract/message-status";
+import type { EventType, WebhookPayload } from "../../contract/wire";
 import type { Db } from "../db/client";
 import { messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
 import { enqueueMany } from "../worker/queue";
 import { newId } from "./ids";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 
 export type MessageRow = typeof messages.$inferSelect;
 /** A database or an open transaction: every write here joins the caller's transaction. */
 export type Tx = Pick<Db, "insert" | "update" | "select" | "execute">;
-
-/** The status a message has after each event; events absent here leave it unchanged. */
-export const STATUS_AFTER: Partial<Record<EventType, MessageStatus>> = {
-  accepted: "queued",
-  queued: "queued",
-  sending: "sending",
-  sent: "sent",
-  delivery: "delivered",
-  bounce: "bounced",
-  complaint: "complained",
-  rejected: "rejected",
-  rendering_failure: "failed",
-  failed: "failed",
-  inbound_received: "received",
-  inbound_rejected: "rejected",
-};
 
 export type NewEvent = { message: MessageRow; type: EventType; data?: Record<string, unknown>; at?: Date };
 
@@ -62,7 +47,8 @@ export async function recordEvent(
   data: Record<string, unknown> = {},
   opts: { expect?: readonly string[]; next?: NextJob } = {},
 ): Promise<MessageRow | null> {
-  const status = STATUS_AFTER[type] ?? message.status;
+  // The status after each event is the contract's one map; events absent there leave it unchanged.
+  const status = STATUS_AFTER_EVENT[type] ?? message.status;
   const at = new Date();
   const updated: MessageRow = { ...message, status, updatedAt: at };
   // The payload is built here; the project's external id is filled in by the statement.
@@ -128,7 +114,7 @@ async function fanOut(tx: Tx, events: NewEvent[], at: Date) {
   await enqueueMany(tx, deliveries.map((d) => ({ kind: WEBHOOK_DELIVERY_JOB, payload: { deliveryId: d.id }, runAt: at })));
 }
 
-/** The body of one delivery (`webhookPayload` in lib/schemas/webhooks.ts), fixed at event time. */
+/** The body of one delivery (`webhookPayload` in contract/wire/webhooks.ts), fixed at event time. */
 export function webhookPayloadOf(event: NewEvent, project: string, at: Date): WebhookPayload {
   const m = event.message;
   const inbound = m.direction === "inbound";

@@ -1,5 +1,5 @@
 import { and, eq, lt, sql } from "drizzle-orm";
-import { IDEMPOTENCY_TTL_HOURS } from "../../lib/schemas";
+import { IDEMPOTENCY_TTL_HOURS } from "../../contract/wire";
 import type { Db } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { canonicalJson, sha256 } from "./crypto";

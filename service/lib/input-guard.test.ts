@@ -2,8 +2,8 @@ import { serve } from "@hono/node-server";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { MAX_REQUEST_BYTES } from "../../lib/schemas/limits";
-import { hugeBody } from "../../lib/test/huge-body";
+import { MAX_REQUEST_BYTES } from "../../contract/wire/limits";
+import { hugeBody } from "../../contract/http/huge-body";
 import { createTestService, type TestService } from "../test/harness";
 
 /**

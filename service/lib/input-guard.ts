@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
-import { findJsonProblem, parseJson } from "../../lib/http/json-safety";
-import { BodyTooLargeError, formatBytes, readBodyBytes } from "../../lib/http/read-body";
+import { findJsonProblem, parseJson } from "../../contract/http/json-safety";
+import { BodyTooLargeError, formatBytes, readBodyBytes } from "../../contract/http/read-body";
 import type { AppEnv } from "../context";
 import { ServiceError } from "./errors";
 

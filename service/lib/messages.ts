@@ -1,5 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
-import type { Message } from "../../lib/schemas";
+import type { Message } from "../../contract/wire";
 import type { Db } from "../db/client";
 import { messageEvents, messages } from "../db/schema";
 import { formatAddress, type MessageRow } from "./events";
@@ -7,7 +7,7 @@ import { formatAddress, type MessageRow } from "./events";
 type EventRow = typeof messageEvents.$inferSelect;
 
 /**
- * A message as retrieved (`message` in lib/schemas/emails.ts). `from` carries the display
+ * A message as retrieved (`message` in contract/wire/emails.ts). `from` carries the display
  * name (`Acme <hi@acme.test>`), recipients are bare addresses, as the best-known APIs do.
  */
 export function toMessage(row: MessageRow, events: Pick<EventRow, "type" | "createdAt" | "data">[]): Message {

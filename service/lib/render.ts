@@ -1,4 +1,5 @@
 import Mustache from "mustache";
+import { variableCollector, type MustacheToken } from "../../contract/template-variables";
 
 /**
  * Template rendering with Mustache: `{{var}}` is HTML-escaped in html, `{{{var}}}` is raw,
@@ -7,13 +8,8 @@ import Mustache from "mustache";
  *
  * Besides the output, it reports the names a template uses (`variables`) and the ones
  * the data lacks (`missing`), so a preview can show them and a send can refuse to go out
- * with a hole in it. Naming: a name inside a section is reported relative to the section,
- * `items[].name` for a list (or a section with no data, taken as a list), `user.name` for
- * an object; a name the data resolves in an outer context keeps the outer name.
- * Missing: a value tag (`{{x}}`, `{{{x}}}`) that would render with no value (absent or
- * null). Sections are never missing themselves: Mustache defines an absent section as
- * false/empty, which is how optional blocks and `{{^items}}none{{/items}}` work; names
- * inside a section that does not render are listed but not missing.
+ * with a hole in it; the walk that finds them, and how it names them, is the one the
+ * dashboard uses too (contract/template-variables.ts).
  */
 
 export type TemplateParts = { subject: string | null; html: string | null; text: string | null };
@@ -44,73 +40,9 @@ const writer = new Mustache.Writer();
 
 const raw = (value: unknown) => String(value);
 
-// Token layout of Mustache.parse: [type, value, start, end, children?, ...].
-type Token = [string, string, number, number, Token[]?, ...unknown[]];
-type Frame = { view: unknown; prefix: string };
-type Collect = { variables: Set<string>; missing: Set<string> };
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object";
-
-/** Mustache's own lookup through the context stack, also telling which frame answered. */
-function lookup(stack: Frame[], name: string): { value: unknown; frame: Frame | null } {
-  if (name === ".") return { value: stack[stack.length - 1].view, frame: stack[stack.length - 1] };
-  const parts = name.split(".");
-  for (let i = stack.length - 1; i >= 0; i--) {
-    let current: unknown = stack[i].view;
-    let hit = false;
-    for (let p = 0; p < parts.length; p++) {
-      if (p === parts.length - 1) hit = isObject(current) && parts[p] in current;
-      current = isObject(current) ? current[parts[p]] : undefined;
-    }
-    if (hit) return { value: current, frame: stack[i] };
-  }
-  return { value: undefined, frame: null };
-}
-
-function nameOf(stack: Frame[], key: string, frame: Frame | null): string {
-  const prefix = (frame ?? stack[stack.length - 1]).prefix;
-  if (key === ".") return prefix.endsWith(".") ? prefix.slice(0, -1) : prefix || ".";
-  return prefix + key;
-}
-
-/**
- * Walks the tokens the way Mustache renders them. `live` is false inside a section that
- * does not render: its names are still variables, but none of them is missing.
- */
-function walk(tokens: Token[], stack: Frame[], live: boolean, out: Collect) {
-  for (const token of tokens) {
-    const [type, key] = token;
-    if (type === "name" || type === "&") {
-      const { value, frame } = lookup(stack, key);
-      const name = nameOf(stack, key, frame);
-      out.variables.add(name);
-      if (live && value == null) out.missing.add(name);
-    } else if (type === "#" || type === "^") {
-      const { value, frame } = lookup(stack, key);
-      const name = nameOf(stack, key, frame);
-      out.variables.add(name);
-      const children = token[4] ?? [];
-      const empty = !value || (Array.isArray(value) && value.length === 0);
-      if (type === "^") {
-        walk(children, stack, live && empty, out); // an inverted section keeps the context
-      } else if (empty) {
-        walk(children, [...stack, { view: undefined, prefix: `${name}[].` }], false, out);
-      } else if (Array.isArray(value)) {
-        for (const item of value) walk(children, [...stack, { view: item, prefix: `${name}[].` }], live, out);
-      } else if (isObject(value)) {
-        walk(children, [...stack, { view: value, prefix: `${name}.` }], live, out);
-      } else {
-        // A truthy scalar (a flag) is pushed as context but has no names of its own.
-        walk(children, [...stack, { view: value, prefix: stack[stack.length - 1].prefix }], live, out);
-      }
-    }
-    // text, comments, set-delimiter and partials (none are defined) carry no variables
-  }
-}
-
-function parse(part: keyof TemplateParts, template: string): Token[] {
+function parse(part: keyof TemplateParts, template: string): MustacheToken[] {
   try {
-    return writer.parse(template) as Token[];
+    return writer.parse(template) as MustacheToken[];
   } catch (error) {
     throw new TemplateSyntaxError(part, error instanceof Error ? error.message : String(error));
   }
@@ -118,14 +50,13 @@ function parse(part: keyof TemplateParts, template: string): Token[] {
 
 /** Renders the three parts with `data`; throws TemplateSyntaxError when a part does not parse. */
 export function renderTemplate(parts: TemplateParts, data: Record<string, unknown>): RenderResult {
-  const out: Collect = { variables: new Set(), missing: new Set() };
-  const root: Frame[] = [{ view: data, prefix: "" }];
+  const collect = variableCollector(data);
   const result: TemplateParts = { subject: null, html: null, text: null };
   for (const part of ["subject", "html", "text"] as const) {
     const template = parts[part];
     if (template == null) continue;
-    walk(parse(part, template), root, true, out);
+    collect.add(parse(part, template));
     result[part] = writer.render(template, data, undefined, part === "html" ? undefined : { escape: raw });
   }
-  return { ...result, variables: [...out.variables], missing: [...out.missing] };
+  return { ...result, ...collect.result() };
 }

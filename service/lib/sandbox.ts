@@ -1,4 +1,4 @@
-import type { EventType } from "../../lib/schemas";
+import type { EventType } from "../../contract/wire";
 import type { AddressRow } from "../db/schema";
 
 /**

@@ -1,4 +1,4 @@
-import { inspectDestination, type DestinationPolicy } from "../../lib/net/destination";
+import { inspectDestination, type DestinationPolicy } from "../../contract/net/destination";
 import type { Deps } from "../context";
 import { badRequest } from "./errors";
 

@@ -1,5 +1,5 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { createApiKeyRequest, createApiKeyResponse, idParam } from "../../lib/schemas";
+import { createApiKeyRequest, createApiKeyResponse, idParam } from "../../contract/wire";
 import type { App } from "../context";
 import { apiKeys, projects } from "../db/schema";
 import { createApiKey } from "../lib/accounts";

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { contact as contactShape, createContactRequest, idParam } from "../../lib/schemas";
+import { contact as contactShape, createContactRequest, idParam } from "../../contract/wire";
 import type { App } from "../context";
 import { contacts, suppressions } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";

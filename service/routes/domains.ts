@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { domainToASCII } from "node:url";
-import { domain as domainShape, domainListQuery, hostname, idParam, pageQuery, receivingState } from "../../lib/schemas";
+import { domain as domainShape, domainListQuery, hostname, idParam, pageQuery, receivingState } from "../../contract/wire";
 import type { App } from "../context";
 import { domains } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";

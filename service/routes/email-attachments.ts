@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { and, asc, eq } from "drizzle-orm";
-import { attachmentList, idParam } from "../../lib/schemas";
+import { attachmentList, idParam } from "../../contract/wire";
 import type { App } from "../context";
 import { attachments } from "../db/schema";
 import { requireResource, requireScope } from "../lib/auth";

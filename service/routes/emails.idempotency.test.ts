@@ -1,6 +1,6 @@
 import { count, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sendEmailRequest } from "../../lib/schemas";
+import { sendEmailRequest } from "../../contract/wire";
 import { idempotencyKeys, messages } from "../db/schema";
 import { canonicalJson, sha256 } from "../lib/crypto";
 import type { TestService } from "../test/harness";

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import type { Table } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { message as messageShape } from "../../lib/schemas";
+import { message as messageShape } from "../../contract/wire";
 import { createApp } from "../app";
 import { messages } from "../db/schema";
 import { createApiKey } from "../lib/accounts";

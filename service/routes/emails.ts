@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import {
   batchRequest, batchResponse, idParam, message as messageShape, replyRequest, sendEmailRequest, sendEmailResponse,
   type SendEmail,
-} from "../../lib/schemas";
+} from "../../contract/wire";
 import type { App, AppEnv } from "../context";
 import { acceptPrepared, createSendChecks, prepareSend, type Prepared } from "../lib/accept";
 import { assertResourceProject, requireProject, requireResource, requireScope } from "../lib/auth";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { message as messageShape, webhookPayload } from "../../lib/schemas";
+import { message as messageShape, webhookPayload } from "../../contract/wire";
 import { attachments, messages } from "../db/schema";
 import { createApiKey } from "../lib/accounts";
 import { eventsOf } from "../lib/messages";

@@ -1,4 +1,4 @@
-import { inboundSimulateRequest, message as messageShape } from "../../lib/schemas";
+import { inboundSimulateRequest, message as messageShape } from "../../contract/wire";
 import type { App } from "../context";
 import { requireProject } from "../lib/auth";
 import { storeInbound } from "../lib/inbound";

@@ -1,6 +1,6 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { errorBody, page } from "../../lib/schemas";
+import { errorBody, page } from "../../contract/wire";
 
 /** The project headers, documented on the operations that list them. */
 export const projectHeaders = z.object({

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { addSuppressionRequest, pageQuery, suppression } from "../../lib/schemas";
+import { addSuppressionRequest, pageQuery, suppression } from "../../contract/wire";
 import type { App } from "../context";
 import { suppressions } from "../db/schema";
 import { requireProject } from "../lib/auth";

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { idParam, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../lib/schemas";
+import { idParam, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../contract/wire";
 import type { App } from "../context";
 import { templates } from "../db/schema";
 import { requireProject, requireResource, requireScope, resolveProject } from "../lib/auth";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Resolver } from "../../lib/net/destination";
+import type { Resolver } from "../../contract/net/destination";
 import { loadConfig } from "../config";
 import { webhookDeliveries } from "../db/schema";
 import { createTestService, type TestService } from "../test/harness";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { webhookPayload } from "../../lib/schemas";
+import { webhookPayload } from "../../contract/wire";
 import { jobs, webhookDeliveries } from "../db/schema";
 import { WEBHOOK_DELIVERY_JOB } from "../lib/events";
 import { createApiKey } from "../lib/accounts";

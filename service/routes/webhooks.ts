@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { createWebhookRequest, idParam, pageQuery, webhook as webhookShape } from "../../lib/schemas";
+import { createWebhookRequest, idParam, pageQuery, webhook as webhookShape } from "../../contract/wire";
 import type { App } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";

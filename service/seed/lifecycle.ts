@@ -1,4 +1,4 @@
-import type { EventType } from "../../lib/schemas";
+import type { EventType } from "../../contract/wire";
 import { REACTIONS, type Composed } from "./content";
 import type { Person } from "./people";
 import { PROVIDERS, type Provider } from "./providers";

@@ -1,7 +1,7 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "../../lib/db-rows";
-import { EVENT_TYPES } from "../../lib/schemas";
+import { rowsOf } from "../../contract/db-rows";
+import { EVENT_TYPES } from "../../contract/wire";
 import { demoHistories, messageEvents, messages, webhookDeliveries } from "../db/schema";
 import { syncTemplates } from "../lib/template-files";
 import { createTestService, type TestService } from "../test/harness";

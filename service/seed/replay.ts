@@ -2,9 +2,10 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../context";
 import { demoHistories, messageEvents, messages, projects, webhookDeliveries, webhooks } from "../db/schema";
-import { STATUS_AFTER, webhookPayloadOf, type MessageRow, type Tx } from "../lib/events";
-import { rowsOf } from "../../lib/db-rows";
-import type { EventType } from "../../lib/schemas";
+import { webhookPayloadOf, type MessageRow, type Tx } from "../lib/events";
+import { STATUS_AFTER_EVENT } from "../../contract/message-status";
+import { rowsOf } from "../../contract/db-rows";
+import type { EventType } from "../../contract/wire";
 import { yieldToIo } from "../worker/messages";
 import { enqueue, type JobHandlers } from "../worker/queue";
 import { deliver } from "../worker/webhooks";
@@ -172,7 +173,7 @@ function deliveriesOf(page: MessageRow[], events: (typeof messageEvents.$inferSe
   for (const e of events) {
     const message = byId.get(e.messageId)!;
     const type = e.type as EventType;
-    const current = STATUS_AFTER[type] ?? status.get(message.id) ?? message.status;
+    const current = STATUS_AFTER_EVENT[type] ?? status.get(message.id) ?? message.status;
     status.set(message.id, current);
     if (!webhook.eventTypes.includes(type)) continue;
     rows.push({

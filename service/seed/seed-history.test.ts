@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { count, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { rowsOf } from "../../lib/db-rows";
+import { rowsOf } from "../../contract/db-rows";
 import { testConfig } from "../config";
 import type { Deps } from "../context";
 import { openTestDatabase } from "../db/test-db";

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { webhookPayload, type WebhookPayload } from "../../lib/schemas";
+import { webhookPayload, type WebhookPayload } from "../../contract/wire";
 
 export type Delivery = { id: string; payload: WebhookPayload; at: number };
 

@@ -2,11 +2,11 @@ import { asc, eq } from "drizzle-orm";
 import { simpleParser, type AddressObject, type ParsedMail } from "mailparser";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerSession } from "smtp-server";
-import { MAX_REQUEST_BYTES, RESERVED_HEADERS } from "../../lib/schemas";
+import { MAX_REQUEST_BYTES, RESERVED_HEADERS } from "../../contract/wire";
 import type { Deps } from "../context";
 import { domains, type AddressRow } from "../db/schema";
 import { addressDomain, receivingDomainFor } from "../lib/domains";
-import { safeErrorSummary } from "../../lib/log/safe-error";
+import { safeErrorSummary } from "../../contract/log/safe-error";
 import { storeInbound, storeInboundRejection } from "../lib/inbound";
 
 export type InboundSmtp = { port: number; close: () => Promise<void> };

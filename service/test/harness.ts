@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Resolver } from "../../lib/net/destination";
+import type { Resolver } from "../../contract/net/destination";
 import { createApp } from "../app";
 import { testConfig, type ServiceConfig } from "../config";
 import type { Deps } from "../context";

@@ -3,7 +3,8 @@ import type { Deps } from "../context";
 import { attachments, messages, suppressions, templates } from "../db/schema";
 import { SEND_JOB } from "../lib/accept";
 import { markUnsubscribed } from "../lib/contacts";
-import { STATUS_AFTER, recordEvent, type MessageRow, type Tx } from "../lib/events";
+import { recordEvent, type MessageRow, type Tx } from "../lib/events";
+import { STATUS_AFTER_EVENT } from "../../contract/message-status";
 import { findMessage } from "../lib/messages";
 import { renderTemplate } from "../lib/render";
 import { sandboxPlan } from "../lib/sandbox";
@@ -107,7 +108,7 @@ async function sandboxStep(deps: Deps, payload: Record<string, unknown>) {
   if (!step) return;
   // The status the previous step left: a step runs only from there, so it records once.
   let expected = "sending";
-  for (const prior of plan.slice(0, index)) expected = STATUS_AFTER[prior.type] ?? expected;
+  for (const prior of plan.slice(0, index)) expected = STATUS_AFTER_EVENT[prior.type] ?? expected;
 
   const next = index + 1 < plan.length
     ? { kind: SANDBOX_STEP_JOB, payload: { messageId: message.id, step: index + 1 }, runAt: new Date(Date.now() + deps.config.SERVICE_SANDBOX_STEP_MS) }

@@ -2,8 +2,8 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { jobs } from "../db/schema";
 import type { Deps } from "../context";
-import { safeErrorSummary } from "../../lib/log/safe-error";
-import { rowsOf } from "../../lib/db-rows";
+import { safeErrorSummary } from "../../contract/log/safe-error";
+import { rowsOf } from "../../contract/db-rows";
 
 /** A job's work. Throwing retries it with backoff; returning ends it. */
 export type JobHandler = (deps: Deps, payload: Record<string, unknown>, attempt: number) => Promise<void>;

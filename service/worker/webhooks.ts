@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
-import { DestinationBlockedError, fetchPublic } from "../../lib/net/destination";
+import { DestinationBlockedError, fetchPublic } from "../../contract/net/destination";
 import type { Deps } from "../context";
 import { webhookDeliveries, webhooks } from "../db/schema";
 import { WEBHOOK_DELIVERY_JOB } from "../lib/events";

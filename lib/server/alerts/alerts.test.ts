@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, openDatabase, type Db } from "@/lib/server/db";

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { LEVELS, levelRank, levelsOf, METRICS, nextLevel, type Level, type Metric, type Thresholds } from "@/lib/insight/thresholds";
 import { recordAudit, SYSTEM_ACTOR, type AuditInput } from "@/lib/server/audit";
 import { db, type Db } from "@/lib/server/db";

@@ -1,9 +1,9 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Level, Metric } from "@/lib/insight/thresholds";
-import type { DestinationPolicy } from "@/lib/net/destination";
+import type { DestinationPolicy } from "@/contract/net/destination";
 import type { Address } from "@/lib/schemas/common";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";

@@ -11,7 +11,7 @@ import { alertSettings, type AlertSettingsRow } from "@/lib/server/db/schema/ins
 import { env } from "@/lib/server/env";
 import { openSecret, sealSecret } from "@/lib/server/event-stream/secret-box";
 import { requireRecentAuth } from "@/lib/server/reauth";
-import { redactUrl } from "@/lib/log/redact-url";
+import { redactUrl } from "@/contract/log/redact-url";
 
 /**
  * Per project: the alert thresholds an admin chose (the defaults otherwise) and the optional

@@ -6,7 +6,7 @@ import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";
 import { alertDeliveries, alertEvents, alertStates } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
-import { redactUrl, redactUrlsIn } from "@/lib/log/redact-url";
+import { redactUrl, redactUrlsIn } from "@/contract/log/redact-url";
 import { getAlertSettings, projectThresholds } from "./settings";
 
 /** What the screens show of alerts: the levels now (the banner), the history, the settings. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { Webhook } from "standardwebhooks";
-import { fetchPublic, type DestinationPolicy } from "@/lib/net/destination";
+import { fetchPublic, type DestinationPolicy } from "@/contract/net/destination";
 
 /**
  * One signed POST of an alert, per Standard Webhooks: `webhook-id` (the delivery's id, the same

@@ -1,5 +1,5 @@
 import "server-only";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { NO_ERASURE, redactorFor } from "@/lib/server/retention/redactor";
 import { and, eq, sql } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
@@ -8,7 +8,7 @@ import type { SendEmail } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { recordSentMessagesIn } from "@/lib/server/messages/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";

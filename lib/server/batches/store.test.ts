@@ -1,5 +1,5 @@
 import { count, eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Actor, Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";

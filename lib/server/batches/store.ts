@@ -2,7 +2,7 @@ import "server-only";
 import { and, eq, sql } from "drizzle-orm";
 import { chunkIdempotencyKey } from "@/lib/batch/chunks";
 import { MAX_BATCH_SIZE } from "@/lib/schemas/limits";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db, type Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
 import { redactorFor, type Redactor } from "@/lib/server/retention/redactor";

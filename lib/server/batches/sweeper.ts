@@ -1,7 +1,7 @@
 import "server-only";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { isRunningHere, runJob } from "./runner";

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { openDatabase } from "./index";
 import { copyPgliteTemplate, ensurePgliteTemplate, pgliteTemplateDir } from "./pglite-template";
 

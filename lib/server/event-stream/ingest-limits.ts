@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { formatBytes } from "@/lib/http/read-body";
+import { formatBytes } from "@/contract/http/read-body";
 import type { ArrivalRate } from "@/lib/server/arrival-rate";
 import { env } from "@/lib/server/env";
 import { SMALL_BODY_BYTES, type BodyBudget, type Pool } from "@/lib/server/inflight-budget";

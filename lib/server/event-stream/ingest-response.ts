@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError, isAppError } from "@/lib/errors";
-import { findJsonProblem } from "@/lib/http/json-safety";
+import { findJsonProblem } from "@/contract/http/json-safety";
 import { errorResponse } from "@/lib/server/route";
 import { webBody, type BodySource } from "./delivery-body";
 import { ingestStream } from "./ingest";

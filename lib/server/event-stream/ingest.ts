@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { isAppError } from "@/lib/errors";
-import { declaredLength } from "@/lib/http/read-body";
+import { declaredLength } from "@/contract/http/read-body";
 import { clientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
 import { invalidateMessage } from "@/lib/server/messages/read";

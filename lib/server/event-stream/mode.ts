@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { StreamModeCode } from "@/lib/schemas/event-stream";
 import { db, type Db } from "@/lib/server/db";
 import { eventStreams } from "@/lib/server/db/schema/messages";

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH } from "@/lib/http/json-safety";
+import { MAX_JSON_DEPTH } from "@/contract/http/json-safety";
 import { normalizeEvent, toIsoTime } from "@/lib/messages/event-element";
 import { canonicalEventType, isKnownEventType } from "@/lib/messages/vocabulary";
 import { MAX_RECIPIENTS } from "@/lib/schemas/limits";

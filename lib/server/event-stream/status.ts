@@ -1,6 +1,6 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import type { Project } from "@/lib/server/access";
 import { db } from "@/lib/server/db";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db, openDatabase } from "@/lib/server/db";
 import { markInsightDirty } from "./dirty";
 import { refreshBatch } from "./refresh";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";

@@ -1,7 +1,7 @@
 import "server-only";
 import { Resolver } from "node:dns/promises";
 import { sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { consumerProvider, providerFromMx, type ProviderKey } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db } from "@/lib/server/db";
 import { factsSql, linksSql } from "./refresh";
 import { useTestProject } from "@/lib/test/project-db";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db } from "@/lib/server/db";
 import { markInsightDirty } from "./dirty";
 import { refreshInsight, VACUUM_AFTER_CLAIMED } from "./refresh";

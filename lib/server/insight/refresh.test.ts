@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { consumerProvider } from "@/lib/insight/providers";
 import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/access";

@@ -1,3 +1,4 @@
+import { STATUS_AFTER_EVENT } from "@/contract/message-status";
 import { canonicalEventType, canonicalStatus, isFinalStatus, isKnownEventType as knownEventWord } from "@/lib/messages/vocabulary";
 
 /**
@@ -9,24 +10,13 @@ import { canonicalEventType, canonicalStatus, isFinalStatus, isKnownEventType as
  */
 const RANK: Record<string, number> = { queued: 0, scheduled: 0, sending: 1, sent: 2, delayed: 2, delivered: 3 };
 
-/** The status each interface event type implies; `null` means "leaves the status as it is". */
-const IMPLIED: Record<string, string | null> = {
-  accepted: "queued",
-  queued: "queued",
-  sending: "sending",
-  sent: "sent",
-  delivery: "delivered",
-  open: "delivered",
-  click: "delivered",
-  delivery_delayed: null,
-  bounce: "bounced",
-  complaint: "complained",
-  rejected: "rejected",
-  rendering_failure: "failed",
-  failed: "failed",
-  inbound_received: "received",
-  inbound_rejected: "rejected",
-};
+/**
+ * The status each interface event type implies; absent means "leaves the status as it is".
+ * The lifecycle events mean what they mean to the local service (the contract's one map); the
+ * dashboard adds its tolerance of other providers: an open or a click proves delivery, since a
+ * service may report engagement without a delivery event, or before it.
+ */
+const IMPLIED: Readonly<Record<string, string>> = { ...STATUS_AFTER_EVENT, open: "delivered", click: "delivered" };
 
 export { isFinalStatus };
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
 import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";

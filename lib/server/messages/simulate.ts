@@ -1,5 +1,5 @@
 import "server-only";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { inboundSimulateRequest, message, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { SimulateResult } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";

@@ -7,7 +7,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { isAppError } from "@/lib/errors";
-import { guardConsoleErrors } from "@/lib/log/console-guard";
+import { guardConsoleErrors } from "@/contract/log/console-guard";
 import { runChecks } from "@/lib/presend";
 import type { PlainError } from "@/lib/server/limits/worker-pool";
 import { buildMessage } from "@/lib/server/spam/message";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPublicIp as isPublicAddress } from "@/lib/net/destination";
+import { isPublicIp as isPublicAddress } from "@/contract/net/destination";
 import type { ServerResponse } from "node:http";
 import { createSlots } from "@/lib/server/limits/slots";
 import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";

@@ -1,5 +1,5 @@
 import "server-only";
-import { fetchPublic, type DestinationPolicy } from "@/lib/net/destination";
+import { fetchPublic, type DestinationPolicy } from "@/contract/net/destination";
 import { LINK_CHECK_CONCURRENCY, MAX_LINKS_CHECKED, type LinkCheckOutcome } from "@/lib/schemas/presend";
 import { env } from "@/lib/server/env";
 import { createSlots, type Slots } from "@/lib/server/limits/slots";
@@ -35,13 +35,13 @@ function explainError(e: unknown, timeoutMs: number): string {
   const err = e as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   const code = err.code ?? err.cause?.code;
   if (err.name === "DestinationBlockedError") {
-    // lib/net/destination.ts: "The destination was refused: <why>."
+    // contract/net/destination.ts: "The destination was refused: <why>."
     const why = err.message.replace(/^The destination was refused:\s*/, "").replace(/\.$/, "");
     return `Not checked: ${why}, not a public address. Readers outside your network cannot open such a link either.`;
   }
   if (err.name === "TimeoutError" || err.name === "AbortError") return `It did not answer within ${timeoutMs / 1000} s.`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ENODATA") return "Its domain does not resolve (no DNS record), so the link cannot work.";
-  // c-ares' words (lib/net/destination.ts resolves names with it): the name servers, not the site, failed.
+  // c-ares' words (contract/net/destination.ts resolves names with it): the name servers, not the site, failed.
   if (code === "ETIMEOUT" || code === "ECANCELLED") return "Its domain does not resolve: its name servers did not answer in time, so readers may not reach it either.";
   if (code === "ESERVFAIL" || code === "EREFUSED") return "Its domain does not resolve: its name servers answered with an error, so readers may not reach it either.";
   if (code === "ECONNREFUSED") return "The server refused the connection.";

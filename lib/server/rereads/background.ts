@@ -1,5 +1,5 @@
 import "server-only";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { flushStreamHealth } from "@/lib/server/event-stream/health";
 import { reconcileOnce } from "./reconciler";
 import { startRereadWorker, stopRereadWorker } from "./worker";

@@ -1,6 +1,6 @@
 import "server-only";
 import { asc, sql, type SQL } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { FINAL_STATUSES, SETTLE_QUIET_MS } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";

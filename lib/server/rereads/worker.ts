@@ -1,7 +1,7 @@
 import "server-only";
 import { asc } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
@@ -81,7 +81,7 @@ function warnOnce(projectExternalId: string, code: string, message: string): voi
 /**
  * What a failed read is logged and queued with: the service's answer (status, code, its
  * message) or, for anything else, a summary that names no value (a failed query's error
- * carries its parameters: lib/log/safe-error.ts).
+ * carries its parameters: contract/log/safe-error.ts).
  */
 function whatFailed(e: unknown): string {
   return isAppError(e) ? `${e.status} ${e.code}: ${e.message.slice(0, 200)}` : safeErrorSummary(e).split("\n")[0]!;

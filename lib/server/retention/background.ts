@@ -1,5 +1,5 @@
 import "server-only";
-import { safeErrorSummary } from "@/lib/log/safe-error";
+import { safeErrorSummary } from "@/contract/log/safe-error";
 import { withDbLock } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { pruneOnce, type PruneResult } from "./prune";

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { eraseRecipientRequest, type ErasureResult } from "@/lib/schemas/erasure";
 import { recipientParam } from "@/lib/schemas/messages-index";
 import { AppError } from "@/lib/errors";

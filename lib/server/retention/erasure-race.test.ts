@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { Actor, Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, openDatabase } from "@/lib/server/db";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, withDbLock } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs } from "@/lib/server/db/schema/batches";
 import { projects } from "@/lib/server/db/schema/core";

@@ -2,7 +2,7 @@ import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";

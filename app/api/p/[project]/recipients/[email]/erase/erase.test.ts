@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
-import { rowsOf } from "@/lib/db-rows";
+import { rowsOf } from "@/contract/db-rows";
 import { listAudit, recordAudit, SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hugeBody } from "@/lib/test/huge-body";
+import { hugeBody } from "@/contract/http/huge-body";
 import { BodyTooLargeError, formatBytes, readBodyBytes, readBodyText } from "./read-body";
 
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>
