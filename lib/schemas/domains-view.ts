@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { page, pageQuery } from "./common";
-import { dnsRecord, domain, domainStatus, receivingState } from "./domains";
+import { dnsRecord, domain, domainListQuery, receivingState } from "./domains";
 
 /** `?cursor&limit&status` of the domains list. */
-export const domainsPageQuery = pageQuery.extend({ status: domainStatus.optional() });
+export const domainsPageQuery = pageQuery.extend(domainListQuery.shape);
 
 /**
  * Our API's answers about domains (/api/p/[project]/domains…), built from the wire shapes in
