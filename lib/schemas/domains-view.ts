@@ -1,6 +1,9 @@
 import { z } from "zod";
-import { page } from "./common";
-import { dnsRecord, domain, receivingState } from "./domains";
+import { page, pageQuery } from "./common";
+import { dnsRecord, domain, domainListQuery, receivingState } from "./domains";
+
+/** `?cursor&limit&status` of the domains list. */
+export const domainsPageQuery = pageQuery.extend(domainListQuery.shape);
 
 /**
  * Our API's answers about domains (/api/p/[project]/domains…), built from the wire shapes in

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { emailAddress, isoDateTime, NO_NUL, pageQuery, page } from "./common";
+import { isoDateTime, NO_NUL, pageQuery, page } from "./common";
 import { attachmentMeta, MESSAGE_STATUSES, message } from "./emails";
 import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
@@ -121,8 +121,6 @@ export const recipientView = z.object({
     .nullable(),
 });
 export type RecipientView = z.infer<typeof recipientView>;
-
-export const recipientParam = z.object({ email: emailAddress });
 
 export const simulateResult = z.object({ id: z.string().nullable(), message: z.record(z.string(), z.unknown()) });
 export type SimulateResult = z.infer<typeof simulateResult>;

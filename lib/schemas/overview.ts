@@ -8,6 +8,9 @@ import { OVERVIEW_RANGES } from "../insight/ranges";
 export { OVERVIEW_RANGES, RANGE_LABELS, type OverviewRange } from "../insight/ranges";
 
 /** The overview screen's data (GET /api/p/[project]/overview). */
+/** `?range=` of the overview and the deliverability screens. */
+export const rangeQuery = z.object({ range: z.enum(OVERVIEW_RANGES, { error: "must be 24h, 7d or 30d" }).default("7d") });
+
 export const overviewCounts = z.object({ sent: z.number(), delivered: z.number(), bounced: z.number(), complained: z.number(), rejected: z.number() });
 export type OverviewCounts = z.infer<typeof overviewCounts>;
 /** Messages opened and clicked (each message once, however many open or click events it had). */

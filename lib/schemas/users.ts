@@ -79,6 +79,8 @@ export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;
 export const endSessionsResponse = z.object({ ended: z.number().int() });
 export type EndSessionsResponse = z.infer<typeof endSessionsResponse>;
 
+/** Body of confirming the password again (POST /api/auth/reconfirm): presence only, as at sign-in. */
+export const reconfirmRequest = loginRequest.pick({ password: true });
 /** Answer of confirming the password again (POST /api/auth/reconfirm). */
 export const reconfirmResponse = z.object({ confirmedAt: z.string() });
 export type ReconfirmResponse = z.infer<typeof reconfirmResponse>;

@@ -2,7 +2,8 @@ import "server-only";
 import { and, desc, eq, isNull, or } from "drizzle-orm";
 import { AppError, isAppError } from "@/lib/errors";
 import { allows, refusalReason } from "@/lib/permissions";
-import { createApiKeyForm, type ApiKeyList, type ApiKeyListItem, type CreatedApiKey, type KeyRevokeSupport } from "@/lib/schemas/api-keys-form";
+import type { z } from "zod";
+import { type createApiKeyForm, type ApiKeyList, type ApiKeyListItem, type CreatedApiKey, type KeyRevokeSupport } from "@/lib/schemas/api-keys-form";
 import { withAudit } from "./audit";
 import { db } from "./db";
 import { dashboardApiKeys } from "./db/schema/api-keys";
@@ -20,8 +21,7 @@ import { service } from "./service/index";
  * an admin with every project asks for an account-wide one: a key for every project must not
  * be within reach of someone who may open only some.
  */
-export async function createApiKey(actor: Actor, project: Project, input: unknown): Promise<CreatedApiKey> {
-  const form = createApiKeyForm.parse(input);
+export async function createApiKey(actor: Actor, project: Project, form: z.output<typeof createApiKeyForm>): Promise<CreatedApiKey> {
   if (form.reach === "account" && !allows(actor, "api_keys:account_wide")) {
     throw new AppError(403, "forbidden", `reach: ${refusalReason(actor, "api_keys:account_wide")}`, "reach");
   }

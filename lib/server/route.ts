@@ -33,6 +33,13 @@ type Result = Response | object | null;
 type NextContext<P> = { params: Promise<P> };
 type Handler<P> = (req: NextRequest, ctx: NextContext<P>) => Promise<Response>;
 
+/** A route's path parameters by name, each with its schema from lib/schemas/params.ts (it reads the string Next hands over). */
+type ParamSchemas = Record<string, z.ZodType<unknown, string>>;
+/** What a route declares of its input: its path parameters and its body, each read with its schema before the handler runs. */
+export type RouteInput<S extends ParamSchemas, B extends z.ZodType | undefined> = { params?: S; body?: B };
+type ParsedParams<S extends ParamSchemas> = { [K in keyof S]: z.output<S[K]> };
+type BodyOf<B> = B extends z.ZodType ? { body: z.output<B> } : {};
+
 const NO_STORE = "no-store";
 
 /**
@@ -50,21 +57,37 @@ export function route<P extends Params = {}>(
   permission: null,
   fn: (ctx: BaseContext<P, null>) => Promise<Result>,
 ): Handler<P>;
+/**
+ * With its input declared: every path parameter is checked with its schema before the guard
+ * (a 400 naming the parameter), the body after it (a 400 naming the field), and the handler
+ * gets both typed. A `project` parameter is resolved by the guard as above.
+ */
+export function route<S extends ParamSchemas = {}, B extends z.ZodType | undefined = undefined>(
+  permission: Permission,
+  input: RouteInput<S, B>,
+  fn: (ctx: RouteContext<ParsedParams<S>, Actor> & BodyOf<B>) => Promise<Result>,
+): Handler<{ [K in keyof S]: string }>;
 export function route<P extends Params>(
   permission: Permission | null,
-  // The overloads above tie `user` and `project` to `permission` and `P`; here either kind of handler is accepted.
-  fn: (ctx: any) => Promise<Result>, // eslint-disable-line @typescript-eslint/no-explicit-any
+  // The overloads above tie `user`, `project` and `body` to `permission` and the input; here any kind of handler is accepted.
+  inputOrFn: RouteInput<ParamSchemas, z.ZodType | undefined> | ((ctx: any) => Promise<Result>), // eslint-disable-line @typescript-eslint/no-explicit-any
+  handler?: (ctx: any) => Promise<Result>, // eslint-disable-line @typescript-eslint/no-explicit-any
 ): Handler<P> {
+  const fn = typeof inputOrFn === "function" ? inputOrFn : handler!;
+  const input = typeof inputOrFn === "function" ? {} : inputOrFn;
+  // Built once per route, not per request.
+  const paramSchema = input.params ? z.object(input.params) : null;
   return async (req, ctx) => {
     const correlationId = crypto.randomUUID();
     try {
       if (!isSameOriginWrite(req)) {
         throw new AppError(403, "cross_origin", "This request did not come from the dashboard itself and was refused.");
       }
-      const params = ((await ctx?.params) ?? {}) as P;
+      let params = ((await ctx?.params) ?? {}) as P;
       // A NUL in an id or the project would reach the database, which refuses it with a 500.
       const paramProblem = findJsonProblem(params);
       if (paramProblem) throw validationError(paramProblem);
+      if (paramSchema) params = { ...params, ...paramSchema.parse(params) } as P;
       let guarded: { user: Actor | null; project?: Project } = { user: null };
       if (permission) {
         // One query reads the user, their grants and the route's project.
@@ -73,7 +96,8 @@ export function route<P extends Params>(
         guarded =
           typeof params.project === "string" ? await checkAccess(load, permission, decodeParam(params.project)) : { user: (await checkAccess(load, permission)).user };
       }
-      return toResponse(await fn({ req, params, correlationId, ...guarded }), correlationId);
+      const body = input.body ? { body: await parseBody(req, input.body) } : {};
+      return toResponse(await fn({ req, params, correlationId, ...guarded, ...body }), correlationId);
     } catch (e) {
       // Next's own control flow (redirect(), notFound()) is not an error to report.
       unstable_rethrow(e);

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { toCsv } from "@/lib/batch/export";
-import { addSuppressionRequest, MAX_PAGE_SIZE, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
+import { MAX_PAGE_SIZE, type AddSuppressionRequest, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
 import { withAudit } from "./audit";
 import { db } from "./db";
 import { indexedMessages, indexedRecipients } from "./db/schema/messages";
@@ -49,8 +49,7 @@ export async function listSuppressions(project: Project, query: { cursor?: strin
   return { data: await linkMessages(project, page.data), nextCursor: page.nextCursor };
 }
 
-export async function addSuppression(actor: Actor, project: Project, input: unknown): Promise<Suppression> {
-  const body = addSuppressionRequest.parse(input);
+export async function addSuppression(actor: Actor, project: Project, body: AddSuppressionRequest): Promise<Suppression> {
   const reason = body.reason ?? "manual";
   return withAudit(
     { actor, action: "suppression.create", project: project.externalId, target: body.email.toLowerCase(), detail: { reason } },

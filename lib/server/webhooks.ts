@@ -2,7 +2,7 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { redactUrl } from "@/contract/log/redact-url";
-import { createWebhookForm, type CreatedWebhook, type WebhookListItem } from "@/lib/schemas/webhooks-form";
+import type { CreatedWebhook, CreateWebhookForm, WebhookListItem } from "@/lib/schemas/webhooks-form";
 import type { Page, Webhook } from "@/lib/schemas";
 import { withAudit } from "./audit";
 import { db } from "./db";
@@ -34,8 +34,7 @@ export async function listWebhooks(project: Project, query: { cursor?: string; l
   return { data: page.data.map((w) => toItem(w, streamId)), nextCursor: page.nextCursor };
 }
 
-export async function createWebhook(actor: Actor, project: Project, input: unknown): Promise<CreatedWebhook> {
-  const body = createWebhookForm.parse(input);
+export async function createWebhook(actor: Actor, project: Project, body: CreateWebhookForm): Promise<CreatedWebhook> {
   await requireRecentAuth(actor);
   const created = await withAudit(
     { actor, action: "webhook.create", project: project.externalId, target: redactUrl(body.url), detail: { eventTypes: body.eventTypes } },

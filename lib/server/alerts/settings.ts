@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/insight/thresholds";
-import { alertSettingsForm, type AlertSettingsView, type RevealedWebhookSecret, type SavedAlertSettings } from "@/lib/schemas/alerts";
+import type { z } from "zod";
+import type { alertSettingsForm, AlertSettingsView, RevealedWebhookSecret, SavedAlertSettings } from "@/lib/schemas/alerts";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db, type Db } from "@/lib/server/db";
@@ -82,8 +83,7 @@ const newSecret = () => `whsec_${randomBytes(32).toString("base64")}`;
  * Saves the thresholds and the webhook URL (audited). A URL set where there was none gets a
  * new signing secret, answered here once; changing the URL keeps the secret.
  */
-export async function updateAlertSettings(actor: Actor, project: Project, input: unknown): Promise<SavedAlertSettings> {
-  const form = alertSettingsForm.parse(input);
+export async function updateAlertSettings(actor: Actor, project: Project, form: z.output<typeof alertSettingsForm>): Promise<SavedAlertSettings> {
   const current = await row(project.id);
   // The form shows the masked URL: sent back unchanged, it means "keep the one saved".
   const url = current?.webhookUrl && form.webhookUrl === redactUrl(current.webhookUrl) ? current.webhookUrl : form.webhookUrl || null;

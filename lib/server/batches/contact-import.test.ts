@@ -121,7 +121,7 @@ describe("contact import", () => {
   });
 
   it("refuses a mapping that names a missing column, naming the field", async () => {
-    await expect(createContactImport(alpha, actor, { csv: CSV, mapping: { email: "Email address" } })).rejects.toMatchObject({ status: 400, param: "mapping.email" });
+    await expect(createContactImport(alpha, actor, { csv: CSV, mapping: { email: "Email address", variables: {} }, subscribed: true })).rejects.toMatchObject({ status: 400, param: "mapping.email" });
   });
 });
 
@@ -130,7 +130,7 @@ describe("a batch check marks only the project's own suppressions", () => {
     const csv = "email\nbeta-only@example.com\nblocked@example.com\nfree@example.com";
     const { summary, problems } = await checkBatch(alpha, actor, {
       csv,
-      mapping: { email: "email" },
+      mapping: { email: "email", variables: {} },
       content: { from: { email: "news@alpha.test" }, subject: "Hello", text: "Hi" },
     });
     expect(summary).toMatchObject({ total: 3, toSend: 2, suppressed: 1 });

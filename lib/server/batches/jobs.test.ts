@@ -106,13 +106,13 @@ function csv250(tag: string) {
   }
   return lines.join("\n");
 }
-const body = (csv: string, confirmCount?: number) => ({
+const body = (csv: string) => ({
   csv,
   fileName: "list.csv",
   mapping: { email: "email", firstName: "first_name", variables: {} },
   content: { from: { email: "news@acme.test" }, subject: "Hello", text: "Hi there" },
-  ...(confirmCount === undefined ? {} : { confirmCount }),
 });
+const sendJob = (csv: string, confirmCount: number) => ({ ...body(csv), confirmCount });
 
 describe("checkBatch", () => {
   it("marks malformed and suppressed rows (suppressions read page by page) before anything is sent", async () => {
@@ -130,8 +130,8 @@ describe("checkBatch", () => {
 
 describe("a send job", () => {
   it("sends the valid rows in chunks of 100 with keys derived from the job and chunk", async () => {
-    await expect(createSendJob(project, actor, body(csv250("a"), 200))).rejects.toMatchObject({ code: "count_changed" });
-    const { id } = await createSendJob(project, actor, body(csv250("a"), 245));
+    await expect(createSendJob(project, actor, sendJob(csv250("a"), 200))).rejects.toMatchObject({ code: "count_changed" });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("a"), 245));
     await runJob(id);
     const job = await getJob(project, id);
     expect(job.status).toBe("done");
@@ -156,7 +156,7 @@ describe("a send job", () => {
     // again by the runner's next claim of it: a key that changed at either would send it twice.
     fake.loseFirstAnswer = true;
     fake.outageAfterLoss = SERVICE_ATTEMPTS - 1;
-    const { id } = await createSendJob(project, actor, body(csv250("b"), 245));
+    const { id } = await createSendJob(project, actor, sendJob(csv250("b"), 245));
     await runJob(id);
     expect((await getJob(project, id)).counts.sent).toBe(245);
     expect(fake.sent.size).toBe(245);
@@ -172,7 +172,7 @@ describe("a send job", () => {
   });
 
   it("resumes chunks whose claim expired, leaves live claims alone, and shares chunks between instances", async () => {
-    const { id } = await createSendJob(project, actor, body(csv250("r"), 245), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("r"), 245), { start: false });
     const d = await db();
     // Instance A died holding chunk 0 (lease already over); instance B is alive with chunk 1.
     const a = await claimChunk(d, id, "instance-a", 60_000);
@@ -196,7 +196,7 @@ describe("a send job", () => {
 
   it("retries failed rows only, with new keys, and records the error's field per row", async () => {
     fake.refuse.add("r5-f@example.com");
-    const { id } = await createSendJob(project, actor, body(csv250("f"), 245));
+    const { id } = await createSendJob(project, actor, sendJob(csv250("f"), 245));
     await runJob(id);
     const failed = await jobRows(project, id, { statuses: ["failed"] });
     expect(failed.data).toEqual([expect.objectContaining({ row: 6, status: "failed", error: expect.objectContaining({ field: "to.0.email" }) })]);
@@ -211,7 +211,7 @@ describe("a send job", () => {
   it("claims and reads the next chunk while one is at the service, so the service never waits for the dashboard's writes", async () => {
     setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000", BATCH_WORKERS: "1" });
     onTestFinished(() => setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000" }));
-    const { id } = await createSendJob(project, actor, body(csv250("p"), 245), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("p"), 245), { start: false });
     const d = await db();
     // Whether the chunk after each one was claimed while that one was at the service (its
     // answer held back until then, or 2 s). The write of the one before may still be under way.
@@ -239,7 +239,7 @@ describe("a large job", () => {
   it("is stored in file order and its results stream out page by page, header once", async () => {
     const rows = 12_345;
     const csv = ["email,first_name", ...Array.from({ length: rows }, (_, i) => `big${i}@example.com,N${i}`)].join("\n");
-    const { id } = await createSendJob(project, actor, body(csv, rows), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv, rows), { start: false });
     const d = await db();
     onTestFinished(() => d.delete(batchJobs).where(eq(batchJobs.id, id)).then(() => {}));
     const chunks = await d.select({ idx: batchChunks.idx, rows: batchChunks.rows }).from(batchChunks).where(eq(batchChunks.jobId, id)).orderBy(batchChunks.idx);
@@ -258,7 +258,7 @@ describe("a large job", () => {
 
 describe("the sweeper", () => {
   it("takes over a job whose instance died, without anyone opening or polling it", async () => {
-    const { id } = await createSendJob(project, actor, body(csv250("s"), 245), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("s"), 245), { start: false });
     const d = await db();
     // The instance that started it sent nothing and died holding chunk 0 (its lease over).
     await claimChunk(d, id, "dead-instance", 60_000);
@@ -276,7 +276,7 @@ describe("the sweeper", () => {
   });
 
   it("marks done a job whose chunks were all sent by an instance that died before saying so", async () => {
-    const { id } = await createSendJob(project, actor, body(csv250("t"), 245), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("t"), 245), { start: false });
     const d = await db();
     await d.update(batchChunks).set({ status: "done" }).where(eq(batchChunks.jobId, id));
     expect(await sweepJobs()).toEqual([]);
@@ -284,7 +284,7 @@ describe("the sweeper", () => {
   });
 
   it("does not send a row whose recipient was erased while the job waited", async () => {
-    const { id } = await createSendJob(project, actor, body(csv250("e"), 245), { start: false });
+    const { id } = await createSendJob(project, actor, sendJob(csv250("e"), 245), { start: false });
     const d = await db();
     await d.update(batchRows).set({ status: "invalid", errorCode: "erased", email: "erased:0" }).where(and(eq(batchRows.jobId, id), eq(batchRows.row, 3)));
     await runJob(id);

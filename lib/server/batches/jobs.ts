@@ -4,7 +4,8 @@ import { AppError } from "@/lib/errors";
 import { chunk, retryChunkIdempotencyKey } from "@/lib/batch/chunks";
 import { resultsToCsv } from "@/lib/batch/export";
 import type { BatchRowOutcome, BatchRowStatus, CheckResult, JobCounts, JobKind, JobRowsPage, JobView } from "@/lib/schemas/batch";
-import { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
+import type { z } from "zod";
+import type { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
@@ -19,8 +20,7 @@ import { storeCheckedJob } from "./store";
 const MAX_PROBLEMS = 1_000;
 
 /** The screen's check: every row, as the job would take it, and the totals. Nothing is stored or sent. */
-export async function checkBatch(project: Project, actor: Pick<Actor, "id">, body: unknown): Promise<CheckResult> {
-  const input = batchCheckRequest.parse(body);
+export async function checkBatch(project: Project, actor: Pick<Actor, "id">, input: z.output<typeof batchCheckRequest>): Promise<CheckResult> {
   const content = checkContent(input.content);
   const problems: CheckedRow[] = [];
   const summary = await oneFileAtATime(actor.id, () =>
@@ -33,8 +33,7 @@ export async function checkBatch(project: Project, actor: Pick<Actor, "id">, bod
 
 const newJobId = () => crypto.randomUUID().replace(/-/g, "");
 
-export async function createSendJob(project: Project, actor: Actor, body: unknown, opts: { start?: boolean } = {}): Promise<{ id: string }> {
-  const input = batchJobRequest.parse(body);
+export async function createSendJob(project: Project, actor: Actor, input: z.output<typeof batchJobRequest>, opts: { start?: boolean } = {}): Promise<{ id: string }> {
   const content = checkContent(input.content);
   const id = newJobId();
   await oneFileAtATime(actor.id, () =>
@@ -54,8 +53,7 @@ export async function createSendJob(project: Project, actor: Actor, body: unknow
   return { id };
 }
 
-export async function createContactImport(project: Project, actor: Actor, body: unknown): Promise<{ id: string }> {
-  const input = contactImportRequest.parse(body);
+export async function createContactImport(project: Project, actor: Actor, input: z.output<typeof contactImportRequest>): Promise<{ id: string }> {
   const id = newJobId();
   await oneFileAtATime(actor.id, () =>
     storeCheckedJob(

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { AppError, isAppError } from "@/lib/errors";
-import { sendEmailRequest, type SendEmail, type SendEmailResponse } from "@/lib/schemas/emails";
+import type { SendEmail, SendEmailResponse } from "@/lib/schemas/emails";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { recordSentMessage } from "@/lib/server/messages/record";
@@ -37,13 +37,12 @@ export async function sendOnce<T>(send: () => Promise<T>): Promise<T> {
 export async function sendComposed(
   project: Project,
   actor: Actor,
-  body: unknown,
+  request: SendEmail,
   idempotencyKey: string | null,
   source: "compose" | "template_test" = "compose",
 ): Promise<SendEmailResponse> {
   const key = idempotencyKeyHeader.safeParse(idempotencyKey ?? undefined);
   if (!key.success) throw new AppError(400, "validation_error", key.error.issues[0].message, "Idempotency-Key");
-  const request: SendEmail = sendEmailRequest.parse(body);
   const recipients = request.to.length + (request.cc?.length ?? 0) + (request.bcc?.length ?? 0);
   return withAudit(
     {

@@ -1,14 +1,14 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { createContactRequest, type Contact } from "@/lib/schemas/contacts";
-import { contactLookupQuery, resubscribeRequest, type ContactSearchPage } from "@/lib/schemas/contacts-form";
+import type { z } from "zod";
+import type { Contact, CreateContactRequest } from "@/lib/schemas/contacts";
+import type { contactLookupQuery, ContactSearchPage, ResubscribeRequest } from "@/lib/schemas/contacts-form";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { service } from "@/lib/server/service";
 import { contactIdByEmail, rememberContacts, searchContactsIndex } from "./index-store";
 
-export async function createContact(project: Project, actor: Actor, body: unknown): Promise<Contact> {
-  const input = createContactRequest.parse(body);
+export async function createContact(project: Project, actor: Actor, input: CreateContactRequest): Promise<Contact> {
   return withAudit({ actor, action: "contact.create", project: project.externalId, target: input.email, detail: { subscribed: input.subscribed ?? true } }, async () => {
     const created = await service.contacts.create(project.externalId, input);
     await rememberContacts(project.id, [created], "created");
@@ -20,8 +20,7 @@ export async function createContact(project: Project, actor: Actor, body: unknow
  * By id from the service; by email through the dashboard's index (the interface cannot look
  * contacts up by address), then fresh from the service. Either way the index is updated.
  */
-export async function lookupContact(project: Project, query: unknown): Promise<Contact> {
-  const q = contactLookupQuery.parse(query);
+export async function lookupContact(project: Project, q: z.output<typeof contactLookupQuery>): Promise<Contact> {
   let id = q.id;
   if (!id) {
     id = (await contactIdByEmail(project.id, q.email!)) ?? undefined;
@@ -34,8 +33,7 @@ export async function lookupContact(project: Project, query: unknown): Promise<C
   return contact;
 }
 
-export async function resubscribeContact(project: Project, actor: Actor, id: string, body: unknown): Promise<Contact> {
-  const { reason } = resubscribeRequest.parse(body);
+export async function resubscribeContact(project: Project, actor: Actor, id: string, { reason }: ResubscribeRequest): Promise<Contact> {
   const before = await service.contacts.get(project.externalId, id);
   return withAudit(
     { actor, action: "contact.resubscribe", project: project.externalId, target: before.email, detail: { contactId: id, reason, wasSubscribed: before.subscribed, unsubscribedAt: before.unsubscribedAt } },

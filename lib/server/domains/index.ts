@@ -1,7 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { checkRecords } from "@/lib/server/domains/dns-check";
-import { domainInput } from "@/lib/domains/hostname";
+import type { z } from "zod";
+import type { domainInput } from "@/lib/domains/hostname";
 import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page } from "@/lib/schemas";
 import type { DomainCheck, DomainDetail } from "@/lib/schemas/domains-view";
 import { withAudit } from "../audit";
@@ -16,9 +17,7 @@ export async function listDomains(project: Project, query: { cursor?: string; li
   return service.domains.list(project.externalId, query);
 }
 
-export async function addDomain(actor: Actor, project: Project, input: unknown): Promise<Domain> {
-  // Validated (and IDN-converted) here too, not only in the form: the route is callable directly.
-  const { domain } = domainInput.parse(input);
+export async function addDomain(actor: Actor, project: Project, { domain }: z.output<typeof domainInput>): Promise<Domain> {
   return withAudit({ actor, action: "domain.create", project: project.externalId, target: domain }, () =>
     service.domains.add(project.externalId, domain),
   );

@@ -4,7 +4,6 @@ import { isAppError } from "@/lib/errors";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import type { MessageListQuery, RecipientView } from "@/lib/schemas/messages-index";
-import { recipientParam } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
 import { recipientEngagement } from "@/lib/server/insight/engagement";
 import { searchMessages } from "./search";
@@ -16,8 +15,8 @@ import { suppressionsOf } from "./suppression-of";
  * service suppresses it and why, and its contact record when the dashboard's contacts index
  * knows it (the interface cannot look a contact up by address).
  */
-export async function getRecipient(project: Project, rawEmail: string, query: Pick<MessageListQuery, "cursor" | "limit"> = {}): Promise<RecipientView> {
-  const { email } = recipientParam.parse({ email: rawEmail });
+/** `email` is already read with its schema (lib/schemas/params.ts) by the route or the page. */
+export async function getRecipient(project: Project, email: string, query: Pick<MessageListQuery, "cursor" | "limit"> = {}): Promise<RecipientView> {
   const lower = email.toLowerCase();
   const [messages, suppression, contact, engagement] = await Promise.all([
     searchMessages(project.id, { ...query, q: lower }),

@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
-import { replyForm, type ReplyForm } from "@/lib/schemas/messages-index";
+import type { ReplyForm } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
@@ -27,8 +27,7 @@ import { findIndexedMessage } from "./search";
  * from those links (./conversation.ts). The reply is then read back and indexed; when that
  * read fails, a re-read is queued and the index keeps what was sent meanwhile.
  */
-export async function replyToMessage(project: Project, actor: Actor, id: string, input: ReplyForm): Promise<{ id: string; status: string }> {
-  const form = replyForm.parse(input);
+export async function replyToMessage(project: Project, actor: Actor, id: string, form: ReplyForm): Promise<{ id: string; status: string }> {
   return withAudit({ actor, action: "message.reply", project: project.externalId, target: id, detail: { subject: form.subject ?? null } }, async () => {
     const sent = await service.emails.reply(
       project.externalId,

@@ -1,6 +1,6 @@
 import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
-import { inboundSimulateRequest, message, type InboundSimulateRequest } from "@/lib/schemas/emails";
+import { message, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { SimulateResult } from "@/lib/schemas/messages-index";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
@@ -23,8 +23,7 @@ import { redactedMessage } from "./redacted";
  * (the re-read queue). With no id at all, the request is indexed under an id of the
  * dashboard's own, replaced when the stream or a re-read brings the real message.
  */
-export async function simulateInbound(project: Project, actor: Actor, input: InboundSimulateRequest): Promise<SimulateResult> {
-  const body = inboundSimulateRequest.parse(input);
+export async function simulateInbound(project: Project, actor: Actor, body: InboundSimulateRequest): Promise<SimulateResult> {
   return withAudit({ actor, action: "inbound.simulate", project: project.externalId, target: body.to, detail: { from: body.from, subject: body.subject } }, async () => {
     const result = await service.inbound.simulate(project.externalId, body);
     const id = result.id ?? null;

@@ -1,8 +1,7 @@
 import "server-only";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { eraseRecipientRequest, type ErasureResult } from "@/lib/schemas/erasure";
-import { recipientParam } from "@/lib/schemas/messages-index";
+import type { EraseRecipientRequest, ErasureResult } from "@/lib/schemas/erasure";
 import { AppError } from "@/lib/errors";
 import type { Actor, Project } from "@/lib/server/access";
 import { recordAudit } from "@/lib/server/audit";
@@ -51,9 +50,8 @@ import { mentions, scrubAudit, scrubProject } from "./scrub";
  */
 const SLICE = 500;
 
-export async function eraseRecipient(project: Project, actor: Actor, rawEmail: string, body: unknown): Promise<ErasureResult> {
-  const { email } = recipientParam.parse({ email: rawEmail });
-  const { confirmEmail } = eraseRecipientRequest.parse(body);
+/** `email` is the address of the path and `body` the request, both already read with their schemas by the route. */
+export async function eraseRecipient(project: Project, actor: Actor, email: string, { confirmEmail }: EraseRecipientRequest): Promise<ErasureResult> {
   const address = email.toLowerCase();
   if (confirmEmail.toLowerCase() !== address) {
     throw new AppError(400, "validation_error", "confirmEmail: does not match the address being erased", "confirmEmail");

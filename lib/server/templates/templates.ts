@@ -9,7 +9,7 @@ import { db } from "@/lib/server/db";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { redactorFor } from "@/lib/server/retention/redactor";
 import { service } from "@/lib/server/service";
-import { sampleRequest, type SampleRequest, type TemplateSample } from "@/lib/schemas/templates-form";
+import type { SampleRequest, TemplateSample } from "@/lib/schemas/templates-form";
 
 export const listTemplates = (project: Project, query: z.input<typeof pageQuery>) =>
   service.templates.list(project.externalId, pageQuery.parse(query));
@@ -40,8 +40,7 @@ export async function listSamples(project: Project, templateId: string): Promise
 }
 
 /** Saves a named sample set; the same name again replaces its data. An address erased in the project is not kept in it. */
-export async function saveSample(project: Project, actor: Actor, templateId: string, input: SampleRequest): Promise<TemplateSample> {
-  const body = sampleRequest.parse(input);
+export async function saveSample(project: Project, actor: Actor, templateId: string, body: SampleRequest): Promise<TemplateSample> {
   return withAudit({ actor, action: "template.sample_save", project: project.externalId, target: `${templateId}: ${body.name}` }, async () =>
     (await db()).transaction(async (tx) => {
       const r = await redactorFor(tx, project.id);

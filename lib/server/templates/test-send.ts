@@ -1,6 +1,8 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import { testSendRequest } from "@/lib/schemas/templates-form";
+import type { z } from "zod";
+import { sendEmailRequest } from "@/lib/schemas/emails";
+import type { testSendRequest } from "@/lib/schemas/templates-form";
 import type { Actor, Project } from "@/lib/server/access";
 import { sendComposed } from "@/lib/server/compose/send";
 import { service } from "@/lib/server/service";
@@ -10,8 +12,7 @@ import { service } from "@/lib/server/service";
  * (the address comes from the session, never from the request), from the project's first
  * verified domain. Sent as rendered content so an unsaved draft can be tested too.
  */
-export async function sendTemplateTest(project: Project, actor: Actor, body: unknown, idempotencyKey: string | null) {
-  const draft = testSendRequest.parse(body);
+export async function sendTemplateTest(project: Project, actor: Actor, draft: z.output<typeof testSendRequest>, idempotencyKey: string | null) {
   const [rendered, domains] = await Promise.all([
     service.templates.preview(project.externalId, draft),
     service.domains.list(project.externalId, { status: "verified", limit: 1 }),
@@ -27,5 +28,6 @@ export async function sendTemplateTest(project: Project, actor: Actor, body: unk
     ...(!rendered.html && !rendered.text ? { text: "(this template has no body)" } : {}),
     tags: [{ name: "dashboard", value: "template_test" }],
   };
-  return sendComposed(project, actor, request, idempotencyKey, "template_test");
+  // Built from the service's rendering, so checked as any send is before it goes out.
+  return sendComposed(project, actor, sendEmailRequest.parse(request), idempotencyKey, "template_test");
 }

@@ -1,11 +1,11 @@
 import { createUserRequest } from "@/lib/schemas/users";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 import { createUser, listUsers } from "@/lib/server/users";
 
 export const GET = route("users:manage", async () => ({ data: await listUsers() }));
 
 /** Answers `{ user, password }`; `password` is set only when generated, and shown once. */
-export const POST = route("users:manage", async ({ req, user }) => {
-  const created = await createUser(await parseBody(req, createUserRequest), user);
+export const POST = route("users:manage", { body: createUserRequest }, async ({ body, user }) => {
+  const created = await createUser(body, user);
   return Response.json(created, { status: 201 });
 });

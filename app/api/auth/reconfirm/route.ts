@@ -1,11 +1,7 @@
-import { z } from "zod";
+import { reconfirmRequest } from "@/lib/schemas/users";
 import { clientAddress } from "@/lib/server/client-address";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 import { reconfirmPassword } from "@/lib/server/reauth";
 
-const body = z.object({ password: z.string({ error: "is required" }).min(1, { error: "is required" }).max(1000) });
-
 /** Every signed-in role may confirm its own password; the actions that ask for it check their own permission. */
-export const POST = route("overview:read", async ({ req, user }) =>
-  reconfirmPassword(user, (await parseBody(req, body)).password, clientAddress(req.headers)),
-);
+export const POST = route("overview:read", { body: reconfirmRequest }, async ({ req, body, user }) => reconfirmPassword(user, body.password, clientAddress(req.headers)));

@@ -1,5 +1,6 @@
+import { projectSlug } from "@/lib/schemas/params";
 import { getAlerts } from "@/lib/server/alerts/view";
 import { route } from "@/lib/server/route";
 
 /** The project's alerts: where each metric stands, the history with its notifications, the settings. */
-export const GET = route<{ project: string }>("overview:read", async ({ project }) => getAlerts(project));
+export const GET = route("overview:read", { params: { project: projectSlug } }, async ({ project }) => getAlerts(project));

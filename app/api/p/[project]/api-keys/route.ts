@@ -1,10 +1,11 @@
-import { z } from "zod";
+import { createApiKeyForm } from "@/lib/schemas/api-keys-form";
+import { projectSlug } from "@/lib/schemas/params";
 import { createApiKey, listApiKeys } from "@/lib/server/api-keys";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 
-export const GET = route<{ project: string }>("api_keys:write", async ({ project }) => listApiKeys(project));
+export const GET = route("api_keys:write", { params: { project: projectSlug } }, async ({ project }) => listApiKeys(project));
 
 /** Answers the one-time secret; `route` marks every response `Cache-Control: no-store`. */
-export const POST = route<{ project: string }>("api_keys:write", async ({ req, user, project }) =>
-  Response.json(await createApiKey(user, project, await parseBody(req, z.unknown())), { status: 201 }),
+export const POST = route("api_keys:write", { params: { project: projectSlug }, body: createApiKeyForm }, async ({ body, user, project }) =>
+  Response.json(await createApiKey(user, project, body), { status: 201 }),
 );

@@ -1,5 +1,6 @@
+import { projectSlug } from "@/lib/schemas/params";
 import { presendRequest } from "@/lib/schemas/presend";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 import { presendChecks } from "@/lib/server/presend/checks";
 
 /**
@@ -7,6 +8,6 @@ import { presendChecks } from "@/lib/server/presend/checks";
  * (messages:send also covers every role that edits templates or sends batches). One check at
  * a time per user, in a worker thread, within PRESEND_TIMEOUT_MS.
  */
-export const POST = route<{ project: string }>("messages:send", async ({ req, user }) =>
-  presendChecks(await parseBody(req, presendRequest), { userId: user.id, signal: req.signal }),
+export const POST = route("messages:send", { params: { project: projectSlug }, body: presendRequest }, async ({ req, body, user }) =>
+  presendChecks(body, { userId: user.id, signal: req.signal }),
 );

@@ -1,12 +1,12 @@
-import { z } from "zod";
-import { domainStatus, pageQuery } from "@/lib/schemas";
+import { domainInput } from "@/lib/domains/hostname";
+import { domainsPageQuery } from "@/lib/schemas/domains-view";
+import { projectSlug } from "@/lib/schemas/params";
 import { addDomain, listDomains } from "@/lib/server/domains";
-import { parseBody, parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/route";
 
-const query = pageQuery.extend({ status: domainStatus.optional() });
+export const GET = route("domains:read", { params: { project: projectSlug } }, async ({ req, project }) => listDomains(project, parseQuery(req, domainsPageQuery)));
 
-export const GET = route<{ project: string }>("domains:read", async ({ req, project }) => listDomains(project, parseQuery(req, query)));
-
-export const POST = route<{ project: string }>("domains:write", async ({ req, user, project }) =>
-  Response.json(await addDomain(user, project, await parseBody(req, z.unknown())), { status: 201 }),
+/** The add-domain form's own schema (IDN names converted): the route is callable directly. */
+export const POST = route("domains:write", { params: { project: projectSlug }, body: domainInput }, async ({ body, user, project }) =>
+  Response.json(await addDomain(user, project, body), { status: 201 }),
 );

@@ -1,8 +1,9 @@
+import { projectSlug } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { connectEventStream, getEventStream } from "@/lib/server/event-stream/connect";
 
 /** Is the message index receiving this project's events? */
-export const GET = route<{ project: string }>("messages:read", async ({ project }) => getEventStream(project.id));
+export const GET = route("messages:read", { params: { project: projectSlug } }, async ({ project }) => getEventStream(project.id));
 
 /** "Connect event stream": creates the dashboard's webhook on the service (admins). */
-export const POST = route<{ project: string }>("webhooks:write", async ({ project, user }) => connectEventStream(project, user));
+export const POST = route("webhooks:write", { params: { project: projectSlug } }, async ({ project, user }) => connectEventStream(project, user));

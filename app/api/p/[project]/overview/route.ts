@@ -1,7 +1,6 @@
-import { z } from "zod";
-import { getOverview, OVERVIEW_RANGES } from "@/lib/server/overview";
+import { rangeQuery } from "@/lib/schemas/overview";
+import { projectSlug } from "@/lib/schemas/params";
+import { getOverview } from "@/lib/server/overview";
 import { parseQuery, route } from "@/lib/server/route";
 
-const query = z.object({ range: z.enum(OVERVIEW_RANGES, { error: "must be 24h, 7d or 30d" }).default("7d") });
-
-export const GET = route<{ project: string }>("overview:read", async ({ req, project }) => getOverview(project, parseQuery(req, query).range));
+export const GET = route("overview:read", { params: { project: projectSlug } }, async ({ req, project }) => getOverview(project, parseQuery(req, rangeQuery).range));

@@ -1,10 +1,11 @@
-import { z } from "zod";
 import { pageQuery } from "@/lib/schemas";
-import { parseBody, parseQuery, route } from "@/lib/server/route";
+import { projectSlug } from "@/lib/schemas/params";
+import { addSuppressionRequest } from "@/lib/schemas/suppressions";
+import { parseQuery, route } from "@/lib/server/route";
 import { addSuppression, listSuppressions } from "@/lib/server/suppressions";
 
-export const GET = route<{ project: string }>("suppressions:read", async ({ req, project }) => listSuppressions(project, parseQuery(req, pageQuery)));
+export const GET = route("suppressions:read", { params: { project: projectSlug } }, async ({ req, project }) => listSuppressions(project, parseQuery(req, pageQuery)));
 
-export const POST = route<{ project: string }>("suppressions:write", async ({ req, user, project }) =>
-  Response.json(await addSuppression(user, project, await parseBody(req, z.unknown())), { status: 201 }),
+export const POST = route("suppressions:write", { params: { project: projectSlug }, body: addSuppressionRequest }, async ({ body, user, project }) =>
+  Response.json(await addSuppression(user, project, body), { status: 201 }),
 );

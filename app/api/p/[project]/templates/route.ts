@@ -1,5 +1,6 @@
-import { parseQuery, route } from "@/lib/server/route";
 import { pageQuery } from "@/lib/schemas";
+import { projectSlug } from "@/lib/schemas/params";
+import { parseQuery, route } from "@/lib/server/route";
 import { listTemplates } from "@/lib/server/templates/templates";
 
-export const GET = route<{ project: string }>("templates:read", async ({ req, project }) => listTemplates(project, parseQuery(req, pageQuery)));
+export const GET = route("templates:read", { params: { project: projectSlug } }, async ({ req, project }) => listTemplates(project, parseQuery(req, pageQuery)));

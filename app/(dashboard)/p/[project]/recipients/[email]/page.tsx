@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
 import { getRecipient } from "@/lib/server/messages/recipient";
-import { decodeParam } from "@/lib/http/decode-param";
+import { emailParam } from "@/lib/schemas/params";
 import { RecipientScreen } from "./recipient-screen";
 
 export const metadata: Metadata = { title: "Recipient" };
@@ -14,7 +14,7 @@ export default async function RecipientPage({ params, searchParams }: { params: 
   const { email } = await params;
   const { cursor } = await searchParams;
   try {
-    const view = await getRecipient(project, decodeParam(email), { cursor: typeof cursor === "string" ? cursor : undefined });
+    const view = await getRecipient(project, emailParam.parse(email), { cursor: typeof cursor === "string" ? cursor : undefined });
     return <RecipientScreen project={project.externalId} view={view} cursor={typeof cursor === "string" ? cursor : null} />;
   } catch (e) {
     if (isAppError(e) && e.status === 400) notFound();

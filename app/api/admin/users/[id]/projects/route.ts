@@ -1,7 +1,8 @@
+import { recordId } from "@/lib/schemas/params";
 import { userProjectsRequest } from "@/lib/schemas/users";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 import { setUserProjects } from "@/lib/server/users";
 
-export const PUT = route<{ id: string }>("users:manage", async ({ req, params, user }) =>
-  setUserProjects(params.id, await parseBody(req, userProjectsRequest), user),
+export const PUT = route("users:manage", { params: { id: recordId }, body: userProjectsRequest }, async ({ params, body, user }) =>
+  setUserProjects(params.id, body, user),
 );

@@ -1,5 +1,6 @@
+import { recordId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { endUserSessions } from "@/lib/server/users";
 
 /** Ends every session of the user at once (audited); answers `{ ended }`, the number that were live. */
-export const DELETE = route<{ id: string }>("users:manage", async ({ params, user }) => endUserSessions(params.id, user));
+export const DELETE = route("users:manage", { params: { id: recordId } }, async ({ params, user }) => endUserSessions(params.id, user));

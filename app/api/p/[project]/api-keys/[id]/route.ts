@@ -1,3 +1,4 @@
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { revokeApiKey } from "@/lib/server/api-keys";
 import { route } from "@/lib/server/route";
 
@@ -6,6 +7,6 @@ import { route } from "@/lib/server/route";
  * `revoke_unsupported` says to revoke it at the provider. Account-wide keys need an admin
  * with every project.
  */
-export const DELETE = route<{ project: string; id: string }>("api_keys:write", async ({ params, user, project }) =>
+export const DELETE = route("api_keys:write", { params: { project: projectSlug, id: serviceId } }, async ({ params, user, project }) =>
   revokeApiKey(user, project, params.id),
 );

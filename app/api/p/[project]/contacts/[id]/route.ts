@@ -1,4 +1,5 @@
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { lookupContact } from "@/lib/server/contacts/contacts";
 
-export const GET = route<{ project: string; id: string }>("contacts:read", async ({ params, project }) => lookupContact(project, { id: params.id }));
+export const GET = route("contacts:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => lookupContact(project, { id: params.id }));

@@ -1,9 +1,10 @@
-import { z } from "zod";
-import { parseBody, route } from "@/lib/server/route";
+import { contactImportRequest } from "@/lib/schemas/compose";
+import { projectSlug } from "@/lib/schemas/params";
+import { route } from "@/lib/server/route";
 import { createContactImport, listJobs } from "@/lib/server/batches/jobs";
 
-export const GET = route<{ project: string }>("contacts:write", async ({ project }) => ({ data: await listJobs(project, "contacts") }));
+export const GET = route("contacts:write", { params: { project: projectSlug } }, async ({ project }) => ({ data: await listJobs(project, "contacts") }));
 
-export const POST = route<{ project: string }>("contacts:write", async ({ req, project, user }) =>
-  Response.json(await createContactImport(project, user, await parseBody(req, z.unknown())), { status: 201 }),
+export const POST = route("contacts:write", { params: { project: projectSlug }, body: contactImportRequest }, async ({ body, project, user }) =>
+  Response.json(await createContactImport(project, user, body), { status: 201 }),
 );

@@ -1,6 +1,6 @@
-import { route } from "@/lib/server/route";
+import { contactLookupQuery } from "@/lib/schemas/contacts-form";
+import { projectSlug } from "@/lib/schemas/params";
+import { parseQuery, route } from "@/lib/server/route";
 import { lookupContact } from "@/lib/server/contacts/contacts";
 
-export const GET = route<{ project: string }>("contacts:read", async ({ req, project }) =>
-  lookupContact(project, Object.fromEntries(new URL(req.url).searchParams)),
-);
+export const GET = route("contacts:read", { params: { project: projectSlug } }, async ({ req, project }) => lookupContact(project, parseQuery(req, contactLookupQuery)));

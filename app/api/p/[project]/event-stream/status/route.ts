@@ -1,5 +1,6 @@
+import { projectSlug } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 
 /** The stream's health and mode (live or polling), for the webhooks screen. */
-export const GET = route<{ project: string }>("webhooks:read", async ({ project }) => getStreamStatus(project));
+export const GET = route("webhooks:read", { params: { project: projectSlug } }, async ({ project }) => getStreamStatus(project));

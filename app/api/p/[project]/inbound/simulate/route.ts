@@ -1,8 +1,9 @@
 import { inboundSimulateRequest } from "@/lib/schemas/emails";
-import { parseBody, route } from "@/lib/server/route";
+import { projectSlug } from "@/lib/schemas/params";
+import { route } from "@/lib/server/route";
 import { simulateInbound } from "@/lib/server/messages/simulate";
 
 /** Rehearse inbound mail: support and admins only (`inbound:simulate`). */
-export const POST = route<{ project: string }>("inbound:simulate", async ({ req, project, user }) =>
-  simulateInbound(project, user, await parseBody(req, inboundSimulateRequest)),
+export const POST = route("inbound:simulate", { params: { project: projectSlug }, body: inboundSimulateRequest }, async ({ body, project, user }) =>
+  simulateInbound(project, user, body),
 );

@@ -1,4 +1,4 @@
-import { idParam } from "@/lib/schemas/common";
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { readMessage } from "@/lib/server/messages/read";
 
@@ -7,8 +7,7 @@ import { readMessage } from "@/lib/server/messages/read";
  * the read cache while the event stream says nothing changed (lib/server/messages/read.ts).
  * `Cache-Control: no-cache` asks the service regardless.
  */
-export const GET = route<{ project: string; id: string }>("messages:read", async ({ req, params, project }) => {
-  const { id } = idParam.parse({ id: params.id });
+export const GET = route("messages:read", { params: { project: projectSlug, id: serviceId } }, async ({ req, params, project }) => {
   const fresh = /no-cache|no-store/i.test(req.headers.get("cache-control") ?? "");
-  return readMessage(project, id, { fresh });
+  return readMessage(project, params.id, { fresh });
 });

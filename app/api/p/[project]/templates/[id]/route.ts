@@ -1,4 +1,5 @@
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { getTemplate } from "@/lib/server/templates/templates";
 
-export const GET = route<{ project: string; id: string }>("templates:read", async ({ params, project }) => getTemplate(project, params.id));
+export const GET = route("templates:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => getTemplate(project, params.id));

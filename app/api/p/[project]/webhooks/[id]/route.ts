@@ -1,7 +1,8 @@
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { deleteWebhookBody } from "@/lib/schemas/webhooks-form";
-import { parseBody, route } from "@/lib/server/route";
+import { route } from "@/lib/server/route";
 import { deleteWebhook } from "@/lib/server/webhooks";
 
-export const DELETE = route<{ project: string; id: string }>("webhooks:write", async ({ req, user, project, params }) =>
-  deleteWebhook(user, project, params.id, (await parseBody(req, deleteWebhookBody)).confirmUrl).then(() => null),
+export const DELETE = route("webhooks:write", { params: { project: projectSlug, id: serviceId }, body: deleteWebhookBody }, async ({ params, body, user, project }) =>
+  deleteWebhook(user, project, params.id, body.confirmUrl).then(() => null),
 );

@@ -1,5 +1,6 @@
-import { parseQuery, route } from "@/lib/server/route";
 import { jobRowsQuery } from "@/lib/schemas/compose";
+import { projectSlug, recordId } from "@/lib/schemas/params";
+import { parseQuery, route } from "@/lib/server/route";
 import { jobRows } from "@/lib/server/batches/jobs";
 
-export const GET = route<{ project: string; id: string }>("batches:send", async ({ req, params, project }) => jobRows(project, params.id, parseQuery(req, jobRowsQuery)));
+export const GET = route("batches:send", { params: { project: projectSlug, id: recordId } }, async ({ req, params, project }) => jobRows(project, params.id, parseQuery(req, jobRowsQuery)));

@@ -1,7 +1,8 @@
-import { z } from "zod";
-import { parseBody, route } from "@/lib/server/route";
+import { resubscribeRequest } from "@/lib/schemas/contacts-form";
+import { projectSlug, serviceId } from "@/lib/schemas/params";
+import { route } from "@/lib/server/route";
 import { resubscribeContact } from "@/lib/server/contacts/contacts";
 
-export const POST = route<{ project: string; id: string }>("contacts:write", async ({ req, params, project, user }) =>
-  resubscribeContact(project, user, params.id, await parseBody(req, z.unknown())),
+export const POST = route("contacts:write", { params: { project: projectSlug, id: serviceId }, body: resubscribeRequest }, async ({ params, body, project, user }) =>
+  resubscribeContact(project, user, params.id, body),
 );

@@ -1,5 +1,6 @@
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { checkDomain } from "@/lib/server/domains";
 import { route } from "@/lib/server/route";
 
 /** The live DNS comparison, run by the dashboard's own server (resolver: DNS_RESOLVER). */
-export const GET = route<{ project: string; id: string }>("domains:read", async ({ params, project }) => checkDomain(project, params.id));
+export const GET = route("domains:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => checkDomain(project, params.id));

@@ -1,8 +1,6 @@
-import { idParam } from "@/lib/schemas/common";
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { getMessageDetail } from "@/lib/server/messages/detail";
 
 /** What the message screen shows (timeline, attachments, thread); polled until final. */
-export const GET = route<{ project: string; id: string }>("messages:read", async ({ params, project }) =>
-  getMessageDetail(project, idParam.parse({ id: params.id }).id),
-);
+export const GET = route("messages:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => getMessageDetail(project, params.id));

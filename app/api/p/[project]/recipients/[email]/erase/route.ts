@@ -1,9 +1,9 @@
-import { z } from "zod";
-import { decodeParam } from "@/lib/http/decode-param";
-import { parseBody, route } from "@/lib/server/route";
+import { eraseRecipientRequest } from "@/lib/schemas/erasure";
+import { emailParam, projectSlug } from "@/lib/schemas/params";
+import { route } from "@/lib/server/route";
 import { eraseRecipient } from "@/lib/server/retention/erase";
 
 /** Erases one address's data from the dashboard's own records; the body repeats the address. */
-export const POST = route<{ project: string; email: string }>("recipients:erase", async ({ req, params, project, user }) =>
-  eraseRecipient(project, user, decodeParam(params.email), await parseBody(req, z.unknown())),
+export const POST = route("recipients:erase", { params: { project: projectSlug, email: emailParam }, body: eraseRecipientRequest }, async ({ params, body, project, user }) =>
+  eraseRecipient(project, user, params.email, body),
 );

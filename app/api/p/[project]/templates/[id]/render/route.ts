@@ -1,7 +1,8 @@
-import { parseBody, route } from "@/lib/server/route";
+import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { renderRequest } from "@/lib/schemas/templates-form";
+import { route } from "@/lib/server/route";
 import { renderTemplate } from "@/lib/server/templates/templates";
 
-export const POST = route<{ project: string; id: string }>("templates:read", async ({ req, params, project }) =>
-  renderTemplate(project, params.id, (await parseBody(req, renderRequest)).data),
+export const POST = route("templates:read", { params: { project: projectSlug, id: serviceId }, body: renderRequest }, async ({ params, body, project }) =>
+  renderTemplate(project, params.id, body.data),
 );

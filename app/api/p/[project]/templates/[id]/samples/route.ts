@@ -1,9 +1,10 @@
-import { z } from "zod";
-import { parseBody, route } from "@/lib/server/route";
+import { projectSlug, serviceId } from "@/lib/schemas/params";
+import { sampleRequest } from "@/lib/schemas/templates-form";
+import { route } from "@/lib/server/route";
 import { listSamples, saveSample } from "@/lib/server/templates/templates";
 
-export const GET = route<{ project: string; id: string }>("templates:read", async ({ params, project }) => ({ data: await listSamples(project, params.id) }));
+export const GET = route("templates:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => ({ data: await listSamples(project, params.id) }));
 
-export const POST = route<{ project: string; id: string }>("templates:write", async ({ req, params, project, user }) =>
-  Response.json(await saveSample(project, user, params.id, (await parseBody(req, z.unknown())) as never), { status: 201 }),
+export const POST = route("templates:write", { params: { project: projectSlug, id: serviceId }, body: sampleRequest }, async ({ params, body, project, user }) =>
+  Response.json(await saveSample(project, user, params.id, body), { status: 201 }),
 );

@@ -1,7 +1,8 @@
-import { parseQuery, route } from "@/lib/server/route";
 import { jobRowsQuery } from "@/lib/schemas/compose";
+import { projectSlug, recordId } from "@/lib/schemas/params";
+import { parseQuery, route } from "@/lib/server/route";
 import { jobRows } from "@/lib/server/batches/jobs";
 
-export const GET = route<{ project: string; id: string }>("contacts:write", async ({ req, params, project }) =>
+export const GET = route("contacts:write", { params: { project: projectSlug, id: recordId } }, async ({ req, params, project }) =>
   jobRows(project, params.id, parseQuery(req, jobRowsQuery), "contacts"),
 );

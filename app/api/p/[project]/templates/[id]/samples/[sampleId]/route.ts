@@ -1,7 +1,8 @@
+import { projectSlug, recordId, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
 import { deleteSample } from "@/lib/server/templates/templates";
 
-export const DELETE = route<{ project: string; id: string; sampleId: string }>("templates:write", async ({ params, project, user }) => {
+export const DELETE = route("templates:write", { params: { project: projectSlug, id: serviceId, sampleId: recordId } }, async ({ params, project, user }) => {
   await deleteSample(project, user, params.id, params.sampleId);
   return null;
 });

@@ -1,0 +1,96 @@
+import type { NextRequest } from "next/server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DELETE as endSessions } from "@/app/api/admin/users/[id]/sessions/route";
+import { GET as getJob } from "@/app/api/p/[project]/batches/[id]/route";
+import { GET as getMessage } from "@/app/api/p/[project]/messages/[id]/route";
+import { GET as getAttachment } from "@/app/api/p/[project]/messages/[id]/attachments/[attachmentId]/route";
+import { GET as getRecipient } from "@/app/api/p/[project]/recipients/[email]/route";
+import { GET as getTemplate } from "@/app/api/p/[project]/templates/[id]/route";
+import { DELETE as deleteSample } from "@/app/api/p/[project]/templates/[id]/samples/[sampleId]/route";
+import { DELETE as removeProject } from "@/app/api/projects/[id]/route";
+import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { useTestDb } from "@/lib/server/db/test-db";
+import { registerProject } from "@/lib/server/projects";
+import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { createUser } from "@/lib/server/users";
+
+/**
+ * Every path parameter is declared with its kind's schema (lib/schemas/params.ts) and checked
+ * by route() before the guard's query or any service call: a malformed one is a 400 naming
+ * the parameter, as a body field is. A well-formed id that names nothing keeps its 404.
+ */
+let dispose: () => Promise<void>;
+let service: TestServer;
+let admin: string;
+let setupCalls = 0;
+
+beforeAll(async () => {
+  // Whatever the service is asked answers 404: the well-formed unknown ids below.
+  service = await startHttpServer((_req, res) => json(res, 404, { error: { message: "not found", code: "not_found" } }));
+  setTestEnv({ SERVICE_URL: service.url });
+  ({ dispose } = await useTestDb());
+  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  setupCalls = service.requests.length;
+});
+afterAll(async () => {
+  await dispose();
+  await service.close();
+});
+
+type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
+
+async function answer<P extends Record<string, string>>(handler: Handler<P>, method: string, url: string, p: P) {
+  const res = await handler(await apiRequest(url, { method, cookie: admin }), params(p));
+  const body = (await res.json()) as { error: { code: string; param: string | null; message: string } };
+  return { status: res.status, code: body.error.code, param: body.error.param, message: body.error.message };
+}
+
+const LONG = "m".repeat(201);
+
+describe("a malformed path parameter is a 400 naming it", () => {
+  it("a service id: too long, or holding a control character", async () => {
+    expect(await answer(getMessage, "GET", "/api/p/demo/messages/x", { project: "demo", id: LONG })).toEqual({
+      status: 400,
+      code: "validation_error",
+      param: "id",
+      message: "id: must be at most 200 characters",
+    });
+    expect(await answer(getTemplate, "GET", "/api/p/demo/templates/x", { project: "demo", id: "t\u0007" })).toMatchObject({ status: 400, param: "id" });
+    expect(await answer(getAttachment, "GET", "/api/p/demo/messages/m/attachments/x", { project: "demo", id: "m1", attachmentId: "" })).toMatchObject({
+      status: 400,
+      param: "attachmentId",
+      message: "attachmentId: is required",
+    });
+  });
+
+  it("a dashboard record id (user, project, batch job, sample): letters, digits, dashes", async () => {
+    const record = { status: 400, code: "validation_error", param: "id", message: "id: may contain only letters, digits, dashes and underscores" };
+    expect(await answer(endSessions, "DELETE", "/api/admin/users/x", { id: "a b" })).toEqual(record);
+    expect(await answer(removeProject, "DELETE", "/api/projects/x", { id: "../x" })).toEqual(record);
+    expect(await answer(getJob, "GET", "/api/p/demo/batches/x", { project: "demo", id: "job;1" })).toEqual(record);
+    expect(await answer(deleteSample, "DELETE", "/api/p/demo/templates/t/samples/x", { project: "demo", id: "t1", sampleId: "s 1" })).toMatchObject({ status: 400, param: "sampleId" });
+  });
+
+  it("an email in the path, decoded once", async () => {
+    expect(await answer(getRecipient, "GET", "/api/p/demo/recipients/x", { project: "demo", email: "not-an-address" })).toMatchObject({ status: 400, param: "email" });
+  });
+
+  it("a project too long to be one", async () => {
+    expect(await answer(getMessage, "GET", "/api/p/x/messages/m", { project: "p".repeat(601), id: "m1" })).toMatchObject({ status: 400, param: "project" });
+  });
+
+  it("and none of these reached the service", () => {
+    expect(service.requests.slice(setupCalls).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+});
+
+describe("a well-formed id that names nothing keeps its 404", () => {
+  it("as the lookup answers it", async () => {
+    expect(await answer(endSessions, "DELETE", "/api/admin/users/x", { id: "0b7c1f3e-9d7a-4c43-9a4e-1f2b3c4d5e6f" })).toMatchObject({ status: 404, code: "not_found" });
+    expect(await answer(removeProject, "DELETE", "/api/projects/x", { id: "nope" })).toMatchObject({ status: 404, code: "not_found" });
+    expect(await answer(getJob, "GET", "/api/p/demo/batches/x", { project: "demo", id: "0123456789abcdef" })).toMatchObject({ status: 404, code: "not_found" });
+    expect((await answer(getTemplate, "GET", "/api/p/demo/templates/x", { project: "demo", id: "tpl_none" })).status).toBe(404);
+    expect(await answer(getMessage, "GET", "/api/p/nope/messages/m", { project: "nope", id: "m1" })).toMatchObject({ status: 404, code: "project_not_found" });
+  });
+});
