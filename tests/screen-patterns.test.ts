@@ -56,3 +56,11 @@ describe("first loads: one way (rule 3)", () => {
     expect(catchHandlers("try { a() } catch { b(); }")).toEqual(["{ b(); }"]);
   });
 });
+
+describe("queries: one options builder", () => {
+  it("only lib/queries/builders.ts writes a queryFn or calls queryOptions; every query comes from apiQuery", () => {
+    const sources = [...screenSources(), ...files("lib/queries", /\.ts$/), ...files("lib", /^api-client\.ts$/)];
+    const strays = sources.filter((file) => file !== "lib/queries/builders.ts" && /\bqueryFn\b|\bqueryOptions\s*\(/.test(read(file)));
+    expect(strays).toEqual([]);
+  });
+});
