@@ -64,3 +64,34 @@ describe("queries: one options builder", () => {
     expect(strays).toEqual([]);
   });
 });
+
+/** Forms that keep another way, and why (ARCHITECTURE.md, rule 12). */
+const OWN_FORMS: Record<string, string> = {
+  "app/(auth)/login/login-form.tsx": "a server action: the sign-in page loads no form library (components/common/first-load.test.ts)",
+  "app/(dashboard)/p/[project]/compose/compose-screen.tsx": "compose: every field its own control, its state in use-compose-form.ts",
+  "app/(dashboard)/p/[project]/contacts/lookup-form.tsx": "a look-up box (a read, like the search inputs), free of the form library on the contacts screen's first load",
+  "components/common/form-dialog.tsx": "the scaffold itself",
+};
+
+describe("forms and writes: one way", () => {
+  it("a form in a dialog is <FormDialog> with useFormDialogMutation", () => {
+    const strays = screenSources().filter((file) => file !== "components/common/form-dialog.tsx" && /<FormDialog\s/.test(read(file)) && !/\buseFormDialogMutation\(/.test(read(file)));
+    expect(strays).toEqual([]);
+  });
+
+  it("any other <form> is react-hook-form with useFormMutation (the ones that keep their own way say why)", () => {
+    const strays = screenSources().filter((file) => !(file in OWN_FORMS) && /<form\b/.test(read(file)) && !/\buseForm(?:Dialog)?Mutation\(/.test(read(file)));
+    expect(strays).toEqual([]);
+    for (const file of Object.keys(OWN_FORMS)) expect(read(file), file).toMatch(/<form\b/); // the list holds no stale entry
+  });
+
+  it("every write goes through a mutation hook: a lib/queries mutation is called only as a mutationFn", () => {
+    const strays = screenSources().flatMap((file) => {
+      const text = read(file);
+      const calls = text.match(/\b\w+Mutations\.\w+\(/g)?.length ?? 0;
+      const hooks = text.match(/\bmutationFn\s*:/g)?.length ?? 0;
+      return calls > hooks ? [`${file}: ${calls} calls, ${hooks} mutationFn`] : [];
+    });
+    expect(strays).toEqual([]);
+  });
+});

@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueryClient } from "@tanstack/react-query";
 import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
 import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
@@ -33,11 +33,14 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
   const query = useFirstLoadQuery({ ...webhooksQuery(project, cursor), initialData: initial.data, placeholderData: keepPreviousData }, initial.error);
   const create = <CreateWebhookDialog project={project} />;
 
-  async function remove(w: WebhookListItem, confirmUrl?: string) {
-    await webhookMutations.remove(project, w.id, confirmUrl);
-    toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) }), queryClient.invalidateQueries({ queryKey: streamStatusKeys.detail(project) })]);
-  }
+  const removal = useMutation({
+    mutationFn: ({ w, confirmUrl }: { w: WebhookListItem; confirmUrl?: string }) => webhookMutations.remove(project, w.id, confirmUrl),
+    onSuccess: async (_r, { w }) => {
+      toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) }), queryClient.invalidateQueries({ queryKey: streamStatusKeys.detail(project) })]);
+    },
+  });
+  const remove = (w: WebhookListItem, confirmUrl?: string) => removal.mutateAsync({ w, confirmUrl });
 
   return (
     <div className="space-y-6">
