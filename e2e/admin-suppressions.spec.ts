@@ -86,3 +86,20 @@ test("a form dialog cannot be closed while it saves, and closes once the save is
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("region", { name: "Suppressions" }).getByRole("row").filter({ hasText: email })).toBeVisible();
 });
+
+test("a first page the service refuses shows why at once, and asks again only on Try again (issue 27)", async ({ page }) => {
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (new URL(r.url()).pathname === `/api/p/${project}/suppressions`) asked.push(r.url());
+  });
+  // A cursor the service never gave: its refusal (400, naming the cursor) is the page's first load.
+  expect(await visit(page, `/p/${project}/suppressions?cursor=not-a-cursor`)).toBe(200);
+  const failure = page.locator('[data-slot="error-state"]');
+  await expect(failure).toContainText("The suppressions could not be loaded");
+  await expect(failure).toContainText(/cursor/i);
+  // The page handed its error over: the browser did not ask the same question again to learn it.
+  expect(asked).toEqual([]);
+  await failure.getByRole("button", { name: "Try again" }).click();
+  await expect.poll(() => asked.length).toBe(1);
+  await expect(failure).toContainText(/cursor/i);
+});

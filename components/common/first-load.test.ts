@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { staticPackages } from "@/lib/test/static-imports";
+import { AppError } from "@/lib/errors";
+import { firstLoad, optionalPart } from "./first-load";
 
 /** Libraries a screen should load only on use (issue 14: page weight). */
 const FORM_LIBRARIES = ["zod", "react-hook-form", "@hookform/resolvers", "@radix-ui/react-dialog"];
@@ -173,4 +175,22 @@ describe("first-load imports", () => {
       expect(packages).not.toContain("htmlparser2");
     },
   );
+});
+
+describe("firstLoad: a page's first data or why it failed (rule 3)", () => {
+  it("hands over the data, or an AppError as plain data the screen shows", async () => {
+    expect(await firstLoad(Promise.resolve([1]))).toEqual({ data: [1], error: null });
+    const failed = await firstLoad(Promise.reject(new AppError(502, "service_unreachable", "The email service did not answer.", null, "c-1")));
+    expect(failed).toEqual({ data: undefined, error: { name: "AppError", status: 502, code: "service_unreachable", message: "The email service did not answer.", param: null, correlationId: "c-1" } });
+    expect(Object.getPrototypeOf(failed.error)).toBe(Object.prototype); // crosses to a client component
+  });
+
+  it("lets anything but an AppError through to the error boundary (a bug is not a reason to show)", async () => {
+    await expect(firstLoad(Promise.reject(new TypeError("x is undefined")))).rejects.toThrow("x is undefined");
+  });
+
+  it("optionalPart turns a failed part into null", async () => {
+    expect(await optionalPart(Promise.reject(new Error("slow DNS")))).toBeNull();
+    expect(await optionalPart(Promise.resolve("ok"))).toBe("ok");
+  });
 });

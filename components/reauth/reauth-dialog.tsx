@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
 import { LockKeyholeIcon } from "lucide-react";
 import { userMutations } from "@/lib/queries/users";
 import { Button } from "@/components/ui/button";
@@ -9,30 +9,31 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { FormError } from "@/components/ui/form-error";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { describeError } from "@/components/common/error-advice";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
 /** The password asked again before a write that needs it (./reauth.tsx). */
 export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; onConfirmed: () => void; onCancel: () => void }) {
-  const [password, setPassword] = React.useState("");
+  const form = useForm<{ password: string }>({ defaultValues: { password: "" } });
   const id = React.useId();
-  const mutation = useMutation({
-    mutationFn: (pw: string) => userMutations.reconfirm(pw),
+  // No field owns a refusal: "password: is not correct" is read above the buttons.
+  const { mutation, formError: error, reset } = useFormMutation(form, [], {
+    mutationFn: (v: { password: string }) => userMutations.reconfirm(v.password),
     gcTime: 0,
     onSuccess: () => {
-      setPassword("");
-      mutation.reset();
+      form.reset();
+      reset();
       onConfirmed();
     },
   });
-  const error = mutation.error ? describeError(mutation.error) : null;
+  const password = form.watch("password");
 
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
         if (o || mutation.isPending) return;
-        setPassword("");
-        mutation.reset();
+        form.reset();
+        reset();
         onCancel();
       }}
     >
@@ -47,14 +48,13 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
         <form
           noValidate
           className="grid gap-4"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (password && !mutation.isPending) mutation.mutate(password);
-          }}
+          onSubmit={form.handleSubmit((v) => {
+            if (v.password && !mutation.isPending) mutation.mutate(v);
+          })}
         >
           <div className="grid gap-2">
             <Label htmlFor={id}>Password</Label>
-            <Input id={id} type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} autoFocus aria-invalid={!!error} />
+            <Input id={id} type="password" autoComplete="current-password" {...form.register("password")} autoFocus aria-invalid={!!error} />
           </div>
           <FormError message={error?.message} correlationId={error?.correlationId} />
           <DialogFooter>

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { CreateApiKeyForm } from "@/lib/schemas/api-keys-form";
 
@@ -10,10 +10,7 @@ export const apiKeyKeys = { all: (project: string) => ["api-keys", project] as c
 
 /** The list never holds a secret; the created key's secret lives only in a mutation that is reset on close. */
 export function apiKeysQuery(project: string) {
-  return queryOptions({
-    queryKey: apiKeyKeys.all(project),
-    queryFn: async ({ signal }) => api.get(base(project), { signal, schema: lazySchema(apiKeysFormSchemas, "apiKeyList") }),
-  });
+  return apiQuery(apiKeyKeys.all(project), base(project), lazySchema(apiKeysFormSchemas, "apiKeyList"));
 }
 
 export const apiKeyMutations = {

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { JobKind } from "@/lib/schemas/batch";
 import type { BatchCheckRequest, BatchJobRequest, ContactImportRequest } from "@/lib/schemas/compose";
@@ -18,21 +18,19 @@ export const batchKeys = {
 export const jobBase = (project: string, kind: JobKind) => `${p(project)}/${kind === "send" ? "batches" : "contacts/import"}`;
 
 export function jobQuery(project: string, id: string, kind: JobKind = "send") {
-  return queryOptions({
-    queryKey: batchKeys.job(project, id),
-    queryFn: ({ signal }) => api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(batchSchemas, "jobView") }),
+  return apiQuery(batchKeys.job(project, id), `${jobBase(project, kind)}/${encodeURIComponent(id)}`, lazySchema(batchSchemas, "jobView"), {}, {
     refetchInterval: (q) => (q.state.data?.status === "done" ? false : 1000),
   });
 }
 
 export function jobRowsQuery(project: string, id: string, status: string | null, after: number | null, running: boolean, kind: JobKind = "send") {
-  return queryOptions({
-    queryKey: batchKeys.rows(project, id, status, after),
-    queryFn: ({ signal }) =>
-      api.get(`${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`, { signal, query: { status, after, limit: 100 }, schema: lazySchema(batchSchemas, "jobRowsPage") }),
-    refetchInterval: running ? 2000 : false,
-    placeholderData: (prev) => prev,
-  });
+  return apiQuery(
+    batchKeys.rows(project, id, status, after),
+    `${jobBase(project, kind)}/${encodeURIComponent(id)}/rows`,
+    lazySchema(batchSchemas, "jobRowsPage"),
+    { query: { status, after, limit: 100 } },
+    { refetchInterval: running ? 2000 : false, placeholderData: (prev) => prev },
+  );
 }
 
 export const batchMutations = {

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { CreateContactRequest } from "@/lib/schemas/contacts";
 
@@ -14,18 +14,11 @@ export const contactKeys = {
 };
 
 export function contactSearchQuery(project: string, q: string, page: number) {
-  return queryOptions({
-    queryKey: contactKeys.search(project, q, page),
-    queryFn: ({ signal }) => api.get(base(project), { signal, query: { q, page }, schema: lazySchema(contactsFormSchemas, "contactSearchPage") }),
-    placeholderData: (prev) => prev,
-  });
+  return apiQuery(contactKeys.search(project, q, page), base(project), lazySchema(contactsFormSchemas, "contactSearchPage"), { query: { q, page } }, { placeholderData: (prev) => prev });
 }
 
 export function contactQuery(project: string, id: string) {
-  return queryOptions({
-    queryKey: contactKeys.one(project, id),
-    queryFn: ({ signal }) => api.get(`${base(project)}/${encodeURIComponent(id)}`, { signal, schema: lazySchema(contactsSchemas, "contact") }),
-  });
+  return apiQuery(contactKeys.one(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(contactsSchemas, "contact"));
 }
 
 export const contactMutations = {

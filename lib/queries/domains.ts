@@ -1,5 +1,5 @@
 import { api, lazySchema } from "@/lib/api-client";
-import { getQuery } from "./builders";
+import { apiQuery } from "./builders";
 import type { DomainStatus } from "@/lib/schemas/domains";
 
 const domainsSchemas = () => import("@/lib/schemas/domains");
@@ -15,13 +15,13 @@ export const domainKeys = {
 };
 
 export const domainsQuery = (project: string, status: DomainStatus | null, cursor: string | null) =>
-  getQuery(domainKeys.list(project, status, cursor), base(project), lazySchema(domainsViewSchemas, "domainList"), { status, cursor });
+  apiQuery(domainKeys.list(project, status, cursor), base(project), lazySchema(domainsViewSchemas, "domainList"), { query: { status, cursor } });
 
 export const domainQuery = (project: string, id: string) =>
-  getQuery(domainKeys.detail(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(domainsViewSchemas, "domainDetail"));
+  apiQuery(domainKeys.detail(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(domainsViewSchemas, "domainDetail"));
 
 export const domainCheckQuery = (project: string, id: string) =>
-  getQuery(domainKeys.check(project, id), `${base(project)}/${encodeURIComponent(id)}/check`, lazySchema(domainsViewSchemas, "domainCheck"));
+  apiQuery(domainKeys.check(project, id), `${base(project)}/${encodeURIComponent(id)}/check`, lazySchema(domainsViewSchemas, "domainCheck"));
 
 export const domainMutations = {
   add: (project: string, name: string) => api.post(base(project), { domain: name }, { schema: lazySchema(domainsSchemas, "domain") }),

@@ -1,5 +1,5 @@
-import { queryOptions } from "@tanstack/react-query";
-import { api, lazySchema } from "@/lib/api-client";
+import { lazySchema } from "@/lib/api-client";
+import { apiQuery } from "./builders";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 
 const eventStreamSchemas = () => import("@/lib/schemas/event-stream");
@@ -8,10 +8,5 @@ export const streamStatusKeys = { detail: (project: string) => ["event-stream-st
 
 /** Refreshed while the screen is open: the counts and the mode move with the mail. */
 export function streamStatusQuery(project: string, initialData?: StreamStatus) {
-  return queryOptions({
-    queryKey: streamStatusKeys.detail(project),
-    queryFn: ({ signal }) => api.get(`/api/p/${encodeURIComponent(project)}/event-stream/status`, { signal, schema: lazySchema(eventStreamSchemas, "streamStatus") }),
-    initialData,
-    refetchInterval: 10_000,
-  });
+  return apiQuery(streamStatusKeys.detail(project), `/api/p/${encodeURIComponent(project)}/event-stream/status`, lazySchema(eventStreamSchemas, "streamStatus"), {}, { initialData, refetchInterval: 10_000 });
 }

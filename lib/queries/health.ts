@@ -1,5 +1,5 @@
-import { queryOptions } from "@tanstack/react-query";
-import { api, lazySchema } from "@/lib/api-client";
+import { apiQuery } from "./builders";
+import { lazySchema } from "@/lib/api-client";
 import type { TakenHealth } from "@/lib/schemas/health";
 
 const healthSchemas = () => import("@/lib/schemas/health");
@@ -20,9 +20,7 @@ const PROBE_CACHE_MS = 10_000;
  * cache (a page rendered while the probe was slow gets the last reading known).
  */
 export function healthQuery() {
-  return queryOptions({
-    queryKey: healthKeys.all,
-    queryFn: ({ signal }) => api.get("/api/health", { signal, schema: lazySchema(healthSchemas, "healthResponse") }),
+  return apiQuery(healthKeys.all, "/api/health", lazySchema(healthSchemas, "healthResponse"), {}, {
     refetchInterval: (query) => (query.state.data?.state === "up" && Date.now() - query.state.dataUpdatedAt <= PROBE_CACHE_MS ? 30_000 : 10_000),
     refetchIntervalInBackground: false,
     retry: false,

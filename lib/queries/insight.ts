@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { DeliverabilityRange } from "@/lib/schemas/deliverability";
 import type { AlertSettingsInput } from "@/lib/schemas/alerts";
@@ -15,28 +15,16 @@ export const insightKeys = {
 };
 
 export function deliverabilityQuery(project: string, range: DeliverabilityRange) {
-  return queryOptions({
-    queryKey: insightKeys.deliverability(project, range),
-    queryFn: ({ signal }) => api.get(`${base(project)}/deliverability`, { signal, query: { range }, schema: lazySchema(deliverabilitySchemas, "deliverabilityData") }),
-    refetchInterval: 60_000,
-  });
+  return apiQuery(insightKeys.deliverability(project, range), `${base(project)}/deliverability`, lazySchema(deliverabilitySchemas, "deliverabilityData"), { query: { range } }, { refetchInterval: 60_000 });
 }
 
 export function alertsQuery(project: string) {
-  return queryOptions({
-    queryKey: insightKeys.alerts(project),
-    queryFn: ({ signal }) => api.get(`${base(project)}/alerts`, { signal, schema: lazySchema(alertsSchemas, "alertsView") }),
-    refetchInterval: 30_000,
-  });
+  return apiQuery(insightKeys.alerts(project), `${base(project)}/alerts`, lazySchema(alertsSchemas, "alertsView"), {}, { refetchInterval: 30_000 });
 }
 
 /** The banner's: every screen of the project, so small and not too often. */
 export function activeAlertsQuery(project: string) {
-  return queryOptions({
-    queryKey: insightKeys.activeAlerts(project),
-    queryFn: ({ signal }) => api.get(`${base(project)}/alerts/active`, { signal, schema: lazySchema(alertsSchemas, "activeAlertsView") }),
-    refetchInterval: 60_000,
-  });
+  return apiQuery(insightKeys.activeAlerts(project), `${base(project)}/alerts/active`, lazySchema(alertsSchemas, "activeAlertsView"), {}, { refetchInterval: 60_000 });
 }
 
 export const alertMutations = {

@@ -1,4 +1,4 @@
-import { queryOptions } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { MessageDetail, ReplyForm } from "@/lib/schemas/messages-index";
@@ -31,9 +31,7 @@ export function detailRefreshMs(detail: Pick<MessageDetail, "settled" | "lastCha
 }
 
 export function messageDetailQuery(project: string, id: string, initialData?: MessageDetail) {
-  return queryOptions({
-    queryKey: messageKeys.detail(project, id),
-    queryFn: ({ signal }) => api.get(`${messagePath(project, id)}/detail`, { signal, schema: lazySchema(messagesIndexSchemas, "messageDetail") }),
+  return apiQuery(messageKeys.detail(project, id), `${messagePath(project, id)}/detail`, lazySchema(messagesIndexSchemas, "messageDetail"), {}, {
     initialData,
     // The server handed over the first answer: it is not asked again as the screen mounts (which
     // would also load the answer's schema right away), only when revisited after this, and by

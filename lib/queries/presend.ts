@@ -1,4 +1,5 @@
-import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
+import { apiQuery } from "./builders";
 import { api, lazySchema } from "@/lib/api-client";
 import type { PresendDraft } from "@/lib/schemas/presend";
 
@@ -13,9 +14,7 @@ export const presendKeys = {
 
 /** The checks of one draft; the same draft gives the same answer, so it is kept a while. */
 export function presendQuery(project: string, draft: PresendDraft | null) {
-  return queryOptions({
-    queryKey: presendKeys.checks(project, draft),
-    queryFn: ({ signal }) => api.post(base(project), { draft }, { signal, schema: lazySchema(presendSchemas, "presendResult") }),
+  return apiQuery(presendKeys.checks(project, draft), base(project), lazySchema(presendSchemas, "presendResult"), { body: { draft } }, {
     enabled: draft !== null,
     staleTime: 60_000,
     // While an edited draft is re-checked, the previous findings stay on screen.

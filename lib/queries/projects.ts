@@ -1,5 +1,5 @@
 import { api, lazySchema, noContent } from "@/lib/api-client";
-import { getRowsQuery } from "./builders";
+import { apiRowsQuery } from "./builders";
 import type { CreateProjectRequest, UpdateProjectRequest } from "@/lib/schemas/projects";
 
 const projectsSchemas = () => import("@/lib/schemas/projects");
@@ -9,7 +9,7 @@ export const projectKeys = {
   list: () => [...projectKeys.all, "list"] as const,
 };
 
-export const projectsQuery = () => getRowsQuery(projectKeys.list(), "/api/projects", lazySchema(projectsSchemas, "projectList"));
+export const projectsQuery = () => apiRowsQuery(projectKeys.list(), "/api/projects", lazySchema(projectsSchemas, "projectList"));
 
 const projectPath = (id: string) => `/api/projects/${encodeURIComponent(id)}`;
 

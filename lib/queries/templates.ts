@@ -1,7 +1,6 @@
-import { queryOptions } from "@tanstack/react-query";
 import { api, lazySchema, noContent } from "@/lib/api-client";
 import type { PreviewRequest } from "@/lib/schemas/templates";
-import { getQuery, getRowsQuery } from "./builders";
+import { apiQuery, apiRowsQuery } from "./builders";
 import type { SampleRequest } from "@/lib/schemas/templates-form";
 
 const templatesSchemas = () => import("@/lib/schemas/templates");
@@ -19,28 +18,21 @@ export const templateKeys = {
 };
 
 export const templatesQuery = (project: string, cursor: string | null) =>
-  getQuery(templateKeys.list(project, cursor), base(project), lazySchema(templatesFormSchemas, "templateList"), { cursor, limit: 20 });
+  apiQuery(templateKeys.list(project, cursor), base(project), lazySchema(templatesFormSchemas, "templateList"), { query: { cursor, limit: 20 } });
 
 export const templateQuery = (project: string, id: string) =>
-  getQuery(templateKeys.one(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(templatesSchemas, "template"));
+  apiQuery(templateKeys.one(project, id), `${base(project)}/${encodeURIComponent(id)}`, lazySchema(templatesSchemas, "template"));
 
 export function previewQuery(project: string, body: PreviewRequest) {
-  return queryOptions({
-    queryKey: templateKeys.preview(project, body),
-    queryFn: ({ signal }) => api.post(`${base(project)}/preview`, body, { signal, schema: lazySchema(templatesSchemas, "previewResponse") }),
-    placeholderData: (prev) => prev,
-  });
+  return apiQuery(templateKeys.preview(project, body), `${base(project)}/preview`, lazySchema(templatesSchemas, "previewResponse"), { body }, { placeholderData: (prev) => prev });
 }
 
 export function renderQuery(project: string, id: string, data: Record<string, unknown>) {
-  return queryOptions({
-    queryKey: templateKeys.render(project, id, data),
-    queryFn: ({ signal }) => api.post(`${base(project)}/${encodeURIComponent(id)}/render`, { data }, { signal, schema: lazySchema(templatesSchemas, "previewResponse") }),
-  });
+  return apiQuery(templateKeys.render(project, id, data), `${base(project)}/${encodeURIComponent(id)}/render`, lazySchema(templatesSchemas, "previewResponse"), { body: { data } });
 }
 
 export const samplesQuery = (project: string, id: string) =>
-  getRowsQuery(templateKeys.samples(project, id), `${base(project)}/${encodeURIComponent(id)}/samples`, lazySchema(templatesFormSchemas, "sampleList"));
+  apiRowsQuery(templateKeys.samples(project, id), `${base(project)}/${encodeURIComponent(id)}/samples`, lazySchema(templatesFormSchemas, "sampleList"));
 
 export const templateMutations = {
   saveSample: (project: string, id: string, body: SampleRequest) => api.post(`${base(project)}/${encodeURIComponent(id)}/samples`, body, { schema: lazySchema(templatesFormSchemas, "templateSample") }),

@@ -1,5 +1,5 @@
 import { api, lazySchema } from "@/lib/api-client";
-import { getRowsQuery } from "./builders";
+import { apiRowsQuery } from "./builders";
 import type { CreateUserRequest, UpdateUserRequest, UserProjectsRequest } from "@/lib/schemas/users";
 
 const usersSchemas = () => import("@/lib/schemas/users");
@@ -9,7 +9,7 @@ export const userKeys = {
   list: () => [...userKeys.all, "list"] as const,
 };
 
-export const usersQuery = () => getRowsQuery(userKeys.list(), "/api/admin/users", lazySchema(usersSchemas, "userList"));
+export const usersQuery = () => apiRowsQuery(userKeys.list(), "/api/admin/users", lazySchema(usersSchemas, "userList"));
 
 const userPath = (id: string) => `/api/admin/users/${encodeURIComponent(id)}`;
 

@@ -1,5 +1,5 @@
 import { api, apiFetch, lazySchema, noContent } from "@/lib/api-client";
-import { cursorListKeys, getQuery } from "./builders";
+import { apiQuery, cursorListKeys } from "./builders";
 import type { CreateWebhookForm } from "@/lib/schemas/webhooks-form";
 
 const webhooksFormSchemas = () => import("@/lib/schemas/webhooks-form");
@@ -9,7 +9,7 @@ const base = (project: string) => `/api/p/${encodeURIComponent(project)}/webhook
 export const webhookKeys = cursorListKeys("webhooks");
 
 export const webhooksQuery = (project: string, cursor: string | null) =>
-  getQuery(webhookKeys.list(project, cursor), base(project), lazySchema(webhooksFormSchemas, "webhookList"), { cursor });
+  apiQuery(webhookKeys.list(project, cursor), base(project), lazySchema(webhooksFormSchemas, "webhookList"), { query: { cursor } });
 
 export const webhookMutations = {
   create: (project: string, body: CreateWebhookForm) => api.post(base(project), body, { schema: lazySchema(webhooksFormSchemas, "createdWebhook") }),

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { isAppError, toPlain, type PlainAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
 import { listAudit } from "@/lib/server/audit";
 import { listUsers } from "@/lib/server/users";
 import { listAllProjects } from "@/lib/server/projects";
+import { firstLoad } from "@/components/common/first-load";
 import { AuditScreen } from "./audit-screen";
 import { parseAuditParams } from "./audit-params";
 
@@ -14,18 +14,11 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   await guardPage("audit:read");
   const { filters, query, invalid } = parseAuditParams(await searchParams);
   const [users, projects] = await Promise.all([listUsers(), listAllProjects()]);
-  let page: Awaited<ReturnType<typeof listAudit>> | null = null;
-  let error: PlainAppError | null = null;
-  try {
-    page = await listAudit(query);
-  } catch (e) {
-    if (!isAppError(e)) throw e;
-    error = toPlain(e);
-  }
+  const first = await firstLoad(listAudit(query));
   return (
     <AuditScreen
-      page={page}
-      error={error}
+      page={first.data ?? null}
+      error={first.error}
       filters={filters}
       invalid={invalid}
       users={users.map((u) => ({ id: u.id, label: u.name ? `${u.name} (${u.email})` : u.email }))}

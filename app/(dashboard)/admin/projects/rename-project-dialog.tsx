@@ -9,8 +9,7 @@ import { toast } from "@/components/ui/toast";
 import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
 import { TextField } from "@/components/common/text-field";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
-import { FormDialog } from "@/components/common/form-dialog";
+import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
@@ -21,7 +20,7 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
     if (open) form.reset({ name: project.name });
   }, [open, project.name, form]);
 
-  const { mutation, formError, reset } = useFormMutation(form, ["name"], {
+  const { dialog } = useFormDialogMutation(form, ["name"], {
     mutationFn: (values: UpdateProjectRequest) => projectMutations.rename(project.id, values),
     onSuccess: async (_d, values) => {
       toast.success("Project renamed", { description: `Now called ${values.name.trim()}.` });
@@ -35,17 +34,13 @@ export function RenameProjectDialog({ project, open, onOpenChange }: { project: 
     <FormDialog
       open={open}
       onOpenChange={onOpenChange}
-      onClosed={reset}
       title={<>Rename “{project.name}”</>}
       description={
         <>
           Only the display name changes; the service project id <span className="font-mono">{project.externalId}</span> and its links stay the same.
         </>
       }
-      form={form}
-      onSubmit={form.handleSubmit((v) => mutation.mutate(v))}
-      pending={mutation.isPending}
-      error={formError}
+      {...dialog}
       submitLabel="Save name"
     >
       <TextField control={form.control} name="name" label="Display name" />

@@ -43,10 +43,22 @@ export function UserActionsMenu({
   trigger,
 }: { user: UserView; projects: ProjectOption[]; isSelf: boolean } & LazyDialogProps) {
   const [dialog, setDialog] = React.useState<Dialog>(null);
-  const [newPassword, setNewPassword] = React.useState<string | null>(null);
   const queryClient = useQueryClient();
   const who = user.name ?? user.email;
 
+  const endSessions = useMutation({
+    mutationFn: () => userMutations.endSessions(user.id),
+    onSuccess: async ({ ended }) => {
+      toast.success("Sessions ended", { description: `${who} was signed out of ${ended} ${ended === 1 ? "session" : "sessions"}.` });
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
+  });
+  // The new password lives only in this mutation (gcTime 0, never in the query cache) and is forgotten when its reveal closes (rule 7).
+  const resetPassword = useMutation({
+    mutationFn: () => userMutations.resetPassword(user.id),
+    gcTime: 0,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
   const update = useMutation({
     mutationFn: (body: UpdateUserRequest) => userMutations.update(user.id, body),
     onSettled: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
@@ -144,11 +156,7 @@ export function UserActionsMenu({
         title={`End every session of ${who}?`}
         description={`${user.email} is signed out of every browser at once (${user.activeSessions} active ${user.activeSessions === 1 ? "session" : "sessions"}) and can sign in again with the same password. Reset the password too if it may be known to someone else.`}
         confirmLabel="End sessions"
-        onConfirm={async () => {
-          const { ended } = await userMutations.endSessions(user.id);
-          toast.success("Sessions ended", { description: `${who} was signed out of ${ended} ${ended === 1 ? "session" : "sessions"}.` });
-          await queryClient.invalidateQueries({ queryKey: userKeys.all });
-        }}
+        onConfirm={() => endSessions.mutateAsync()}
       />
 
       <ConfirmDialog
@@ -157,19 +165,15 @@ export function UserActionsMenu({
         title={`Reset the password of ${who}?`}
         description={`The current password stops working at once and ${user.email} is signed out everywhere. You will see the new password once, to pass on.`}
         confirmLabel="Reset password"
-        onConfirm={async () => {
-          const { password } = await userMutations.resetPassword(user.id);
-          setNewPassword(password);
-          await queryClient.invalidateQueries({ queryKey: userKeys.all });
-        }}
+        onConfirm={() => resetPassword.mutateAsync()}
       />
 
       <SecretReveal
-        secret={newPassword}
+        secret={resetPassword.data?.password ?? null}
         label="password"
         title={`New password for ${user.email}`}
         description="Give this password to the user. The old one no longer works."
-        onClose={() => setNewPassword(null)}
+        onClose={() => resetPassword.reset()}
       />
     </>
   );

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { getOverview, OVERVIEW_RANGES, type OverviewRange } from "@/lib/server/overview";
+import { firstLoad } from "@/components/common/first-load";
 import { OverviewScreen } from "./overview-screen";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -9,6 +10,6 @@ export default async function ProjectOverviewPage({ params, searchParams }: { pa
   const { project } = await guardPage("overview:read", params);
   const sp = await searchParams;
   const range = (OVERVIEW_RANGES as readonly string[]).includes(String(sp.range)) ? (sp.range as OverviewRange) : "7d";
-  const initial = await getOverview(project, range).catch(() => undefined);
+  const initial = await firstLoad(getOverview(project, range));
   return <OverviewScreen project={project.externalId} projectName={project.name} initial={initial} />;
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { METRICS, METRIC_WORDS, formatRate, formatThreshold, levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
 import type { AlertsView } from "@/lib/schemas/alerts";
 import { alertsQuery } from "@/lib/queries/insight";
@@ -64,8 +65,8 @@ function StateCard({ metric, view }: { metric: Metric; view: AlertsView }) {
 }
 
 /** "Tell us before a provider blocks us": where the rates stand, the thresholds, and every alert so far. */
-export function AlertsScreen({ project, initial }: { project: string; initial?: AlertsView }) {
-  const query = useQuery({ ...alertsQuery(project), initialData: initial });
+export function AlertsScreen({ project, initial }: { project: string; initial: FirstLoad<AlertsView> }) {
+  const query = useFirstLoadQuery({ ...alertsQuery(project), initialData: initial.data }, initial.error);
   const { can } = useShell();
   const data = query.data;
   return (

@@ -1,6 +1,6 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { BanIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { ApiKeyListItem, KeyRevokeSupport } from "@/lib/schemas/api-keys-form";
@@ -26,6 +26,12 @@ export function RevokeKeyButton({ project, apiKey, support }: { project: string;
   const { can } = useShell();
   const blocked = revokeBlockedReason(apiKey, support, can("api_keys:account_wide"));
   const label = `Revoke key ${apiKey.name}`;
+  const revoke = useMutation({
+    mutationFn: () => apiKeyMutations.revoke(project, apiKey.id),
+    onSuccess: () => toast.success("Key revoked", { description: `${apiKey.name} no longer works.` }),
+    // Also after "not supported": the list then shows why revoking is unavailable.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(project) }),
+  });
   if (blocked) {
     return (
       <span title={blocked} className="inline-flex">
@@ -46,15 +52,7 @@ export function RevokeKeyButton({ project, apiKey, support }: { project: string;
         </>
       }
       confirmLabel="Revoke key"
-      onConfirm={async () => {
-        try {
-          await apiKeyMutations.revoke(project, apiKey.id);
-          toast.success("Key revoked", { description: `${apiKey.name} no longer works.` });
-        } finally {
-          // Also after "not supported": the list then shows why revoking is unavailable.
-          await queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(project) });
-        }
-      }}
+      onConfirm={() => revoke.mutateAsync()}
       trigger={
         <Button variant="ghost" size="sm" aria-label={label}>
           <BanIcon aria-hidden="true" />

@@ -56,11 +56,11 @@ export function BatchWizard({ project, options }: { project: string; options: Co
   }
 
   const checking = useMutation({ mutationFn: () => batchMutations.check(project, request()!), onSuccess: setCheck, onMutate: () => setCheck(null) });
-  const start = async () => {
-    const body = request()!;
-    const { id } = await batchMutations.start(project, { ...body, confirmCount: check!.summary.toSend });
-    router.push(`/p/${encodeURIComponent(project)}/batches/${id}`);
-  };
+  const starting = useMutation({
+    mutationFn: () => batchMutations.start(project, { ...request()!, confirmCount: check!.summary.toSend }),
+    onSuccess: ({ id }) => router.push(`/p/${encodeURIComponent(project)}/batches/${id}`),
+  });
+  const start = () => starting.mutateAsync();
   const checkError = checking.error ? describeError(checking.error) : null;
   const count = check?.summary.toSend ?? 0;
 

@@ -1,7 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { FlagIcon, MailIcon } from "lucide-react";
 import type { DeliverabilityData } from "@/lib/schemas/deliverability";
 import { PROVIDERS } from "@/lib/insight/providers";
@@ -17,10 +19,10 @@ import { ProviderTable } from "./provider-table";
 import { ProviderChart } from "./provider-chart";
 
 /** "Where is our mail failing?": the period's outcomes per mailbox provider, against the thresholds. */
-export function DeliverabilityScreen({ project, initial }: { project: string; initial?: DeliverabilityData }) {
+export function DeliverabilityScreen({ project, initial }: { project: string; initial: FirstLoad<DeliverabilityData> }) {
   const { get, set } = useUrlState();
   const range = periodFrom(get("range"));
-  const query = useQuery({ ...deliverabilityQuery(project, range), initialData: initial?.range === range ? initial : undefined, placeholderData: keepPreviousData });
+  const query = useFirstLoadQuery({ ...deliverabilityQuery(project, range), initialData: initial.data?.range === range ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
   const data = query.data;
 
   return (

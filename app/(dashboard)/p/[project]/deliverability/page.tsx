@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { DELIVERABILITY_RANGES, type DeliverabilityRange } from "@/lib/schemas/deliverability";
 import { guardPage } from "@/lib/server/guard";
 import { getDeliverability } from "@/lib/server/insight/deliverability";
+import { firstLoad } from "@/components/common/first-load";
 import { DeliverabilityScreen } from "./deliverability-screen";
 
 export const metadata: Metadata = { title: "Deliverability" };
@@ -10,6 +11,6 @@ export default async function DeliverabilityPage({ params, searchParams }: { par
   const { project } = await guardPage("overview:read", params);
   const sp = await searchParams;
   const range = (DELIVERABILITY_RANGES as readonly string[]).includes(String(sp.range)) ? (sp.range as DeliverabilityRange) : "7d";
-  const initial = await getDeliverability(project, range).catch(() => undefined);
+  const initial = await firstLoad(getDeliverability(project, range));
   return <DeliverabilityScreen project={project.externalId} initial={initial} />;
 }

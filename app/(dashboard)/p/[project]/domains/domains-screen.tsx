@@ -1,7 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { GlobeIcon } from "lucide-react";
 import type { Domain, DomainStatus, Page } from "@/lib/schemas";
 import { DOMAIN_STATUSES } from "@/lib/schemas/words";
@@ -22,11 +24,11 @@ import { projectHref } from "@/lib/nav";
 import { AddDomainDialog } from "./add-domain-dialog";
 
 /** The project's sending domains; status filter and cursor live in the URL. */
-export function DomainsScreen({ project, initial }: { project: string; initial?: Page<Domain> }) {
+export function DomainsScreen({ project, initial }: { project: string; initial: FirstLoad<Page<Domain>> }) {
   const { get, set } = useUrlState();
   const status = (DOMAIN_STATUSES as readonly string[]).includes(get("status") ?? "") ? (get("status") as DomainStatus) : null;
   const cursor = get("cursor");
-  const query = useQuery({ ...domainsQuery(project, status, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const query = useFirstLoadQuery({ ...domainsQuery(project, status, cursor), initialData: initial.data, placeholderData: keepPreviousData }, initial.error);
 
   return (
     <div className="space-y-6">

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { listDomains } from "@/lib/server/domains";
 import { domainStatus } from "@/lib/schemas";
+import { firstLoad } from "@/components/common/first-load";
 import { DomainsScreen } from "./domains-screen";
 
 export const metadata: Metadata = { title: "Domains" };
@@ -11,7 +12,6 @@ export default async function DomainsPage({ params, searchParams }: { params: Pr
   const sp = await searchParams;
   const status = domainStatus.safeParse(sp.status).data ?? null;
   const cursor = typeof sp.cursor === "string" ? sp.cursor : null;
-  // A failed first load is shown by the screen (error with retry), not as an error page.
-  const initial = await listDomains(project, { status: status ?? undefined, cursor: cursor ?? undefined }).catch(() => undefined);
+  const initial = await firstLoad(listDomains(project, { status: status ?? undefined, cursor: cursor ?? undefined }));
   return <DomainsScreen project={project.externalId} initial={initial} />;
 }

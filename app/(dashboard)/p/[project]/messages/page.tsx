@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { isAppError, toPlain, type PlainAppError } from "@/lib/errors";
 import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
 import { getEventStream } from "@/lib/server/event-stream/connect";
 import { listMessages } from "@/lib/server/messages/list";
 import { messageHref } from "@/components/messages/hrefs";
+import { firstLoad } from "@/components/common/first-load";
 import { MessagesScreen } from "./messages-screen";
 import { parseMessageParams } from "./messages-params";
 
@@ -21,21 +21,14 @@ export default async function MessagesPage({
 }) {
   const { user, project } = await guardPage("messages:read", params);
   const { filters, query, invalid } = parseMessageParams(await searchParams);
-  let page: Awaited<ReturnType<typeof listMessages>> | null = null;
-  let error: PlainAppError | null = null;
-  try {
-    page = await listMessages(project, query);
-  } catch (e) {
-    if (!isAppError(e)) throw e;
-    error = toPlain(e);
-  }
+  const { data: page, error } = await firstLoad(listMessages(project, query));
   // A pasted id of a message the index never saw: the service knew it, so open it.
   if (page?.openId) redirect(messageHref(project.externalId, page.openId));
   const stream = await getEventStream(project.id);
   return (
     <MessagesScreen
       project={project.externalId}
-      page={page && { data: page.data, nextCursor: page.nextCursor }}
+      page={page ? { data: page.data, nextCursor: page.nextCursor } : null}
       error={error}
       filters={filters}
       invalid={invalid}

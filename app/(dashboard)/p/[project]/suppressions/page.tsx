@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { listSuppressions } from "@/lib/server/suppressions";
+import { firstLoad } from "@/components/common/first-load";
 import { SuppressionsScreen } from "./suppressions-screen";
 
 export const metadata: Metadata = { title: "Suppressions" };
@@ -9,6 +10,6 @@ export default async function SuppressionsPage({ params, searchParams }: { param
   const { project } = await guardPage("suppressions:read", params);
   const sp = await searchParams;
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
-  const initial = await listSuppressions(project, { cursor }).catch(() => undefined);
+  const initial = await firstLoad(listSuppressions(project, { cursor }));
   return <SuppressionsScreen project={project.externalId} initial={initial} />;
 }

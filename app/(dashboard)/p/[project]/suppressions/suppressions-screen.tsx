@@ -1,7 +1,9 @@
 "use client";
 
 import Link from "next/link";
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { BanIcon, DownloadIcon } from "lucide-react";
 import type { Page } from "@/lib/schemas";
 import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions";
@@ -27,10 +29,10 @@ const REASONS: Record<string, string> = {
   manual: "Added by hand",
 };
 
-export function SuppressionsScreen({ project, initial }: { project: string; initial?: Page<SuppressionRow> }) {
+export function SuppressionsScreen({ project, initial }: { project: string; initial: FirstLoad<Page<SuppressionRow>> }) {
   const { get, set } = useUrlState();
   const cursor = get("cursor");
-  const query = useQuery({ ...suppressionsQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const query = useFirstLoadQuery({ ...suppressionsQuery(project, cursor), initialData: initial.data, placeholderData: keepPreviousData }, initial.error);
   const add = <AddSuppressionDialog project={project} />;
 
   return (

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { listTemplates } from "@/lib/server/templates/templates";
+import { firstLoad } from "@/components/common/first-load";
 import { TemplatesScreen } from "./templates-screen";
 
 export const metadata: Metadata = { title: "Templates" };
@@ -8,6 +9,6 @@ export const metadata: Metadata = { title: "Templates" };
 export default async function TemplatesPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<{ cursor?: string }> }) {
   const { project } = await guardPage("templates:read", params);
   const { cursor } = await searchParams;
-  const first = await listTemplates(project, typeof cursor === "string" && cursor ? { cursor, limit: 20 } : { limit: 20 }).catch((e: unknown) => e);
-  return <TemplatesScreen project={project.externalId} initial={first instanceof Error ? null : (first as Awaited<ReturnType<typeof listTemplates>>)} />;
+  const first = await firstLoad(listTemplates(project, typeof cursor === "string" && cursor ? { cursor, limit: 20 } : { limit: 20 }));
+  return <TemplatesScreen project={project.externalId} initial={first} />;
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { FileTextIcon } from "lucide-react";
 import type { Page, Template } from "@/lib/schemas";
 import { templatesQuery } from "@/lib/queries/templates";
@@ -16,10 +17,10 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 /** The project's templates, a page at a time (the cursor lives in the URL). */
-export function TemplatesScreen({ project, initial }: { project: string; initial: Page<Template> | null }) {
+export function TemplatesScreen({ project, initial }: { project: string; initial: FirstLoad<Page<Template>> }) {
   const { get } = useUrlState();
   const cursor = get("cursor");
-  const { data, error, refetch, isLoading, isRefetching } = useQuery({ ...templatesQuery(project, cursor), initialData: initial ?? undefined });
+  const { data, error, refetch, isLoading, isFetching } = useFirstLoadQuery({ ...templatesQuery(project, cursor), initialData: initial.data }, initial.error);
   return (
     <div className="space-y-6">
       <PageHeader
@@ -27,7 +28,7 @@ export function TemplatesScreen({ project, initial }: { project: string; initial
         description="Stored templates of this project. Open one to fill its variables, see it on desktop and mobile, and send yourself a test. Templates are created and changed in the service, not here."
       />
       {error ? (
-        <ErrorState error={error} onRetry={() => refetch()} retrying={isRefetching} />
+        <ErrorState error={error} onRetry={() => refetch()} retrying={isFetching} />
       ) : isLoading || !data ? (
         <TableSkeleton columns={["w-40", "w-28", "w-64", "w-20"]} />
       ) : data.data.length === 0 ? (

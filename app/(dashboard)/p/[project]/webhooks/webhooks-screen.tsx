@@ -1,6 +1,8 @@
 "use client";
 
-import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { Page } from "@/lib/schemas";
@@ -23,19 +25,22 @@ import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { StreamStatusCard } from "./stream-status-card";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
-export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial?: Page<WebhookListItem>; stream?: StreamStatus; canConnect: boolean }) {
+export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial: FirstLoad<Page<WebhookListItem>>; stream: FirstLoad<StreamStatus>; canConnect: boolean }) {
   const { get } = useUrlState();
   const { can } = useShell();
   const cursor = get("cursor");
   const queryClient = useQueryClient();
-  const query = useQuery({ ...webhooksQuery(project, cursor), initialData: initial, placeholderData: keepPreviousData });
+  const query = useFirstLoadQuery({ ...webhooksQuery(project, cursor), initialData: initial.data, placeholderData: keepPreviousData }, initial.error);
   const create = <CreateWebhookDialog project={project} />;
 
-  async function remove(w: WebhookListItem, confirmUrl?: string) {
-    await webhookMutations.remove(project, w.id, confirmUrl);
-    toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
-    await Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) }), queryClient.invalidateQueries({ queryKey: streamStatusKeys.detail(project) })]);
-  }
+  const removal = useMutation({
+    mutationFn: ({ w, confirmUrl }: { w: WebhookListItem; confirmUrl?: string }) => webhookMutations.remove(project, w.id, confirmUrl),
+    onSuccess: async (_r, { w }) => {
+      toast.success("Webhook deleted", { description: `${w.url} receives no more events.` });
+      await Promise.all([queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) }), queryClient.invalidateQueries({ queryKey: streamStatusKeys.detail(project) })]);
+    },
+  });
+  const remove = (w: WebhookListItem, confirmUrl?: string) => removal.mutateAsync({ w, confirmUrl });
 
   return (
     <div className="space-y-6">

@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery } from "@tanstack/react-query";
+import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
+import type { FirstLoad } from "@/components/common/first-load";
 import { ArrowLeftIcon } from "lucide-react";
 import punycode from "punycode.js";
 import { domainQuery } from "@/lib/queries/domains";
@@ -27,12 +28,15 @@ function unicodeName(ascii: string): string {
   }
 }
 
-export function DomainScreen({ project, id, initial, initialCheck }: { project: string; id: string; initial?: DomainDetail; initialCheck?: Promise<DomainCheck | null> }) {
-  const query = useQuery({
-    ...domainQuery(project, id),
-    initialData: initial,
-    refetchInterval: (q) => ((q.state.data?.domain.status ?? "pending") === "pending" ? PENDING_REFRESH_MS : false),
-  });
+export function DomainScreen({ project, id, initial, initialCheck }: { project: string; id: string; initial: FirstLoad<DomainDetail>; initialCheck?: Promise<DomainCheck | null> }) {
+  const query = useFirstLoadQuery(
+    {
+      ...domainQuery(project, id),
+      initialData: initial.data,
+      refetchInterval: (q) => ((q.state.data?.domain.status ?? "pending") === "pending" ? PENDING_REFRESH_MS : false),
+    },
+    initial.error,
+  );
   const back = (
     <Link href={projectHref(project, "domains")} className="inline-flex items-center gap-1 hover:underline">
       <ArrowLeftIcon className="size-3" aria-hidden="true" /> Domains

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
-import { checkDomainDetail, getDomainDetail, type DomainCheck, type DomainDetail } from "@/lib/server/domains";
+import { checkDomainDetail, getDomainDetail, type DomainCheck } from "@/lib/server/domains";
 import { decodeParam } from "@/lib/http/decode-param";
+import { firstLoad, optionalPart } from "@/components/common/first-load";
 import { DomainScreen } from "./domain-screen";
 
 export const metadata: Metadata = { title: "Domain" };
@@ -12,15 +12,10 @@ export default async function DomainPage({ params }: { params: Promise<{ project
   const { project } = await guardPage("domains:read", params);
   const { id: rawId } = await params;
   const id = decodeParam(rawId);
-  let initial: DomainDetail | undefined;
-  try {
-    initial = await getDomainDetail(project, id);
-  } catch (e) {
-    if (isAppError(e) && e.status === 404) notFound();
-    // Service trouble: the screen loads it again and shows the error with a retry.
-  }
+  const initial = await firstLoad(getDomainDetail(project, id));
+  if (initial.error?.status === 404) notFound();
   // The first live DNS check streams in after the page (DNS answers can be slow); the screen asks for it
   // again, with the answer's parser, only on a re-check. null: it failed, the screen runs it and shows why.
-  const initialCheck: Promise<DomainCheck | null> | undefined = initial ? checkDomainDetail(initial).catch(() => null) : undefined;
+  const initialCheck: Promise<DomainCheck | null> | undefined = initial.data ? optionalPart(checkDomainDetail(initial.data)) : undefined;
   return <DomainScreen project={project.externalId} id={id} initial={initial} initialCheck={initialCheck} />;
 }

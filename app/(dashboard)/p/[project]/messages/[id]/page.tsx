@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAppError, toPlain } from "@/lib/errors";
 import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/guard";
 import { getMessageDetail } from "@/lib/server/messages/detail";
 import { decodeParam } from "@/lib/http/decode-param";
+import { firstLoad } from "@/components/common/first-load";
 import { MessageScreen } from "./message-screen";
 import { MessageLoadError } from "./message-load-error";
 
@@ -15,12 +15,8 @@ export default async function MessagePage({ params }: { params: Promise<{ projec
   const { user, project } = await guardPage("messages:read", params);
   const { id: rawId } = await params;
   const id = decodeParam(rawId);
-  try {
-    const detail = await getMessageDetail(project, id);
-    return <MessageScreen project={project.externalId} id={id} initial={detail} canReply={can(user.role, "messages:reply")} canSend={can(user.role, "messages:send")} />;
-  } catch (e) {
-    if (isAppError(e) && (e.status === 404 || e.status === 400)) notFound();
-    if (!isAppError(e)) throw e;
-    return <MessageLoadError project={project.externalId} id={id} error={toPlain(e)} />;
-  }
+  const first = await firstLoad(getMessageDetail(project, id));
+  if (first.error?.status === 404 || first.error?.status === 400) notFound();
+  if (first.error) return <MessageLoadError project={project.externalId} id={id} error={first.error} />;
+  return <MessageScreen project={project.externalId} id={id} initial={first.data} canReply={can(user.role, "messages:reply")} canSend={can(user.role, "messages:send")} />;
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
+import { useMutation } from "@tanstack/react-query";
 import { EraserIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { recipientMutations } from "@/lib/queries/recipients";
@@ -18,21 +19,22 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString
 export function EraseRecipient({ project, email }: { project: string; email: string }) {
   const { can } = useShell();
   const router = useRouter();
+  const erasure = useMutation({
+    mutationFn: () => recipientMutations.erase(project, email),
+    onSuccess: (r) => {
+      toast.success(`Erased ${email} from the dashboard`, {
+        description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.redacted, "other record")} redacted, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
+      });
+      router.refresh();
+    },
+  });
   if (!can("recipients:erase")) return null;
-
-  async function erase() {
-    const r = await recipientMutations.erase(project, email);
-    toast.success(`Erased ${email} from the dashboard`, {
-      description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.redacted, "other record")} redacted, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
-    });
-    router.refresh();
-  }
 
   return (
     <ConfirmDialog
       title={`Erase ${email} from the dashboard?`}
       confirmLabel="Erase this recipient's data"
-      onConfirm={erase}
+      onConfirm={() => erasure.mutateAsync()}
       trigger={
         <Button variant="outline" size="sm">
           <EraserIcon aria-hidden="true" />

@@ -13,12 +13,13 @@ export default async function RecipientPage({ params, searchParams }: { params: 
   const { project } = await guardPage("messages:read", params);
   const { email } = await params;
   const { cursor } = await searchParams;
-  try {
-    const view = await getRecipient(project, emailParam.parse(email), { cursor: typeof cursor === "string" ? cursor : undefined });
-    return <RecipientScreen project={project.externalId} view={view} cursor={typeof cursor === "string" ? cursor : null} />;
-  } catch (e) {
+  // Reads the dashboard's own index (the suppression it asks the service for is tolerated inside): a bad address is a 404.
+  const address = emailParam.safeParse(email);
+  if (!address.success) notFound();
+  const view = await getRecipient(project, address.data, { cursor: typeof cursor === "string" ? cursor : undefined }).catch((e: unknown) => {
     if (isAppError(e) && e.status === 400) notFound();
     if (e instanceof Error && e.name === "ZodError") notFound();
     throw e;
-  }
+  });
+  return <RecipientScreen project={project.externalId} view={view} cursor={typeof cursor === "string" ? cursor : null} />;
 }

@@ -8,6 +8,7 @@ import { getTemplate, listSamples, previewTemplate } from "@/lib/server/template
 import { presendChecks } from "@/lib/server/presend/checks";
 import type { PresendResult } from "@/lib/schemas/presend";
 import { checksDraftOf, previewBodyOf } from "./preview-body";
+import { optionalPart } from "@/components/common/first-load";
 import { TemplateScreen } from "./template-screen";
 
 export const metadata: Metadata = { title: "Template" };
@@ -25,13 +26,13 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
   ]);
   // The preview the screen opens on (no merge data yet), so it does not ask for it as it appears.
   const opening = previewBodyOf(template, {});
-  const preview = previewTemplate(project, opening).catch(() => undefined);
+  const preview = optionalPart(previewTemplate(project, opening));
   // The checks of that opening draft stream in after the page (SpamAssassin may take a second); the screen
   // asks for them, with the answer's parser, only once the draft changes. Like the route, only for senders;
   // null: they failed, and the screen runs them itself and shows why. Started once the preview's request is
   // on its way, so their work (CPU) overlaps that wait instead of delaying the page.
   const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send")
-    ? new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true }, { userId: user.id })).catch(() => null)
+    ? optionalPart(new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true }, { userId: user.id })))
     : undefined;
   const initialPreview = await preview;
   return (
@@ -39,7 +40,7 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
       project={project.externalId}
       template={template}
       initialSamples={samples}
-      initialPreview={initialPreview}
+      initialPreview={initialPreview ?? undefined}
       initialChecks={initialChecks}
       canWrite={can(user.role, "templates:write")}
       canSend={can(user.role, "messages:send")}

@@ -2,12 +2,14 @@
 
 import * as React from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
 import { SaveIcon, Trash2Icon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { samplesQuery, templateKeys, templateMutations } from "@/lib/queries/templates";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
+import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
 /** Named sample-data sets of this template ("long name", "no optional fields"), saved in the dashboard. */
 export function SamplesBar({
@@ -28,16 +30,20 @@ export function SamplesBar({
   const queryClient = useQueryClient();
   const { data: samples = initial } = useQuery({ ...samplesQuery(project, templateId), initialData: initial });
   const [selected, setSelected] = React.useState("");
-  const [name, setName] = React.useState("");
+  const form = useForm<{ name: string }>({ defaultValues: { name: "" } });
+  const name = form.watch("name");
   const refresh = () => queryClient.invalidateQueries({ queryKey: templateKeys.samples(project, templateId) });
-  const save = useMutation({
-    mutationFn: () => templateMutations.saveSample(project, templateId, { name: name.trim(), data }),
-    onSuccess: async () => {
-      toast.success(`Sample set "${name.trim()}" saved`);
+  // A refusal is told in a toast, as the bar has no room under its box.
+  const { mutation: save } = useFormMutation(form, [], {
+    mutationFn: (v: { name: string }) => templateMutations.saveSample(project, templateId, { name: v.name.trim(), data }),
+    onSuccess: async (_r, v) => {
+      toast.success(`Sample set "${v.name.trim()}" saved`);
       await refresh();
-      setName("");
+      form.reset();
     },
-    onError: (e) => toast.error("Could not save the sample set", { description: e.message }),
+    onSettled: (_r, e) => {
+      if (e) toast.error("Could not save the sample set", { description: e instanceof Error ? e.message : String(e) });
+    },
   });
   const remove = useMutation({
     mutationFn: (id: string) => templateMutations.deleteSample(project, templateId, id),
@@ -74,14 +80,13 @@ export function SamplesBar({
       {canWrite && (
         <form
           className="flex items-end gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (name.trim()) save.mutate();
-          }}
+          onSubmit={form.handleSubmit((v) => {
+            if (v.name.trim()) save.mutate(v);
+          })}
         >
           <div className="space-y-1">
             <label htmlFor="sample-name" className="text-sm font-medium">Save current data as</label>
-            <Input id="sample-name" placeholder="long name" value={name} onChange={(e) => setName(e.target.value)} />
+            <Input id="sample-name" placeholder="long name" {...form.register("name")} />
           </div>
           <Button type="submit" variant="outline" disabled={!name.trim()} pending={save.isPending}>
             <SaveIcon aria-hidden="true" />
