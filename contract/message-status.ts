@@ -14,8 +14,8 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 /**
  * The status each lifecycle event puts a message in; event types absent here (open, click,
  * delivery_delayed) say nothing about the status by themselves. The local service sets its
- * messages' statuses with it; the dashboard's fold reads events with it, adding what it infers
- * about other providers (lib/server/messages/fold.ts).
+ * messages' statuses with it; the dashboard's status fold reads events with it, adding what it
+ * infers about other providers.
  */
 export const STATUS_AFTER_EVENT: Readonly<Partial<Record<EventType, MessageStatus>>> = {
   accepted: "queued",

@@ -20,8 +20,8 @@ export type Webhook = z.infer<typeof webhook>;
 
 /**
  * Body of one signed delivery of the local service (service/): one event per request. The
- * dashboard's ingest does not require this shape (any service chooses its own; see
- * lib/server/event-stream/payload.ts); the local service builds it and its tests read it.
+ * dashboard's ingest does not require this shape (any service chooses its own, and the
+ * ingest reads any of them); the local service builds it and its tests read it.
  */
 export const webhookPayload = z.object({
   type: z.string(),

@@ -4,8 +4,8 @@ import { runToEnd, startChild, type Env } from "./child";
 import { BIN, ROOT } from "./paths";
 import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
 
-/** What the dashboard's build is made from; a change to any of these makes the build stale. */
-const SOURCE_DIRS = ["app", "components", "lib", "public", "hooks", "styles"];
+/** What the dashboard's build is made from (contract/: the code it shares with service/); a change to any of these makes the build stale. */
+export const SOURCE_DIRS = ["app", "components", "lib", "contract", "public", "hooks", "styles"];
 const SOURCE_FILES = [
   "next.config.mjs",
   "proxy.ts",
