@@ -7,6 +7,7 @@ import { GET as getAttachment } from "@/app/api/p/[project]/messages/[id]/attach
 import { GET as getRecipient } from "@/app/api/p/[project]/recipients/[email]/route";
 import { GET as getTemplate } from "@/app/api/p/[project]/templates/[id]/route";
 import { DELETE as deleteSample } from "@/app/api/p/[project]/templates/[id]/samples/[sampleId]/route";
+import { DELETE as deleteWebhook } from "@/app/api/p/[project]/webhooks/[id]/route";
 import { DELETE as removeProject } from "@/app/api/projects/[id]/route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
@@ -92,5 +93,16 @@ describe("a well-formed id that names nothing keeps its 404", () => {
     expect(await answer(getJob, "GET", "/api/p/demo/batches/x", { project: "demo", id: "0123456789abcdef" })).toMatchObject({ status: 404, code: "not_found" });
     expect((await answer(getTemplate, "GET", "/api/p/demo/templates/x", { project: "demo", id: "tpl_none" })).status).toBe(404);
     expect(await answer(getMessage, "GET", "/api/p/nope/messages/m", { project: "nope", id: "m1" })).toMatchObject({ status: 404, code: "project_not_found" });
+  });
+});
+
+describe("the order route() reads a declared input in", () => {
+  it("path parameters before the guard (they name nothing yet), the body after it (a stranger learns nothing of its rules)", async () => {
+    const signedOut = async (id: string, body: unknown) => {
+      const res = await deleteWebhook(await apiRequest("/api/p/demo/webhooks/x", { method: "DELETE", body }), params({ project: "demo", id }));
+      return { status: res.status, param: ((await res.json()) as { error: { param: string | null } }).error.param };
+    };
+    expect(await signedOut(LONG, {})).toEqual({ status: 400, param: "id" });
+    expect(await signedOut("wh_1", { confirmUrl: 42 })).toEqual({ status: 401, param: null });
   });
 });

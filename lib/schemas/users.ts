@@ -39,7 +39,8 @@ export const updateUserRequest = z
   .object({
     role: role.optional(),
     active: z.boolean({ error: "must be true or false" }).optional(),
-    name: displayName.nullish().transform((v) => (v === undefined ? undefined : v || null)),
+    // Optional outside the transform too, so the parsed type (what updateUser takes) may leave it out.
+    name: displayName.nullish().transform((v) => (v === undefined ? undefined : v || null)).optional(),
   })
   .refine((v) => v.role !== undefined || v.active !== undefined || v.name !== undefined, {
     error: "change at least one of role, active or name",

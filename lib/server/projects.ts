@@ -1,13 +1,8 @@
 import "server-only";
 import { asc, eq, inArray } from "drizzle-orm";
 import { AppError, isAppError } from "@/lib/errors";
-import {
-  createProjectRequest,
-  updateProjectRequest,
-  type CreateProjectRequest,
-  type ProjectView as Project,
-  type UpdateProjectRequest,
-} from "@/lib/schemas/projects";
+import type { z } from "zod";
+import type { createProjectRequest, ProjectView as Project, updateProjectRequest } from "@/lib/schemas/projects";
 import { withAudit, type AuditActor } from "./audit";
 import { db } from "./db";
 import { projects, type ProjectRow } from "./db/schema/core";
@@ -69,11 +64,10 @@ export async function checkProjectWithService(externalId: string): Promise<void>
 }
 
 export async function registerProject(
-  input: CreateProjectRequest,
+  { externalId, name }: z.output<typeof createProjectRequest>,
   actor: AuditActor,
   opts: { checkWithService?: boolean; connectEventStream?: boolean } = {},
 ): Promise<Project> {
-  const { externalId, name } = createProjectRequest.parse(input);
   const project = await withAudit({ actor, action: "project.register", project: externalId, target: externalId, detail: { name: name ?? externalId } }, async () => {
     if (await getProject(externalId)) {
       throw new AppError(409, "conflict", "externalId: this project is already registered", "externalId");
@@ -97,8 +91,7 @@ export async function registerProject(
   return project;
 }
 
-export async function updateProject(id: string, input: UpdateProjectRequest, actor: AuditActor): Promise<Project> {
-  const { name } = updateProjectRequest.parse(input);
+export async function updateProject(id: string, { name }: z.output<typeof updateProjectRequest>, actor: AuditActor): Promise<Project> {
   const existing = await requireProject(id);
   return withAudit(
     { actor, action: "project.update", project: existing.externalId, target: existing.externalId, detail: { from: existing.name, to: name } },

@@ -1,5 +1,6 @@
 import "server-only";
 import { isAppError } from "@/lib/errors";
+import { createProjectRequest } from "@/lib/schemas/projects";
 import { SYSTEM_ACTOR } from "./audit";
 import { withDbLock } from "./db";
 import { env, EnvError } from "./env";
@@ -47,13 +48,15 @@ export async function registerServiceProjects(ids: string[], log = console): Pro
   for (const externalId of ids) {
     if (await getProject(externalId)) continue;
     try {
-      await registerProject({ externalId, name: externalId }, SYSTEM_ACTOR, { connectEventStream: false });
+      // Read with the schema of the register route: an id from the environment is input too.
+      const request = createProjectRequest.parse({ externalId, name: externalId });
+      await registerProject(request, SYSTEM_ACTOR, { connectEventStream: false });
       log.info?.(`Registered project ${externalId}`);
     } catch (e) {
       const unreachable = isAppError(e) && e.status >= 500;
       if (unreachable) {
         try {
-          await registerProject({ externalId, name: externalId }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+          await registerProject(createProjectRequest.parse({ externalId, name: externalId }), SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
           log.warn(`Registered project ${externalId} without checking it: the email service is not answering yet.`);
         } catch (again) {
           log.error(`Could not register project ${externalId}: ${again instanceof Error ? again.message : String(again)}`);

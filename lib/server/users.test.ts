@@ -105,7 +105,7 @@ describe("users", () => {
     await updateUser(sam.id, { active: true }, root);
     expect((await fails(updateUser(root.id, { role: "marketer" }, sam))).code).toBe("last_admin");
     // With a second active admin with every project it works.
-    await setUserProjects(sam.id, { allProjects: true }, root);
+    await setUserProjects(sam.id, { allProjects: true, projectIds: [] }, root);
     expect(await updateUser(root.id, { role: "marketer" }, sam)).toMatchObject({ role: "marketer" });
     const back = await updateUser(root.id, { role: "admin" }, sam);
     expect(back.role).toBe("admin");
@@ -117,7 +117,7 @@ describe("users", () => {
     const root = (await listUsers()).find((u) => u.email === "root@example.com")!;
     expect((await fails(updateUser(root.id, { active: false }, root))).param).toBe("active");
     expect((await fails(updateUser(root.id, { role: "support" }, root))).param).toBe("role");
-    const grants = await fails(setUserProjects(root.id, { allProjects: true }, root));
+    const grants = await fails(setUserProjects(root.id, { allProjects: true, projectIds: [] }, root));
     expect([grants.status, grants.param]).toEqual([409, "allProjects"]);
     expect(await updateUser(root.id, { name: "Root" }, root)).toMatchObject({ name: "Root" });
   });

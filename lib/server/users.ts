@@ -1,15 +1,8 @@
 import "server-only";
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import {
-  createUserRequest,
-  updateUserRequest,
-  userProjectsRequest,
-  type CreateUserRequest,
-  type UpdateUserRequest,
-  type UserProjectsRequest,
-  type UserView,
-} from "@/lib/schemas/users";
+import type { z } from "zod";
+import { createUserRequest, type CreateUserRequest, type updateUserRequest, type userProjectsRequest, type UserView } from "@/lib/schemas/users";
 import { recordAudit, SYSTEM_ACTOR, withAudit, type AuditActor } from "./audit";
 import { generatePassword, hashPassword } from "./auth/password";
 import { liveSessionCondition, revokeUserSessions } from "./auth/sessions";
@@ -133,8 +126,7 @@ function isFullAdmin(u: Pick<UserView, "role" | "active" | "allProjects">): bool
   return u.role === "admin" && u.active && u.allProjects;
 }
 
-export async function updateUser(id: string, input: UpdateUserRequest, actor: AuditActor): Promise<UserView> {
-  const changes = updateUserRequest.parse(input);
+export async function updateUser(id: string, changes: z.output<typeof updateUserRequest>, actor: AuditActor): Promise<UserView> {
   const before = await requireUser(id);
   const detail: Record<string, unknown> = {};
   for (const key of ["role", "active", "name"] as const) {
@@ -201,8 +193,7 @@ export async function endUserSessions(id: string, actor: AuditActor): Promise<{ 
   });
 }
 
-export async function setUserProjects(id: string, input: UserProjectsRequest, actor: AuditActor): Promise<UserView> {
-  const data = userProjectsRequest.parse(input);
+export async function setUserProjects(id: string, data: z.output<typeof userProjectsRequest>, actor: AuditActor): Promise<UserView> {
   const user = await requireUser(id);
   const grants = data.allProjects ? [] : data.projectIds;
   const detail = { allProjects: data.allProjects, projects: [] as string[] };
