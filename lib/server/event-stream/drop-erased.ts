@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
-import type { StreamEvent } from "./record-event";
+import type { StreamEvent } from "./stream-event";
 
 /**
  * Messages new to the index that an erasure removed (lib/server/retention/erase.ts): the

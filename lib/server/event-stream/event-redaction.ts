@@ -2,7 +2,7 @@ import "server-only";
 import type { Db } from "@/lib/server/db";
 import { redactorsFor, type Redactor } from "@/lib/server/retention/redactor";
 import type { DeliveredEvent } from "./payload";
-import type { StreamEvent } from "./record-event";
+import type { StreamEvent } from "./stream-event";
 
 /** The events as the index may hold them after their projects' erasures (the same array when no project erased anything). */
 export async function redactedEvents(tx: Db, events: StreamEvent[]): Promise<StreamEvent[]> {

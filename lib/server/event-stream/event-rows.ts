@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import type { Db } from "@/lib/server/db";
-import type { StreamEvent } from "./record-event";
+import type { StreamEvent } from "./stream-event";
 
 /*
  * The statements here carry their rows as one JSON document: the statement's text is the

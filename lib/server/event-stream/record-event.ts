@@ -13,9 +13,9 @@ import { redactedEvents } from "./event-redaction";
 import { insertEvents } from "./event-rows";
 import { insertMessages, lockMessages, updateMessages, type MessageUpdate } from "./message-rows";
 import type { DeliveredEvent } from "./payload";
+import type { StreamEvent } from "./stream-event";
 
-/** One event of the stream, under the key it is taken once by (the delivery's `webhook-id`, `#n` for a list's element). */
-export type StreamEvent = { projectId: string; key: string; event: DeliveredEvent };
+export type { StreamEvent } from "./stream-event";
 
 /**
  * One event of the stream into the index, in one transaction: the event row (taken once per
