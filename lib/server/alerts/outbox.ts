@@ -11,7 +11,7 @@ import { alertEvents } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
 import { outboundPolicy } from "@/lib/server/outbound";
 import { ALERT_TAG } from "@/lib/server/insight/alert-tag";
-import { recordSentMessage } from "@/lib/server/messages/record";
+import { recordSentMessage } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";
 import { alertHtml, alertPayload, alertSubject, alertText, type AlertContent } from "./message";
 import { webhookTarget } from "./settings";

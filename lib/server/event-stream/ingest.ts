@@ -4,14 +4,14 @@ import { isAppError } from "@/lib/errors";
 import { declaredLength } from "@/lib/http/read-body";
 import { clientAddress } from "@/lib/server/client-address";
 import { env } from "@/lib/server/env";
-import { invalidateMessage } from "@/lib/server/messages/read";
-import { nudgeRereads } from "@/lib/server/rereads/worker";
+import { invalidateMessage } from "@/lib/server/message-index/read";
+import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
 import { networkOf } from "@/lib/server/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
-import { cleanJson, readEvent } from "./payload";
+import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
 import { readSignatureClaim, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
@@ -41,7 +41,7 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   stranger's post never does (./health.ts);
  * - a delivery that verifies is never refused for its shape, and never answered 5xx for its
  *   content: text the database cannot store (NUL, lone surrogates) is replaced, nesting cut
- *   (./payload.ts). The message id is looked for in the documented places; the event is
+ *   (lib/server/message-index/payload.ts). The message id is looked for in the documented places; the event is
  *   recorded once per `webhook-id`, the index updated provisionally, and a re-read of the
  *   message queued — together with the other deliveries arriving meanwhile, in one transaction
  *   (./group-commit.ts). Answer: 204, once that transaction has committed;

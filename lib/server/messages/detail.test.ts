@@ -11,7 +11,7 @@ import { registerProject } from "@/lib/server/projects";
 import { eraseRecipient } from "@/lib/server/retention/erase";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { getMessageDetail } from "./detail";
-import { indexServiceMessage } from "./lookup";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
 
 /**
  * Issue 15: reading one message costs one statement on the index (its row and its

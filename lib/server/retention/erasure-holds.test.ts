@@ -10,22 +10,22 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { batchRows } from "@/lib/server/db/schema/batches";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
-import { recordEvent } from "@/lib/server/event-stream/record-event";
+import { recordEvent } from "@/lib/server/message-index/record-event";
 import { getMessageDetail } from "@/lib/server/messages/detail";
-import { clearMessageCache } from "@/lib/server/messages/read";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { clearMessageCache } from "@/lib/server/message-index/read";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { replyToMessage } from "@/lib/server/messages/reply";
 import { searchMessages } from "@/lib/server/messages/search";
 import { simulateInbound } from "@/lib/server/messages/simulate";
 import { registerProject } from "@/lib/server/projects";
-import { reconcileOnce } from "@/lib/server/rereads/reconciler";
-import { drainRereads, resetRereadWorkerMemory } from "@/lib/server/rereads/worker";
+import { reconcileOnce } from "@/lib/server/event-stream/reconciler";
+import { drainRereads, resetRereadWorkerMemory } from "@/lib/server/message-index/reread-worker";
 import { saveSample } from "@/lib/server/templates/templates";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { foreignMessage, startForeignService, type ForeignMessage, type ForeignService } from "@/lib/test/foreign-service";
 import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
-import { addressHash } from "./address-hash";
+import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "./erase";
 
 /**

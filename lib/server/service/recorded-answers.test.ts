@@ -9,7 +9,7 @@ import { canonicalEventType, canonicalStatus, CANONICAL_EVENT_TYPES } from "@/li
 import type { SendEmail } from "@/lib/schemas";
 import type { Project } from "../access";
 import { listDomains } from "../domains";
-import { refusedByService } from "../messages/disowned";
+import { refusedByService } from "@/lib/server/message-index/disowned";
 import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "../test-helpers";
 import { service } from "./index";
 

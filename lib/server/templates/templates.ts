@@ -7,7 +7,7 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
-import { redactorFor } from "@/lib/server/retention/redactor";
+import { redactorFor } from "@/lib/server/redaction/redactor";
 import { service } from "@/lib/server/service";
 import { sampleRequest, type SampleRequest, type TemplateSample } from "@/lib/schemas/templates-form";
 

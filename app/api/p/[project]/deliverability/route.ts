@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DELIVERABILITY_RANGES } from "@/lib/schemas/deliverability";
-import { getDeliverability } from "@/lib/server/insight/deliverability";
+import { getDeliverability } from "@/lib/server/alerts/deliverability";
 import { parseQuery, route } from "@/lib/server/route";
 
 const query = z.object({ range: z.enum(DELIVERABILITY_RANGES, { error: "must be 24h, 7d or 30d" }).default("7d") });

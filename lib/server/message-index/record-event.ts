@@ -2,11 +2,11 @@ import "server-only";
 import { canonicalEventType } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
-import { foldStatus } from "@/lib/server/messages/fold";
-import { replaceInboundPlaceholder } from "@/lib/server/messages/inbound-placeholder";
-import { recipientRows } from "@/lib/server/messages/recipients";
-import { insertRecipientRows } from "@/lib/server/messages/record";
-import { enqueueEventRereads } from "@/lib/server/rereads/queue";
+import { foldStatus } from "./fold";
+import { replaceInboundPlaceholder } from "./inbound-placeholder";
+import { recipientRows } from "./recipients";
+import { insertRecipientRows } from "./record";
+import { enqueueEventRereads } from "./reread-queue";
 import { dropErased } from "./drop-erased";
 import { applyEvent, type Picture, type RecipientRow } from "./event-picture";
 import { redactedEvents } from "./event-redaction";
@@ -40,7 +40,7 @@ export async function recordEvents(events: StreamEvent[], rereadInMs: number): P
 /**
  * Events in arrival order, with the outcome of recording them one after another — the same
  * rows, the same folded status, the same re-reads — written with a few multi-row statements
- * (the ingest's group commit, ./group-commit.ts, hands a batch of concurrent deliveries here):
+ * (the ingest's group commit, lib/server/event-stream/group-commit.ts, hands a batch of concurrent deliveries here):
  *
  * 1. the event rows, once per project and key (a key repeated within the batch counts once);
  * 2. per message with new events: a row inserted when the index does not have it (its picture
@@ -54,7 +54,7 @@ export async function recordEvents(events: StreamEvent[], rereadInMs: number): P
  *
  * Rows are locked in id order, so two instances' batches on one Postgres do not deadlock.
  * What an erasure took out of a project is first taken out of its events
- * (lib/server/retention/redactor.ts). True per event when it was new.
+ * (lib/server/redaction/redactor.ts). True per event when it was new.
  */
 export async function recordEventsIn(tx: Db, delivered: StreamEvent[], rereadInMs: number): Promise<boolean[]> {
   const now = new Date();

@@ -5,10 +5,10 @@ import { FINAL_STATUSES, SETTLE_QUIET_MS } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
-import { EMPTY_HEALTH, readAllStreamHealth } from "@/lib/server/event-stream/health";
-import { streamMode, type StreamMode } from "@/lib/server/event-stream/mode";
-import { enqueueRereads } from "./queue";
-import { nudgeRereads } from "./worker";
+import { EMPTY_HEALTH, readAllStreamHealth } from "./health";
+import { streamMode, type StreamMode } from "./mode";
+import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
+import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 
 /**
  * The reconciler: for when events do not come. Every pass, per project:

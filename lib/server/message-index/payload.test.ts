@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cleanJson, findMessageId, readEvent, TOO_DEEP } from "./payload";
+import { findMessageId } from "@/lib/server/service/readers/message-id";
+import { cleanJson, readEvent, TOO_DEEP } from "./payload";
 
 describe("findMessageId: the documented order", () => {
   it("finds the id under each documented name, in data first", () => {

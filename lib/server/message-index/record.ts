@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import type { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
-import { redactorsFor } from "@/lib/server/retention/redactor";
+import { redactorsFor } from "@/lib/server/redaction/redactor";
 import type { SendEmail } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import { recipientRows } from "./recipients";
@@ -66,7 +66,7 @@ export async function recordSentMessages(inputs: RecordSentInput[]): Promise<voi
  * outcomes at once). Rows travel as one JSON document per statement, unpacked by the database
  * (jsonb_to_recordset): a chunk of 100 messages bound as 2,000 parameters took PGlite several
  * times longer, and a 100,000-row batch records 1,000 chunks. What an erasure took out of the
- * project is taken out of the rows first (lib/server/retention/redactor.ts).
+ * project is taken out of the rows first (lib/server/redaction/redactor.ts).
  */
 export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): Promise<void> {
   if (inputs.length === 0) return;

@@ -4,12 +4,12 @@ import { flagProviders } from "@/lib/insight/flags";
 import { PROVIDER_KEYS, type ProviderKey } from "@/lib/insight/providers";
 import { levelOf, levelsOf, type Thresholds } from "@/lib/insight/thresholds";
 import type { Project } from "@/lib/server/access";
-import { projectThresholds } from "@/lib/server/alerts/settings";
+import { projectThresholds } from "./settings";
 import { env } from "@/lib/server/env";
 import { RANGE_MS } from "@/lib/server/overview";
-import { pendingDomains } from "./domains";
-import { catchUpInsight } from "./read";
-import { emptyTotals, windowTotals, type Totals } from "./windows";
+import { pendingDomains } from "@/lib/server/insight/domains";
+import { catchUpInsight } from "@/lib/server/insight/read";
+import { emptyTotals, windowTotals, type Totals } from "@/lib/server/insight/windows";
 
 /** Sent, delivered, bounced, complained and opened per mailbox provider for a period, each rate held against the thresholds. */
 function toRow(provider: ProviderKey, t: Totals, thresholds: Thresholds, minVolume: number): ProviderRow {

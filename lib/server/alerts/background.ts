@@ -1,12 +1,12 @@
 import "server-only";
-import { evaluateAlerts } from "@/lib/server/alerts/evaluate";
-import { sendDueAlerts } from "@/lib/server/alerts/outbox";
+import { evaluateAlerts } from "./evaluate";
+import { sendDueAlerts } from "./outbox";
 import { jobsRunningHere } from "@/lib/server/batches/runner";
 import { db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
-import { markAllOnce } from "./dirty";
-import { lookupDueDomains } from "./domains";
-import { refreshInsight } from "./refresh";
+import { markAllOnce } from "@/lib/server/insight/dirty";
+import { lookupDueDomains } from "@/lib/server/insight/domains";
+import { refreshInsight } from "@/lib/server/insight/refresh";
 
 /**
  * Insight's background work in one dashboard process, started by startDashboard beside the

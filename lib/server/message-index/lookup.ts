@@ -7,8 +7,8 @@ import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { Message } from "@/lib/schemas/emails";
 import { db, type Db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages, indexedRecipients, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
-import { redactorFor, type Redactor } from "@/lib/server/retention/redactor";
-import { erasureOf, withoutErased, type Erasure } from "@/lib/server/retention/tombstones";
+import { redactorFor, type Redactor } from "@/lib/server/redaction/redactor";
+import { erasureOf, withoutErased, type Erasure } from "./tombstones";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { replaceInboundPlaceholder } from "./inbound-placeholder";
 import { recipientRows } from "./recipients";
@@ -142,7 +142,7 @@ export function answerDiffersFromIndex(indexed: IndexedMessageRow, readEventIds:
  * carry no time, the moment the status was seen to change — "last changed" for isSettled.
  * Answers the row as written: null when an erasure keeps the message out, or another project
  * holds its id. The project's erased addresses are taken out of all of it first
- * (lib/server/retention/redactor.ts).
+ * (lib/server/redaction/redactor.ts).
  */
 export async function indexServiceMessage(projectId: string, m: Message, extras: Extras = {}, tx?: Db): Promise<IndexedMessageRow | null> {
   const write = async (t: Db) => {

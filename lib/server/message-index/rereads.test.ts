@@ -13,7 +13,7 @@ import { searchMessages } from "@/lib/server/messages/search";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { FOREIGN_SECRET, foreignMessage, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
-import { drainRereads, resetRereadWorkerMemory, runRereadTick } from "./worker";
+import { drainRereads, resetRereadWorkerMemory, runRereadTick } from "./reread-worker";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;

@@ -1,13 +1,13 @@
 import "server-only";
 import type { indexedMessages } from "@/lib/server/db/schema/messages";
-import type { Redactor } from "@/lib/server/retention/redactor";
+import type { Redactor } from "@/lib/server/redaction/redactor";
 
 type MessageRow = typeof indexedMessages.$inferInsert;
 
 /**
  * A message row as the index may hold it after the project's erasures: every field that can
  * name an address — sender, recipients, subject, bodies, headers, tags, merge data — passed
- * through the redactor (lib/server/retention/redactor.ts). Fields the row lacks stay absent.
+ * through the redactor (lib/server/redaction/redactor.ts). Fields the row lacks stay absent.
  */
 export function redactedMessage<T extends Partial<MessageRow>>(row: T, r: Redactor): T {
   if (!r.active) return row;

@@ -1,8 +1,8 @@
 import "server-only";
 import { safeErrorSummary } from "@/lib/log/safe-error";
-import { flushStreamHealth } from "@/lib/server/event-stream/health";
+import { flushStreamHealth } from "./health";
 import { reconcileOnce } from "./reconciler";
-import { startRereadWorker, stopRereadWorker } from "./worker";
+import { startRereadWorker, stopRereadWorker } from "@/lib/server/message-index/reread-worker";
 
 /**
  * The event stream's background work in one dashboard process, started by startDashboard

@@ -7,7 +7,7 @@ import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
-import { recordDelivery } from "./group-commit";
+import { recordDelivery } from "@/lib/server/event-stream/group-commit";
 import type { DeliveredEvent } from "./payload";
 import { recordEvent, recordEvents, type StreamEvent } from "./record-event";
 

@@ -5,11 +5,11 @@ import { safeErrorSummary } from "@/lib/log/safe-error";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
-import { refusedByService, removeDisownedPlaceholder } from "@/lib/server/messages/disowned";
-import { indexServiceMessage } from "@/lib/server/messages/lookup";
-import { invalidateMessage } from "@/lib/server/messages/read";
+import { refusedByService, removeDisownedPlaceholder } from "./disowned";
+import { indexServiceMessage } from "./lookup";
+import { invalidateMessage } from "./read";
 import { service } from "@/lib/server/service";
-import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./queue";
+import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./reread-queue";
 
 /**
  * The re-read worker: reads queued messages back from the service and indexes the answer as
@@ -17,7 +17,7 @@ import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProjec
  * most REREAD_RATE_PER_S a second (a token bucket, per process); a 429 pauses the project
  * for everyone sharing the database (Retry-After, or a doubling back-off), other failures
  * back off per message. It runs in the background of each dashboard process
- * (lib/server/rereads/background.ts); the ingest nudges it, and it looks for due work every
+ * (lib/server/event-stream/background.ts); the ingest nudges it, and it looks for due work every
  * IDLE_POLL_MS otherwise, so reads another instance queued or a restart left are found.
  */
 const IDLE_POLL_MS = 1_000;
@@ -103,7 +103,7 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
       return;
     }
     const attempts = r.attempts + 1;
-    // Not "a 404": the interface names no answer for an unknown message (lib/server/messages/disowned.ts).
+    // Not "a 404": the interface names no answer for an unknown message (lib/server/message-index/disowned.ts).
     const refused = refusedByService(e);
     if (attempts >= (refused ? REFUSED_ATTEMPTS : MAX_ATTEMPTS)) {
       // A message known only from deliveries that the service disowns goes.

@@ -28,7 +28,7 @@ export async function enqueueEventRereads(tx: Db, messages: { projectId: string;
 
 /**
  * The messages travel as one JSON document (like the ingest's other statements,
- * lib/server/event-stream/record-event.ts): a VALUES list of four parameters per message was
+ * lib/server/message-index/record-event.ts): a VALUES list of four parameters per message was
  * a new statement for every count, and about 1.5 ms more of PGlite's time per ingest
  * transaction of a hundred messages.
  */

@@ -5,12 +5,12 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { alertStates, insightDirty } from "@/lib/server/db/schema/insight";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { BACKLOG_LIMIT, evaluateAlerts } from "@/lib/server/alerts/evaluate";
 import { refreshDue, startInsightWork, stopInsightWork } from "./background";
-import { refreshInsight } from "./refresh";
+import { refreshInsight } from "@/lib/server/insight/refresh";
 
 let dispose: () => Promise<void>;
 let project: Project;

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/server/db";
-import { redactorsFor, type Redactor } from "@/lib/server/retention/redactor";
+import { redactorsFor, type Redactor } from "@/lib/server/redaction/redactor";
 import type { DeliveredEvent } from "./payload";
 import type { StreamEvent } from "./stream-event";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { indexedRecipients } from "@/lib/server/db/schema/messages";
-import { foldStatus } from "@/lib/server/messages/fold";
-import { recipientRows } from "@/lib/server/messages/recipients";
+import { foldStatus } from "./fold";
+import { recipientRows } from "./recipients";
 import type { DeliveredEvent } from "./payload";
 
 /*

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import type { Db } from "@/lib/server/db";
 import { textArray } from "@/lib/server/db/arrays";
-import { bareAddress } from "@/lib/server/messages/recipients";
+import { bareAddress } from "@/lib/messages/bare-address";
 import { AddressMatcher, type ErasedEntry } from "./address-matcher";
 import { openAddress } from "./sealed-address";
 
@@ -123,7 +123,7 @@ export type ErasedRow = { address_hash: string; sealed: string };
 /**
  * The redactor of one project's erased_addresses rows (ordered by address_hash), read by the
  * caller in a statement of its own — without the lock, so only for a comparison, never to
- * write (the message screen's "did the answer change?", lib/server/messages/lookup.ts).
+ * write (the message screen's "did the answer change?", lib/server/message-index/lookup.ts).
  */
 export function redactorOfRows(projectId: string, rows: readonly ErasedRow[]): Redactor {
   const entries: ErasedEntry[] = [];

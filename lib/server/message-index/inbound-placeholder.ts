@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
-import { bareAddress } from "./recipients";
+import { bareAddress } from "@/lib/messages/bare-address";
 
 /** Source of the row a simulated inbound message gets when the service's answer names no id. */
 export const PLACEHOLDER_SOURCE = "simulated";

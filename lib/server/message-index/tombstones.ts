@@ -2,8 +2,8 @@ import "server-only";
 import { and, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
-import { bareAddress } from "@/lib/server/messages/recipients";
-import { addressHash } from "./address-hash";
+import { bareAddress } from "@/lib/messages/bare-address";
+import { addressHash } from "@/lib/server/redaction/address-hash";
 
 /**
  * What an erasure left for later writers of the index (the ingest, re-reads, look-ups): the

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { rowsOf } from "@/lib/db-rows";
 import type { Db } from "@/lib/server/db";
 import { textArray } from "@/lib/server/db/arrays";
-import { erasedWholeSql } from "@/lib/server/retention/tombstones";
+import { erasedWholeSql } from "./tombstones";
 import type { Picture } from "./event-picture";
 
 /* The statements here carry their rows as one JSON document, as in ./event-rows.ts: one statement text whatever the batch's size. */

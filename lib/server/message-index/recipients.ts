@@ -1,3 +1,4 @@
+import { bareAddress } from "@/lib/messages/bare-address";
 import type { indexedRecipients } from "@/lib/server/db/schema/messages";
 
 type RecipientRow = typeof indexedRecipients.$inferInsert;
@@ -23,10 +24,4 @@ export function recipientRows(
   add("cc", message.cc ?? []);
   add("bcc", message.bcc ?? []);
   return [...rows.values()];
-}
-
-/** `"Ann <ann@x.io>"` → `ann@x.io`; a bare address is only trimmed and lower-cased. */
-export function bareAddress(value: string): string {
-  const angle = /<([^<>]+)>\s*$/.exec(value);
-  return (angle ? angle[1] : value).trim().toLowerCase();
 }

@@ -12,14 +12,14 @@ import { EMPTY_HEALTH } from "@/lib/server/event-stream/health";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
 import { decideMode } from "@/lib/server/event-stream/mode";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
-import { recordSentMessage } from "@/lib/server/messages/record";
+import { recordSentMessage } from "@/lib/server/message-index/record";
 import { overviewCounts } from "@/lib/server/overview";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { FOREIGN_SECRET, foreignMessage, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
 import { startEventWork, stopEventWork } from "./background";
 import { reconcileOnce } from "./reconciler";
-import { drainRereads, resetRereadWorkerMemory } from "./worker";
+import { drainRereads, resetRereadWorkerMemory } from "@/lib/server/message-index/reread-worker";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
