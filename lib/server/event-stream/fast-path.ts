@@ -2,10 +2,10 @@ import "server-only";
 import type http from "node:http";
 import { AppError } from "@/lib/errors";
 import { PEER_HEADER } from "@/lib/server/client-address";
-import { errorResponse } from "@/lib/server/route";
 import { hookServerRequests } from "@/lib/server/http-request-hook";
 import { sendAnswer } from "@/lib/server/node-answer";
 import { nodeBody } from "./delivery-body";
+import { ingestErrorAnswer } from "./ingest-answer";
 import { ingestResponse } from "./ingest-response";
 
 /**
@@ -14,7 +14,8 @@ import { ingestResponse } from "./ingest-response";
  * context, the web Request and Response around the handler) cost the dashboard about 2 ms of
  * CPU per delivery, twice what recording the event costs, and the ingest shares one thread
  * with the database on PGlite. The delivery needs none of it: no session, no page, no proxy
- * (the signature is the authentication). The answer is the route's own (./ingest-response.ts)
+ * (the signature is the authentication). The answer is ./ingest-response.ts's, the one
+ * implementation (the app route only delegates to it, for `next dev` and the test harness),
  * with the headers next.config.mjs gives every API answer.
  *
  * Every POST under /api/ingest/ is taken here, so the ingest's limits (./ingest-limits.ts)
@@ -74,9 +75,8 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, targe
   // The TCP peer, for the client address's share of the budget: this runs before the hook that
   // writes it for Next (lib/server/client-address.ts), and a client's own header is overwritten.
   headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
-  const request = () => new Request(`http://ingest.invalid${target}`, { method: "POST" });
+  const path = new URL(`http://ingest.invalid${target}`).pathname;
   const project = projectOf(target);
-  const response =
-    typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), request) : errorResponse(project, crypto.randomUUID(), request());
+  const response = typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), path) : ingestErrorAnswer(project, path);
   await sendAnswer(req, res, response);
 }
