@@ -9,7 +9,7 @@ import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { alertEvents } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
-import { outboundPolicy } from "@/lib/server/outbound";
+import { outboundPolicy } from "@/lib/server/http/outbound";
 import { ALERT_TAG } from "@/lib/server/insight/alert-tag";
 import { recordSentMessage } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";

@@ -2,7 +2,7 @@ import "server-only";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { loginRequest } from "@/lib/schemas/users";
-import { clientAddress } from "../client-address";
+import { clientAddress } from "@/lib/server/http/client-address";
 import { baseAuthConfig, type SessionClaims } from "./config";
 import { checkCredentials } from "./credentials";
 import { createSession, revokeSession } from "./sessions";

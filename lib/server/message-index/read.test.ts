@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { settleAfterResponses } from "@/lib/server/after-response";
+import { settleAfterResponses } from "@/lib/server/http/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
@@ -165,7 +165,7 @@ describe("readMessage", () => {
     expect(reads("streamed") - before).toBe(1);
     const indexed = async () => (await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status;
     await expect.poll(indexed).toBe("sent"); // this read's own index write has landed
-    // Another instance read the message back (lib/server/rereads) and wrote what it found.
+    // Another instance read the message back (lib/server/message-index/reread-worker.ts) and wrote what it found.
     await (await db()).update(indexedMessages).set({ status: "delivered" }).where(eq(indexedMessages.id, "msg_1"));
     status.streamed = "delivered";
     expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");

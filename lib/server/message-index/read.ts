@@ -2,7 +2,7 @@ import "server-only";
 import { sql } from "drizzle-orm";
 import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/access";
-import { afterResponse } from "@/lib/server/after-response";
+import { afterResponse } from "@/lib/server/http/after-response";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
@@ -24,7 +24,7 @@ import { indexServiceMessage } from "./lookup";
  *   instance, so each entry keeps the newest `indexed_events.seq` of the stream's events the
  *   shared index held *before* the service was read, and a hit is served only while that
  *   number is unchanged — and while the index's status is the one the entry holds, since
- *   another instance's re-read (lib/server/rereads) may have found a change no event announced.
+ *   another instance's re-read (lib/server/message-index/reread-worker.ts) may have found a change no event announced.
  *
  * Projects without an event stream are never cached: nothing would say when the message
  * changed. `MAX_AGE_MS` bounds what a delayed or lost delivery can leave stale, and `fresh`

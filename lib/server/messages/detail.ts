@@ -7,7 +7,7 @@ import { db } from "@/lib/server/db";
 import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { service } from "@/lib/server/service";
 import { asc, eq } from "drizzle-orm";
-import { afterResponse } from "@/lib/server/after-response";
+import { afterResponse } from "@/lib/server/http/after-response";
 import { readThroughCache } from "@/lib/server/message-index/read";
 import { settledState } from "./settled";
 import { bareAddress } from "@/lib/messages/bare-address";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { clientAddress } from "@/lib/server/client-address";
+import { clientAddress } from "@/lib/server/http/client-address";
 import { parseBody, route } from "@/lib/server/route";
 import { reconfirmPassword } from "@/lib/server/reauth";
 

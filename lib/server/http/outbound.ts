@@ -1,6 +1,6 @@
 import "server-only";
 import { fetchPublic, type DestinationPolicy } from "@/lib/net/destination";
-import { env } from "./env";
+import { env } from "@/lib/server/env";
 
 /**
  * The dashboard's fetches of URLs that users or messages supplied (link checks, previews)

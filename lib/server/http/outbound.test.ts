@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DestinationBlockedError } from "@/lib/net/destination";
-import { parseEnv } from "./env";
+import { parseEnv } from "@/lib/server/env";
 import { fetchOutbound, outboundPolicy } from "./outbound";
-import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
+import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 
 const base = { SERVICE_URL: "http://127.0.0.1:4010", SERVICE_API_KEY: "k", AUTH_SECRET: "x".repeat(32) };
 let server: TestServer;

@@ -5,12 +5,12 @@ import { formatBytes } from "@/lib/http/read-body";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { bodyTooSlow, watchArrival, type ArrivalRate } from "./arrival-rate";
 import { clientAddressOf } from "./client-address";
-import { env } from "./env";
+import { env } from "@/lib/server/env";
 import { hookServerRequests } from "./http-request-hook";
 import { holdBody, SMALL_BODY_BYTES, type BodyBudget, type Hold, type Pool } from "./inflight-budget";
 import { networkOf } from "./ip-ranges";
 import { answerOnSocket, sendAnswer } from "./node-answer";
-import { errorResponse, tooLarge } from "./route";
+import { errorResponse, tooLarge } from "@/lib/server/route";
 
 /**
  * The bounds of every request body the dashboard takes, enforced on Node's HTTP server before
@@ -27,7 +27,7 @@ import { errorResponse, tooLarge } from "./route";
  * - MIN_HOLD_BYTES is held out of REQUEST_INFLIGHT_BYTES, and out of the part of it the body's
  *   declared size may use and the client address's share, until the answer is done; a body
  *   that does not fit is a 429 with Retry-After naming the limit. The hold then grows with
- *   what arrives, chunk by chunk, never to what is merely declared (lib/server/inflight-budget.ts,
+ *   what arrives, chunk by chunk, never to what is merely declared (lib/server/http/inflight-budget.ts,
  *   the ingest's way too): a chunk that does not fit is answered the same 429 and its
  *   connection closed. REQUEST_INFLIGHT_SMALL_BYTES of the budget only bodies declaring at most
  *   64 KB (a sign-in, an ordinary JSON write) may hold, so however many large bodies strangers
@@ -35,7 +35,7 @@ import { errorResponse, tooLarge } from "./route";
  *   of large bodies and an eighth of REQUEST_INFLIGHT_SMALL_BYTES of small ones. So the bodies
  *   held in memory at once are bounded, and it takes many addresses to fill them.
  * Refused unread, the rest is dropped after the answer, never held, then the connection closed
- * (lib/server/node-answer.ts): nobody else waits.
+ * (lib/server/http/node-answer.ts): nobody else waits.
  *
  * While a body arrives it must keep coming: each REQUEST_BODY_WINDOW_MS at least
  * REQUEST_BODY_MIN_RATE bytes a second of it, or the rest of it (./arrival-rate.ts). A slower

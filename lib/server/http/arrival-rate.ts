@@ -5,9 +5,9 @@ import { formatBytes } from "@/lib/http/read-body";
 /**
  * The least rate a request body must arrive at once it has started: each window, at least
  * `minRate` bytes a second of it, or the rest of it. A sender that trickles bytes would
- * otherwise keep what the dashboard holds for its body (lib/server/inflight-budget.ts), and its
+ * otherwise keep what the dashboard holds for its body (lib/server/http/inflight-budget.ts), and its
  * socket, for as long as it likes. Used on every request body before Next
- * (lib/server/request-body-limits.ts, windows of REQUEST_BODY_WINDOW_MS) and on the ingest's
+ * (lib/server/http/request-body-limits.ts, windows of REQUEST_BODY_WINDOW_MS) and on the ingest's
  * deliveries (lib/server/event-stream/delivery-body.ts, windows of a second), with the one rate
  * REQUEST_BODY_MIN_RATE.
  */

@@ -3,7 +3,7 @@ import "server-only";
 /**
  * Bytes of request bodies held at once in this process, counted per pool, for two budgets: the
  * ingest's deliveries ("ingest", lib/server/event-stream) and every other request body
- * ("requests", lib/server/request-body-limits.ts), both held the one way (holdBody below). A
+ * ("requests", lib/server/http/request-body-limits.ts), both held the one way (holdBody below). A
  * body holds MIN_HOLD_BYTES from its headers on and then what has arrived, never what it
  * declares (a declared length costs a stranger nothing to write). A chunk that would take a
  * pool past its limit is refused instead of read, and its request answered 429 naming the
@@ -86,7 +86,7 @@ function holdBytes(of: readonly Pool[]): Hold {
   };
 }
 
-/** The pools a body from `address` (its network, lib/server/ip-ranges.ts) declaring `declared` bytes (null: unknown) holds in. */
+/** The pools a body from `address` (its network, lib/server/http/ip-ranges.ts) declaring `declared` bytes (null: unknown) holds in. */
 export function bodyPools(budget: BodyBudget, address: string, declared: number | null): Pool[] {
   const total: Pool = { name: budget.name, limit: budget.total, kind: "total" };
   if (declared !== null && declared <= SMALL_BODY_BYTES) {

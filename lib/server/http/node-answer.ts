@@ -2,7 +2,7 @@ import "server-only";
 import http from "node:http";
 import type { Socket } from "node:net";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/security-headers";
+import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
 
 /**
  * Answers the dashboard gives on Node's HTTP server itself, before or beside Next (the ingest's

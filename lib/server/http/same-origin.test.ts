@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { PEER_HEADER } from "./client-address";
-import { route } from "./route";
+import { route } from "@/lib/server/route";
 import { isSameOriginWrite } from "./same-origin";
-import { apiRequest, params, setTestEnv } from "./test-helpers";
+import { apiRequest, params, setTestEnv } from "@/lib/server/test-helpers";
 
 /**
  * The CSRF check with the headers a real request carries: a `Host` always (browsers and

@@ -1,6 +1,6 @@
 import "server-only";
 import { fromTrustedProxy } from "./client-address";
-import { env } from "./env";
+import { env } from "@/lib/server/env";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 

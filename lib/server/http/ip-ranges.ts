@@ -1,5 +1,5 @@
 import { BlockList, isIP } from "node:net";
-import { groups } from "../net/ip";
+import { groups } from "@/lib/net/ip";
 
 /** "::ffff:10.0.0.1" (an IPv4 peer on a dual-stack socket) → "10.0.0.1"; anything else unchanged. */
 export function normalizeAddress(address: string): string {

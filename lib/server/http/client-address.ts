@@ -1,5 +1,5 @@
 import "server-only";
-import { env } from "./env";
+import { env } from "@/lib/server/env";
 import { hookServerRequests } from "./http-request-hook";
 import { addressSet, normalizeAddress } from "./ip-ranges";
 
@@ -48,7 +48,7 @@ export function clientAddress(headers: Headers): string {
 
 /**
  * The same from the TCP peer and X-Forwarded-For as they are, for code on Node's server that
- * runs before the peer header is written (lib/server/request-body-limits.ts).
+ * runs before the peer header is written (lib/server/http/request-body-limits.ts).
  */
 export function clientAddressOf(peerAddress: string, forwardedFor: string | null): string {
   const peer = normalizeAddress(peerAddress);

@@ -2,12 +2,12 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { EnvError, parseEnv } from "./env";
+import { EnvError, parseEnv } from "@/lib/server/env";
 import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "./inflight-budget";
 import { networkOf } from "./ip-ranges";
 import { LINGER_BYTES } from "./node-answer";
 import { installRequestBodyLimits, requestLimits } from "./request-body-limits";
-import { setTestEnv } from "./test-helpers";
+import { setTestEnv } from "@/lib/server/test-helpers";
 
 /**
  * The request-body limits on a real HTTP server, installed as at start. The server's own

@@ -2,8 +2,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { clientAddress, installPeerAddressHeader, PEER_HEADER } from "./client-address";
-import { EnvError, parseEnv } from "./env";
-import { setTestEnv } from "./test-helpers";
+import { EnvError, parseEnv } from "@/lib/server/env";
+import { setTestEnv } from "@/lib/server/test-helpers";
 
 const headers = (h: Record<string, string>) => new Headers(h);
 
