@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { importGraph } from "./support/source-imports";
 
@@ -45,6 +46,13 @@ describe("lib/server folders do not import each other", () => {
       ["lib/server/c/w.ts", ["lib/server/b/y.ts"]],
     ]);
     expect(mutualFolders(graph)).toEqual(["a ↔ b: lib/server/a/x.ts → lib/server/b/y.ts; lib/server/b/y.ts → lib/server/a/z.ts"]);
+  });
+
+  it("resources are named one way: no index.ts, no file repeating its folder's name", () => {
+    // db/ and service/ are the two entry points every resource imports whole (`@/lib/server/db`,
+    // `@/lib/server/service`), not resources.
+    const files = [...importGraph(["lib/server"]).keys()].filter((f) => !/^lib\/server\/(db|service)\//.test(f));
+    expect(files.filter((f) => f.endsWith("/index.ts") || path.posix.basename(f, ".ts") === path.posix.basename(path.posix.dirname(f)))).toEqual([]);
   });
 
   it("no two folders of lib/server import each other", () => {

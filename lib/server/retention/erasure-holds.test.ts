@@ -20,7 +20,7 @@ import { simulateInbound } from "@/lib/server/messages/simulate";
 import { registerProject } from "@/lib/server/projects";
 import { reconcileOnce } from "@/lib/server/event-stream/reconciler";
 import { drainRereads, resetRereadWorkerMemory } from "@/lib/server/message-index/reread-worker";
-import { saveSample } from "@/lib/server/templates/templates";
+import { saveSample } from "@/lib/server/templates/manage";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { foreignMessage, startForeignService, type ForeignMessage, type ForeignService } from "@/lib/test/foreign-service";

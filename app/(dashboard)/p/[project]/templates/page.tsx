@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
-import { listTemplates } from "@/lib/server/templates/templates";
+import { listTemplates } from "@/lib/server/templates/manage";
 import { TemplatesScreen } from "./templates-screen";
 
 export const metadata: Metadata = { title: "Templates" };

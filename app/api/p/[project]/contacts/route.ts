@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { parseBody, parseQuery, route } from "@/lib/server/route";
 import { contactSearchQuery } from "@/lib/schemas/contacts-form";
-import { createContact, searchContacts } from "@/lib/server/contacts/contacts";
+import { createContact, searchContacts } from "@/lib/server/contacts/manage";
 
 /** The dashboard's index of contacts (the interface cannot list them). */
 export const GET = route<{ project: string }>("contacts:read", async ({ req, project }) => {

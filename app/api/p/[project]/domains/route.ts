@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { domainStatus, pageQuery } from "@/lib/schemas";
-import { addDomain, listDomains } from "@/lib/server/domains";
+import { addDomain, listDomains } from "@/lib/server/domains/manage";
 import { parseBody, parseQuery, route } from "@/lib/server/route";
 
 const query = pageQuery.extend({ status: domainStatus.optional() });

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { guardPage } from "@/lib/server/guard";
-import { checkDomainDetail, getDomainDetail, type DomainCheck, type DomainDetail } from "@/lib/server/domains";
+import { checkDomainDetail, getDomainDetail, type DomainCheck, type DomainDetail } from "@/lib/server/domains/manage";
 import { decodeParam } from "@/lib/http/decode-param";
 import { DomainScreen } from "./domain-screen";
 

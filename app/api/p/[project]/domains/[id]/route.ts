@@ -1,4 +1,4 @@
-import { getDomainDetail } from "@/lib/server/domains";
+import { getDomainDetail } from "@/lib/server/domains/manage";
 import { route } from "@/lib/server/route";
 
 /** The interface has no "get domain": the server function finds it in the paged list. */

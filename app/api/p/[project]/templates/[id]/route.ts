@@ -1,4 +1,4 @@
 import { route } from "@/lib/server/route";
-import { getTemplate } from "@/lib/server/templates/templates";
+import { getTemplate } from "@/lib/server/templates/manage";
 
 export const GET = route<{ project: string; id: string }>("templates:read", async ({ params, project }) => getTemplate(project, params.id));

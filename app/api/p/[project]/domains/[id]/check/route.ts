@@ -1,4 +1,4 @@
-import { checkDomain } from "@/lib/server/domains";
+import { checkDomain } from "@/lib/server/domains/manage";
 import { route } from "@/lib/server/route";
 
 /** The live DNS comparison, run by the dashboard's own server (resolver: DNS_RESOLVER). */

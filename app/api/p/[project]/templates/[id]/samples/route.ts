@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { parseBody, route } from "@/lib/server/route";
-import { listSamples, saveSample } from "@/lib/server/templates/templates";
+import { listSamples, saveSample } from "@/lib/server/templates/manage";
 
 export const GET = route<{ project: string; id: string }>("templates:read", async ({ params, project }) => ({ data: await listSamples(project, params.id) }));
 
