@@ -9,12 +9,12 @@ export async function register() {
   // Before anything can fail: errors Next or a library print go through the safe summary (no SQL parameters).
   const { guardConsoleErrors } = await import("./contract/log/console-guard");
   guardConsoleErrors();
-  // First, so every request carries its TCP peer for sign-in throttling (lib/server/client-address.ts).
-  const { installPeerAddressHeader } = await import("./lib/server/client-address");
+  // First, so every request carries its TCP peer for sign-in throttling (lib/server/http/client-address.ts).
+  const { installPeerAddressHeader } = await import("./lib/server/http/client-address");
   installPeerAddressHeader();
-  // Every request body bounded before Next reads it (lib/server/request-body-limits.ts). Installed
+  // Every request body bounded before Next reads it (lib/server/http/request-body-limits.ts). Installed
   // before the ingest's fast path, so deliveries are taken by that first, under their own limits.
-  const { installRequestBodyLimits } = await import("./lib/server/request-body-limits");
+  const { installRequestBodyLimits } = await import("./lib/server/http/request-body-limits");
   installRequestBodyLimits();
   // The event stream's deliveries answered before Next routes them (lib/server/event-stream/fast-path.ts).
   const { installIngestFastPath } = await import("./lib/server/event-stream/fast-path");

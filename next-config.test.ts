@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { STATIC_SECURITY_HEADERS, API_CONTENT_SECURITY_POLICY } from "@/lib/server/security-headers";
+import { STATIC_SECURITY_HEADERS, API_CONTENT_SECURITY_POLICY } from "@/lib/server/http/security-headers";
 
 /**
  * What `next start` does with our config, in a Node process of its own (as the server's):

@@ -1,11 +1,11 @@
 // Plain JavaScript, not next.config.ts: Next compiles a TypeScript config with its native SWC
 // binding at every `next start`, which then stays loaded for the life of the server (about
 // 23 MB of its resident memory, bench:batch). The headers are data both this file and
-// lib/server/security-headers.ts read.
+// lib/server/http/security-headers.ts read.
 import { readFileSync } from "node:fs";
 
 /** @type {{ apiContentSecurityPolicy: string; staticSecurityHeaders: { key: string; value: string }[] }} */
-const headers = JSON.parse(readFileSync(new URL("./lib/server/static-headers.json", import.meta.url), "utf8"));
+const headers = JSON.parse(readFileSync(new URL("./lib/server/http/static-headers.json", import.meta.url), "utf8"));
 
 /** @type {import("next").NextConfig} */
 const config = {
@@ -26,7 +26,7 @@ const config = {
     // Next copies a body for the proxy (proxy.ts, which runs on every page and on API paths
     // with a % escape) up to this size and cuts the rest off unseen: at MAX_REQUEST_BYTES
     // (lib/schemas/limits.ts, 20 MB), with every body declaring its length and none over it
-    // (lib/server/request-body-limits.ts), no body reaches a route cut short.
+    // (lib/server/http/request-body-limits.ts), no body reaches a route cut short.
     proxyClientMaxBodySize: 20 * 1024 * 1024,
   },
   async headers() {

@@ -2,8 +2,8 @@ import NextAuth from "next-auth";
 import { NextResponse, type NextFetchEvent, type NextRequest } from "next/server";
 import { baseAuthConfig } from "@/lib/server/auth/config";
 import { env, isDevelopment } from "@/lib/server/env";
-import { malformedPathResponse } from "@/lib/server/malformed-path";
-import { createNonce, pageContentSecurityPolicy, strictTransportSecurity } from "@/lib/server/security-headers";
+import { malformedPathResponse } from "@/lib/server/http/malformed-path";
+import { createNonce, pageContentSecurityPolicy, strictTransportSecurity } from "@/lib/server/http/security-headers";
 
 /**
  * Runs before every page: sets the page's Content-Security-Policy with a fresh nonce (passed

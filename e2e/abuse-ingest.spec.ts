@@ -164,7 +164,7 @@ test("finding 10: a signed delivery of 5,000 events is acknowledged as unusable 
 
   // A message the service does hand out, named by a delivery and so read back: it shows the
   // service reads this project's messages, so its refusals of the others are about them
-  // (lib/server/messages/disowned.ts), whichever tests ran before this one.
+  // (lib/server/message-index/disowned.ts), whichever tests ran before this one.
   const known = await sendMessage(access(), { to: `known+${tag}@example.com`, subject: `Abuse known ${tag}` });
   expect((await ingest(signed(target.secret, serviceEvent("sent", known, { status: "sent" })))).status).toBe(204);
   // Events of messages the service does not know: their placeholders go once it keeps refusing them.

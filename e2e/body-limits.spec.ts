@@ -65,7 +65,7 @@ test("a 400 MB chunked POST to the ingest route is refused after about the inges
 });
 
 /**
- * Every other body is checked before Next reads it (lib/server/request-body-limits.ts): a
+ * Every other body is checked before Next reads it (lib/server/http/request-body-limits.ts): a
  * declared length over MAX_REQUEST_BYTES and a chunked body are refused unread, with no
  * sign-in needed to be refused — nothing of either is held.
  */

@@ -58,7 +58,7 @@ test.describe("as admin", () => {
     expect(answer.headers["cache-control"]).toContain("no-store");
     expect(answer.headers["x-content-type-options"]).toBe("nosniff");
     expect(STRICT_REFERRER).toContain(answer.headers["referrer-policy"]);
-    // Served over http in this run: no HSTS (lib/server/security-headers.test.ts covers https).
+    // Served over http in this run: no HSTS (lib/server/http/security-headers.test.ts covers https).
     expect(headers["strict-transport-security"]).toBeUndefined();
   });
 

@@ -4,7 +4,7 @@
  * interleaved so all see the same machine; prints medians, p95s and the ratio.
  *
  * The route serves a read from its cache while the event stream reports no change to the
- * message (lib/server/messages/read.ts); that is the figure held to the target. The same
+ * message (lib/server/message-index/read.ts); that is the figure held to the target. The same
  * route asked with `Cache-Control: no-cache` (every read goes to the service) is printed
  * beside it, so the price of the round trip stays visible.
  */

@@ -1,7 +1,7 @@
 "use client";
 
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import type { FilterSelectProps } from "./filter-select";
+import type { FilterSelectProps } from "./filter-select-props";
 
 /** The "any" choice of a filter; Radix Select does not allow an empty value. */
 const ANY = "__any";

@@ -5,15 +5,7 @@ import { ChevronDownIcon } from "lucide-react";
 import { cn } from "@/lib/utils";
 import { LazyMenu } from "@/components/shell/lazy-menu";
 import { SELECT_TRIGGER_CLASS } from "@/components/ui/select-trigger-class";
-
-export type FilterSelectProps = {
-  label: string;
-  value: string | undefined;
-  onChange: (v: string | null) => void;
-  options: { value: string; label: string }[];
-  anyLabel: string;
-  className?: string;
-};
+import type { FilterSelectProps } from "./filter-select-props";
 
 const load = () => import("./filter-select-menu");
 const Menu = React.lazy(() => load().then((m) => ({ default: m.FilterSelectMenu })));

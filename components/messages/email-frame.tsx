@@ -4,21 +4,7 @@ import * as React from "react";
 import { Skeleton } from "@/components/ui/skeleton";
 import { count, isPreviewable, MAX_PREVIEW_HTML_CHARS } from "./bounds";
 import { DownloadTextButton } from "./download-text-button";
-
-export type EmailFrameProps = {
-  /** Untrusted HTML: an inbound email, a sent body, a template preview. */
-  html: string;
-  /** Remote images stay blocked until the viewer asks for them (tracking pixels, privacy). */
-  allowRemoteImages?: boolean;
-  /** CSS width: a number of pixels (e.g. 375 for a phone preview) or any CSS length. */
-  width?: number | string;
-  /** Accessible name of the frame, e.g. "Email preview: Your receipt". */
-  title: string;
-  height?: number;
-  className?: string;
-  /** Told how many remote images the frame blocks (for "Show remote images"), once it has read the html. */
-  onRemoteImages?: (count: number) => void;
-};
+import type { EmailFrameProps } from "./email-frame-props";
 
 const SandboxedFrame = React.lazy(() => import("./sandboxed-frame"));
 

@@ -3,7 +3,7 @@
 import * as React from "react";
 import { rewriteEmailHtml } from "./email-html";
 import { srcDocAround } from "./email-srcdoc";
-import type { EmailFrameProps } from "./email-frame";
+import type { EmailFrameProps } from "./email-frame-props";
 
 /**
  * The iframe itself, loaded on its own after the screen (email-frame.tsx): the tokenizer

@@ -4,7 +4,7 @@ import { decode, getToken } from "next-auth/jwt";
 import { AppError } from "@/lib/errors";
 import { allows, refusalReason, type Permission, type Role } from "@/lib/permissions";
 import type { ProjectView } from "@/lib/schemas/projects";
-import { afterResponse } from "./after-response";
+import { afterResponse } from "./http/after-response";
 import type { SessionClaims } from "./auth/config";
 import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "./auth/sessions";
 import { db, type Db } from "./db";

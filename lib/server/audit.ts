@@ -7,8 +7,8 @@ import { EMAIL_PATTERN } from "@/lib/schemas/common";
 import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/lib/schemas/audit";
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
-import { addressHash } from "./retention/address-hash";
-import { withProjectRedactor, type Redactor } from "./retention/redactor";
+import { addressHash } from "./redaction/address-hash";
+import { withProjectRedactor, type Redactor } from "./redaction/redactor";
 
 /** Who did it. An `Actor` fits; `SYSTEM_ACTOR` is used for start-up tasks. */
 export type AuditActor = { id: string | null; email: string };
@@ -62,7 +62,7 @@ function rowOf(input: AuditInput, erased: Redactor) {
   };
 }
 
-/** An address erased in the project is not written, whoever acts (lib/server/retention/redactor.ts). */
+/** An address erased in the project is not written, whoever acts (lib/server/redaction/redactor.ts). */
 export async function recordAudit(input: AuditInput): Promise<void> {
   await withProjectRedactor(await db(), input.project ?? null, async (tx, erased) => {
     await tx.insert(auditLog).values(rowOf(input, erased));

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { loadActorAndProject, type Actor, type Project } from "./access";
-import { auth } from "./auth";
+import { auth } from "./auth/next-auth";
 import type { SessionClaims } from "./auth/config";
 
 /** The session cookie's claims as Auth.js reads them, once per request. */

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { emailAddress } from "@/lib/schemas/common";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { isAddressOrRange } from "./ip-ranges";
+import { isAddressOrRange } from "./http/ip-ranges";
 
 /**
  * The one reader of `process.env`. Validated lazily on first use, so `next build` works
@@ -101,7 +101,7 @@ const schema = z
     LOGIN_THROTTLE_MAX_KEYS: positiveInt(100_000),
     /** Seconds after sign-in (or a password re-confirmation) before creating keys or webhooks asks for the password again. */
     REAUTH_MAX_AGE_S: positiveInt(600),
-    // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/client-address.ts).
+    // Sessions and client addresses (lib/server/auth/sessions.ts, lib/server/http/client-address.ts).
     /** Absolute lifetime of a session, counted from sign-in: 7 days. */
     SESSION_MAX_AGE_S: positiveInt(7 * 24 * 60 * 60),
     /** A session unused this long ends: 12 hours. */
@@ -139,7 +139,7 @@ const schema = z
     PASSWORD_QUEUE: positiveInt(8),
     /** Link checks: requests to links in flight at once in this process, all users together. */
     LINK_CHECK_MAX_IN_FLIGHT: positiveInt(24),
-    /** Re-reads of messages from the service (lib/server/rereads): per project and second, per dashboard process. */
+    /** Re-reads of messages from the service (lib/server/message-index/reread-worker.ts): per project and second, per dashboard process. */
     REREAD_RATE_PER_S: positiveInt(10),
     /** Re-reads under way at once per project, per dashboard process. */
     REREAD_CONCURRENCY: positiveInt(4),
@@ -173,7 +173,7 @@ const schema = z
     INGEST_INFLIGHT_SMALL_BYTES: optionalCount(0),
     /** A delivery's body must arrive within this long (a sender trickling bytes holds nothing for longer). */
     INGEST_BODY_TIMEOUT_MS: positiveInt(10_000),
-    // Every other request body, read before Next sees it (lib/server/request-body-limits.ts).
+    // Every other request body, read before Next sees it (lib/server/http/request-body-limits.ts).
     /** Bodies of all requests being received or handled at once, per dashboard process: 64 MB. Past it a request gets a 429. */
     REQUEST_INFLIGHT_BYTES: positiveInt(64 * 1024 * 1024),
     /**

@@ -30,7 +30,7 @@ export const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d":
 
 /**
  * The figures come from insight's rollups (lib/server/insight): outbound messages by when they
- * went out (a scheduled one from its time), outcomes folded (lib/server/messages/fold.ts) — a
+ * went out (a scheduled one from its time), outcomes folded (lib/server/message-index/fold.ts) — a
  * complained message was delivered first, so it counts as delivered too — and opens and
  * clicks once per message. The dashboard's own alert emails are left out.
  */

@@ -10,7 +10,7 @@ import { safeErrorSummary } from "@/contract/log/safe-error";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
-import { isSameOriginWrite } from "./same-origin";
+import { isSameOriginWrite } from "./http/same-origin";
 
 type Params = Record<string, string>;
 
@@ -199,7 +199,7 @@ export async function readRequestText(req: Request, limit: number): Promise<stri
   } catch (e) {
     if (e instanceof BodyTooLargeError) throw tooLarge(limit);
     // The stream failed: the sender went away mid-body, or was cut off for sending too slowly
-    // (lib/server/request-body-limits.ts). The sender's doing, not a failure of ours.
+    // (lib/server/http/request-body-limits.ts). The sender's doing, not a failure of ours.
     throw bodyCutOff();
   }
 }

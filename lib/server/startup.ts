@@ -5,11 +5,11 @@ import { SYSTEM_ACTOR } from "./audit";
 import { withDbLock } from "./db";
 import { env, EnvError } from "./env";
 import { connectEventStreamsInBackground } from "./event-stream/connect";
-import { startInsightWork } from "./insight/background";
+import { startInsightWork } from "./alerts/background";
 import { getProject, listAllProjects, registerProject } from "./projects";
 import { startBatchSweeper } from "./batches/sweeper";
 import { startRetention } from "./retention/background";
-import { startEventWork } from "./rereads/background";
+import { startEventWork } from "./event-stream/background";
 import { ensureFirstAdmin } from "./users";
 
 /**

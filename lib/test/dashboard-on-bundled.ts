@@ -7,7 +7,7 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestRoute } from "@/lib/server/event-stream/ingest-response";
 import { registerProject } from "@/lib/server/projects";
-import { drainRereads } from "@/lib/server/rereads/worker";
+import { drainRereads } from "@/lib/server/message-index/reread-worker";
 import { setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { startBundledService, type BundledService } from "./bundled-service";
 

@@ -1,7 +1,7 @@
 import { message as serviceMessage } from "@/lib/schemas/emails";
 import type { MessageListQuery } from "@/lib/schemas/messages-index";
-import { indexServiceMessage } from "@/lib/server/messages/lookup";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 
 /**
  * Two projects holding mirror-image messages, for the tests of the messages search's project

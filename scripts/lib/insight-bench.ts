@@ -62,7 +62,7 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000): P
   const { markAllOnce } = await import("@/lib/server/insight/dirty");
   const { refreshInsight } = await import("@/lib/server/insight/refresh");
   const { overviewFigures } = await import("@/lib/server/overview");
-  const { getDeliverability } = await import("@/lib/server/insight/deliverability");
+  const { getDeliverability } = await import("@/lib/server/alerts/deliverability");
   const { topLinks } = await import("@/lib/server/insight/links");
   const { evaluateAlerts } = await import("@/lib/server/alerts/evaluate");
   const { consumerProvider } = await import("@/lib/insight/providers");
@@ -159,7 +159,7 @@ export async function ingestSection(_N: number, time: Timer): Promise<void> {
   benchEnv();
   const { sql } = await import("drizzle-orm");
   const { projects } = await import("@/lib/server/db/schema/core");
-  const { recordEvent } = await import("@/lib/server/event-stream/record-event");
+  const { recordEvent } = await import("@/lib/server/message-index/record-event");
   const { markInsightDirty } = await import("@/lib/server/insight/dirty");
   const { refreshInsight } = await import("@/lib/server/insight/refresh");
   const EVENTS = 4000;

@@ -1,37 +1,19 @@
 import type { MessageRow } from "../lib/events";
-import { renderTemplate, type TemplateParts } from "../lib/render";
-import { compose, type Composed, type Context, type Kind } from "./content";
+import { renderTemplate } from "../lib/render";
+import { compose, type Composed, type Context } from "./content";
 import { createDraws, lifecycle, type PlannedEvent, type SuppressionState } from "./lifecycle";
 import { createPeople, type Person } from "./people";
 import { createRandom, type Random } from "./random";
 import { messageRow, seededId } from "./rows";
 import { addScheduled, addThreads } from "./threads";
+import type { HistoryInput, HistoryPlan, HistoryProfile } from "./history-types";
+
+export type { HistoryEvent, HistoryInput, HistoryPlan, HistoryProfile, TemplateSlug } from "./history-types";
 
 /**
  * The demo's past: a month of one project's mail, generated from a seed so the same seed and
  * start time give the same history. Pure: it returns rows; `write.ts` stores them.
  */
-export type HistoryProfile = {
-  people: number;
-  /** Share of the people who sign up inside the window (each gets a welcome). */
-  newShare: number;
-  /** Weight of company domains against the consumer providers. */
-  companyBias: number;
-  /** Transactional messages on an average weekday. */
-  perDay: number;
-  kinds: readonly (readonly [Exclude<Kind, "reply" | "welcome" | "digest">, number])[];
-  /** Weekly product digest (Tuesdays, 14:00 UTC) to the people who subscribed. */
-  digest: boolean;
-  digestShare: number;
-  /** Customers answering a message, and new questions; support answers most of them. */
-  replies: number;
-  questions: number;
-  /** Sends scheduled in the coming days. */
-  scheduled: number;
-  /** A short window on one day in which receipts were sent without `total` (a deploy bug). */
-  renderingIncident: boolean;
-};
-
 export const PROFILES = {
   production: {
     people: 900, newShare: 0.2, companyBias: 1, perDay: 54, digest: true, digestShare: 0.15, replies: 30, questions: 8, scheduled: 9, renderingIncident: true,
@@ -42,30 +24,6 @@ export const PROFILES = {
     kinds: [["receipt", 35], ["password-reset", 15], ["shipping", 20], ["invoice", 15], ["trial-ending", 15]],
   },
 } as const satisfies Record<string, HistoryProfile>;
-
-export type TemplateSlug = "receipt" | "welcome" | "password-reset";
-export type HistoryInput = {
-  seed: number;
-  now: Date;
-  days: number;
-  projectId: string;
-  domain: string;
-  fromName: string;
-  templates: Record<TemplateSlug, TemplateParts & { id: string }>;
-  profile: HistoryProfile;
-};
-
-export type HistoryEvent = { messageId: string; type: PlannedEvent["type"]; data: Record<string, unknown>; createdAt: Date };
-export type HistoryPlan = {
-  messages: MessageRow[];
-  /** In order: by message, each message's events oldest first (the order the service reads them back in). */
-  events: HistoryEvent[];
-  suppressions: { email: string; reason: string; messageId: string | null; createdAt: Date }[];
-  /** Send jobs of the scheduled messages, due at their `scheduledAt`. */
-  scheduled: { messageId: string; runAt: Date }[];
-  /** Who received what, for the statistics and tests. */
-  recipients: Map<string, Person>;
-};
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

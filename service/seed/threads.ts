@@ -1,7 +1,7 @@
 import type { MessageRow } from "../lib/events";
 import { COMPANY_DOMAINS } from "./providers";
 import { CUSTOMER_REPLIES, NEW_QUESTIONS, SUPPORT_ANSWERS, type Composed, type Context } from "./content";
-import type { HistoryInput, HistoryPlan } from "./history";
+import type { HistoryInput, HistoryPlan } from "./history-types";
 import { messageRow, seededId } from "./rows";
 import type { PlannedEvent, SuppressionState } from "./lifecycle";
 import type { Person } from "./people";

@@ -3,7 +3,7 @@
 import { AuthError } from "next-auth";
 import { redirect } from "next/navigation";
 import { loginRequest } from "@/lib/schemas/users";
-import { signIn } from "@/lib/server/auth";
+import { signIn } from "@/lib/server/auth/next-auth";
 import { safeCallbackUrl } from "@/lib/server/auth/callback-url";
 import { refusalMessage } from "@/lib/server/auth/credentials";
 import { env } from "@/lib/server/env";

@@ -6,7 +6,7 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, openDatabase, type Db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { alertDeliveries, alertEvents } from "@/lib/server/db/schema/insight";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { overviewCounts } from "@/lib/server/overview";
 import { createUser, setUserProjects, updateUser } from "@/lib/server/users";
 import { startDashboardOnBundled, type DashboardOnBundled } from "@/lib/test/dashboard-on-bundled";

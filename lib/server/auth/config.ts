@@ -3,7 +3,7 @@ import type { NextAuthConfig } from "next-auth";
 import { env } from "../env";
 
 /**
- * Settings shared by the full auth (lib/server/auth/index.ts) and the proxy's session check.
+ * Settings shared by the full auth (lib/server/auth/next-auth.ts) and the proxy's session check.
  * No database and no providers here: the proxy only needs to read the session cookie.
  */
 

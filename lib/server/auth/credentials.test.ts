@@ -7,7 +7,7 @@ import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
 import { createUser, resetPassword, updateUser } from "../users";
 import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, refusalMessage, throttledMessage } from "./credentials";
-import { BusyLogin, InvalidLogin, ThrottledLogin } from "./index";
+import { BusyLogin, InvalidLogin, ThrottledLogin } from "./next-auth";
 import { passwordPoolStats, resetPasswordPool } from "./password-pool";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
 

@@ -2,7 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { recordAudit } from "@/lib/server/audit";
-import { signOut } from "@/lib/server/auth";
+import { signOut } from "@/lib/server/auth/next-auth";
 import { revokeSession, revokeUserSessions } from "@/lib/server/auth/sessions";
 import { currentUser } from "@/lib/server/current-user";
 

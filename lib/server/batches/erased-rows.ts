@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
-import { redactorFor } from "@/lib/server/retention/redactor";
+import { redactorFor } from "@/lib/server/redaction/redactor";
 import { ERASED } from "./store";
 
 type Row = { row: number; email: string; name: string | null; data: Record<string, string> };

@@ -1,6 +1,6 @@
 import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
-import { NO_ERASURE, redactorFor } from "@/lib/server/retention/redactor";
+import { NO_ERASURE, redactorFor } from "@/lib/server/redaction/redactor";
 import { and, eq, sql } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import type { BatchContent } from "@/lib/schemas/compose";
@@ -9,7 +9,7 @@ import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
 import { rowsOf } from "@/contract/db-rows";
-import { recordSentMessagesIn } from "@/lib/server/messages/record";
+import { recordSentMessagesIn } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
 import { importContactRow } from "./contact-rows";

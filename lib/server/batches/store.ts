@@ -5,7 +5,7 @@ import { MAX_BATCH_SIZE } from "@/lib/schemas/limits";
 import { rowsOf } from "@/contract/db-rows";
 import { db, type Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
-import { redactorFor, type Redactor } from "@/lib/server/retention/redactor";
+import { redactorFor, type Redactor } from "@/lib/server/redaction/redactor";
 import type { CheckedRow, CheckedRowSink, CheckSummary } from "./check";
 
 /**

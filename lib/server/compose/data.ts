@@ -5,7 +5,7 @@ import type { Address } from "@/lib/schemas/common";
 import { splitNamedAddress } from "@/lib/messages/address-text";
 import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
 import type { Project } from "@/lib/server/access";
-import { readMessage } from "@/lib/server/messages/read";
+import { readMessage } from "@/lib/server/message-index/read";
 import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";
 

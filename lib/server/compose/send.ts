@@ -4,7 +4,7 @@ import { AppError, isAppError } from "@/lib/errors";
 import type { SendEmail, SendEmailResponse } from "@/lib/schemas/emails";
 import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
-import { recordSentMessage } from "@/lib/server/messages/record";
+import { recordSentMessage } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";
 
 /** Printable ASCII, as the header allows; the browser makes one per compose session. */

@@ -3,7 +3,7 @@ import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Contact } from "@/lib/schemas/contacts";
 import { db, type Db } from "@/lib/server/db";
 import { contactsIndex, type ContactIndexRow } from "@/lib/server/db/schema/contacts-index";
-import { redactorFor } from "@/lib/server/retention/redactor";
+import { redactorFor } from "@/lib/server/redaction/redactor";
 
 /**
  * Remembers a contact as the service just returned it. Newer facts replace older ones. A

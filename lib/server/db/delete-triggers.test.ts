@@ -5,7 +5,7 @@ import { db } from "@/lib/server/db";
 import { batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject, removeProject } from "@/lib/server/projects";
 import { useTestProject } from "@/lib/test/project-db";
 

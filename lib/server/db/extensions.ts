@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import type { Db } from "./index";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 
 /**
  * Postgres extensions the dashboard's schema uses, created before the migrations run (the
@@ -17,7 +17,8 @@ export async function pgliteExtensions() {
   return { pg_trgm };
 }
 
-export async function createExtensions(db: Db): Promise<void> {
+// The database type spelled out, not imported from ./index: index.ts imports this file.
+export async function createExtensions(db: PgDatabase<PgQueryResultHKT>): Promise<void> {
   for (const name of EXTENSIONS) {
     try {
       await db.execute(sql.raw(`create extension if not exists ${name}`));

@@ -1,7 +1,7 @@
 import "server-only";
 import type http from "node:http";
-import { bodyTooSlow, watchArrival } from "@/lib/server/arrival-rate";
-import type { Hold } from "@/lib/server/inflight-budget";
+import { bodyTooSlow, watchArrival } from "@/lib/server/http/arrival-rate";
+import type { Hold } from "@/lib/server/http/inflight-budget";
 import { bodyCutOff } from "@/lib/server/route";
 import { deliveryTooLarge, deliveryTooSlow, ingestBusy, type IngestLimits } from "./ingest-limits";
 import type { SignatureCheck } from "./verify";
@@ -11,7 +11,7 @@ import type { SignatureCheck } from "./verify";
  * the fast path (./fast-path.ts), the web Request's stream in the route. Nothing is read
  * until the ingest asks (./ingest.ts checks headers, project and budget first), and reading
  * stops at once when it is told to: what the sender still sends is dropped after the answer,
- * never held, and then the connection closed (lib/server/node-answer.ts).
+ * never held, and then the connection closed (lib/server/http/node-answer.ts).
  */
 export type BodySource = {
   /** The next chunk, null at the end; rejects when the sender went away mid-body. */

@@ -1,11 +1,11 @@
 import "server-only";
 import type http from "node:http";
 import { AppError } from "@/lib/errors";
-import { PEER_HEADER } from "@/lib/server/client-address";
-import { errorResponse } from "@/lib/server/route";
-import { hookServerRequests } from "@/lib/server/http-request-hook";
-import { sendAnswer } from "@/lib/server/node-answer";
+import { PEER_HEADER } from "@/lib/server/http/client-address";
+import { hookServerRequests } from "@/lib/server/http/http-request-hook";
+import { sendAnswer } from "@/lib/server/http/node-answer";
 import { nodeBody } from "./delivery-body";
+import { ingestErrorAnswer } from "./ingest-answer";
 import { ingestResponse } from "./ingest-response";
 
 /**
@@ -14,7 +14,8 @@ import { ingestResponse } from "./ingest-response";
  * context, the web Request and Response around the handler) cost the dashboard about 2 ms of
  * CPU per delivery, twice what recording the event costs, and the ingest shares one thread
  * with the database on PGlite. The delivery needs none of it: no session, no page, no proxy
- * (the signature is the authentication). The answer is the route's own (./ingest-response.ts)
+ * (the signature is the authentication). The answer is ./ingest-response.ts's, the one
+ * implementation (the app route only delegates to it, for `next dev` and the test harness),
  * with the headers next.config.mjs gives every API answer.
  *
  * Every POST under /api/ingest/ is taken here, so the ingest's limits (./ingest-limits.ts)
@@ -22,8 +23,8 @@ import { ingestResponse } from "./ingest-response";
  * of another shape (a trailing slash, more segments) is a 404 — left to Next, a path with a
  * `%` runs the proxy (proxy.ts), and Next reads up to 10 MB of the body for it before any
  * route is asked. Other methods go on to Next, which answers them as before. Installed once at
- * start (instrumentation.ts), like the peer-address header (lib/server/client-address.ts),
- * through lib/server/http-request-hook.ts. The target is matched as Next would route it: one
+ * start (instrumentation.ts), like the peer-address header (lib/server/http/client-address.ts),
+ * through lib/server/http/http-request-hook.ts. The target is matched as Next would route it: one
  * in absolute form (`POST http://host/api/ingest/<project>`, which HTTP/1.1 servers must
  * accept) by its path, and dot segments resolved, so no spelling of the path reaches Next.
  */
@@ -72,11 +73,10 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, targe
     if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   }
   // The TCP peer, for the client address's share of the budget: this runs before the hook that
-  // writes it for Next (lib/server/client-address.ts), and a client's own header is overwritten.
+  // writes it for Next (lib/server/http/client-address.ts), and a client's own header is overwritten.
   headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
-  const request = () => new Request(`http://ingest.invalid${target}`, { method: "POST" });
+  const path = new URL(`http://ingest.invalid${target}`).pathname;
   const project = projectOf(target);
-  const response =
-    typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), request) : errorResponse(project, crypto.randomUUID(), request());
+  const response = typeof project === "string" ? await ingestResponse(project, headers, () => nodeBody(req), path) : ingestErrorAnswer(project, path);
   await sendAnswer(req, res, response);
 }

@@ -1,10 +1,10 @@
 import "server-only";
 import { env } from "@/lib/server/env";
-import { recordEvents, type StreamEvent } from "./record-event";
+import { recordEvents, type StreamEvent } from "@/lib/server/message-index/record-event";
 
 /**
  * Group commit for the ingest. Deliveries that arrive while the database is busy recording
- * earlier ones wait, and are then recorded together in one transaction (./record-event.ts,
+ * earlier ones wait, and are then recorded together in one transaction (lib/server/message-index/record-event.ts,
  * the same rows as one at a time), so a burst of deliveries costs a few statements and one
  * commit instead of several statements and a commit each — on PGlite's single connection
  * the difference between hundreds and thousands of events a second.

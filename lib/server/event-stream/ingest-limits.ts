@@ -1,9 +1,9 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import { formatBytes } from "@/contract/http/read-body";
-import type { ArrivalRate } from "@/lib/server/arrival-rate";
+import type { ArrivalRate } from "@/lib/server/http/arrival-rate";
 import { env } from "@/lib/server/env";
-import { SMALL_BODY_BYTES, type BodyBudget, type Pool } from "@/lib/server/inflight-budget";
+import { SMALL_BODY_BYTES, type BodyBudget, type Pool } from "@/lib/server/http/inflight-budget";
 
 /**
  * The bounds of the public ingest route, `POST /api/ingest/<project>`. Anyone on the internet
@@ -13,7 +13,7 @@ import { SMALL_BODY_BYTES, type BodyBudget, type Pool } from "@/lib/server/infli
  * - INGEST_MAX_BYTES: one delivery's body. A delivery is a few kilobytes; 1 MB is generous.
  *   A larger declared Content-Length is refused unread, a chunked body cut off at the limit.
  * - INGEST_INFLIGHT_BYTES: the bodies of all deliveries being read or recorded at once, in this
- *   process, held the way every request body is (lib/server/inflight-budget.ts): MIN_HOLD_BYTES
+ *   process, held the way every request body is (lib/server/http/inflight-budget.ts): MIN_HOLD_BYTES
  *   from its headers on, and more only as its body arrives — never what it merely declares,
  *   which anybody can write: forty strangers declaring 1 MB and sending a byte hold 640 KB, not
  *   the whole budget. INGEST_INFLIGHT_SMALL_BYTES of it only deliveries declaring at most 64 KB
@@ -23,7 +23,7 @@ import { SMALL_BODY_BYTES, type BodyBudget, type Pool } from "@/lib/server/infli
  *   to fill the rest. One that does not fit is answered 429 with Retry-After at once. The
  *   budget also bounds how many deliveries are under way at once (8 MB / 16 KB = 512).
  * - ARRIVAL_WINDOW_MS with REQUEST_BODY_MIN_RATE: a body must keep coming, each second at least
- *   that rate or the rest of it (lib/server/arrival-rate.ts, as for every other request body),
+ *   that rate or the rest of it (lib/server/http/arrival-rate.ts, as for every other request body),
  *   so a sender that trickles bytes keeps its hold for a second, not INGEST_BODY_TIMEOUT_MS.
  * - INGEST_BODY_TIMEOUT_MS: the time a whole body may take to arrive.
  * - MAX_DELIVERY_EVENTS: events in one delivery that is a JSON list. A real service sends one

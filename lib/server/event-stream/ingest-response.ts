@@ -1,19 +1,18 @@
 import "server-only";
-import { AppError, isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { findJsonProblem } from "@/contract/http/json-safety";
-import { errorResponse } from "@/lib/server/route";
 import { webBody, type BodySource } from "./delivery-body";
 import { ingestStream } from "./ingest";
-import { BUSY_RETRY_AFTER_S } from "./ingest-limits";
+import { ingestErrorAnswer } from "./ingest-answer";
 
 /**
  * The answer to one delivery, whichever way it came in: the ingest route (`ingestRoute` below)
  * and the server's fast path (./fast-path.ts) both answer with this, so the two cannot drift
  * apart — the same checks before the body is read, the same limits while it is
- * (./ingest-limits.ts). `body` opens the body only when the ingest starts reading it;
- * `request` names the request in the log of an unexpected failure.
+ * (./ingest-limits.ts), the same answers (./ingest-answer.ts). `body` opens the body only
+ * when the ingest starts reading it; `path` names the request in the log of an unexpected failure.
  */
-export async function ingestResponse(project: string, headers: Headers, body: () => BodySource, request?: () => Request): Promise<Response> {
+export async function ingestResponse(project: string, headers: Headers, body: () => BodySource, path: string): Promise<Response> {
   try {
     // A NUL in the project would reach the database, which refuses it (a 500): refused here, unread.
     const problem = findJsonProblem({ project });
@@ -24,9 +23,7 @@ export async function ingestResponse(project: string, headers: Headers, body: ()
       headers: { "Cache-Control": "no-store", ...(result.body ? { "Content-Type": "application/json" } : {}) },
     });
   } catch (e) {
-    const response = errorResponse(e, crypto.randomUUID(), request?.());
-    if (isAppError(e) && e.status === 429) response.headers.set("Retry-After", String(BUSY_RETRY_AFTER_S));
-    return response;
+    return ingestErrorAnswer(e, path);
   }
 }
 
@@ -42,5 +39,5 @@ export async function ingestResponse(project: string, headers: Headers, body: ()
  */
 export async function ingestRoute(req: Request, ctx: { params: Promise<{ project: string }> }): Promise<Response> {
   const { project } = await ctx.params;
-  return ingestResponse(project, req.headers, () => webBody(req.body), () => req);
+  return ingestResponse(project, req.headers, () => webBody(req.body), new URL(req.url).pathname);
 }

@@ -2,16 +2,16 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { isAppError } from "@/lib/errors";
 import { declaredLength } from "@/contract/http/read-body";
-import { clientAddress } from "@/lib/server/client-address";
+import { clientAddress } from "@/lib/server/http/client-address";
 import { env } from "@/lib/server/env";
-import { invalidateMessage } from "@/lib/server/messages/read";
-import { nudgeRereads } from "@/lib/server/rereads/worker";
+import { invalidateMessage } from "@/lib/server/message-index/read";
+import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
-import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/inflight-budget";
-import { networkOf } from "@/lib/server/ip-ranges";
+import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/http/inflight-budget";
+import { networkOf } from "@/lib/server/http/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
-import { cleanJson, readEvent } from "./payload";
+import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
 import { readSignatureClaim, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
@@ -22,7 +22,7 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
 
 /**
  * One signed delivery from the service. The stream is a notification: the message read back
- * from the service is the truth (lib/server/rereads). Anyone can reach the route, so the
+ * from the service is the truth (lib/server/message-index/reread-worker.ts). Anyone can reach the route, so the
  * work a request gets is bounded before it is done (./ingest-limits.ts):
  *
  * - before a byte of the body is read: a declared length over INGEST_MAX_BYTES is a 413; an
@@ -32,7 +32,7 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   in-flight budget (INGEST_INFLIGHT_BYTES, the part of it its declared size may use, and the
  *   client address's share) a 429 with
  *   Retry-After. Refused unread, the rest is dropped after the answer, then the connection
- *   closed (lib/server/node-answer.ts);
+ *   closed (lib/server/http/node-answer.ts);
  * - the body is then read under the size limit, the budget (held as it arrives, not as
  *   declared), an arrival rate and a deadline, its HMAC computed chunk by chunk
  *   (./delivery-body.ts, ./verify.ts): a delivery that does not verify is a 401. It is counted
@@ -41,7 +41,7 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *   stranger's post never does (./health.ts);
  * - a delivery that verifies is never refused for its shape, and never answered 5xx for its
  *   content: text the database cannot store (NUL, lone surrogates) is replaced, nesting cut
- *   (./payload.ts). The message id is looked for in the documented places; the event is
+ *   (lib/server/message-index/payload.ts). The message id is looked for in the documented places; the event is
  *   recorded once per `webhook-id`, the index updated provisionally, and a re-read of the
  *   message queued — together with the other deliveries arriving meanwhile, in one transaction
  *   (./group-commit.ts). Answer: 204, once that transaction has committed;

@@ -9,7 +9,7 @@ import type { StreamHealth } from "./health";
 
 /**
  * Whether a project's statuses can be left to its event stream ("live") or the dashboard must
- * read its unsettled messages itself ("polling", lib/server/rereads/reconciler.ts). Polling when:
+ * read its unsettled messages itself ("polling", lib/server/event-stream/reconciler.ts). Polling when:
  *
  * - `not_connected`: the project has no stream;
  * - `refused`: deliveries made with the project's key were refused (their timestamp out of

@@ -6,10 +6,10 @@ import type { Project } from "@/lib/server/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
-import { getDeliverability } from "./deliverability";
+import { getDeliverability } from "@/lib/server/alerts/deliverability";
 import { FAILURE_RETRY_MS, lookupDueDomains, pendingDomains } from "./domains";
 import { refreshInsight } from "./refresh";
 

@@ -5,7 +5,7 @@ import { db } from "@/lib/server/db";
 import { indexedEvents } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { getRecipient } from "@/lib/server/messages/recipient";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 

@@ -15,7 +15,7 @@ import { ALERT_TAG } from "./alert-tag";
  *
  * One refresher per database at a time (a transaction-level advisory lock; the others skip),
  * so two batches never move the same message at once. Runs in the background of each
- * dashboard (lib/server/insight/background.ts) and, bounded, before a screen reads the figures.
+ * dashboard (lib/server/alerts/background.ts) and, bounded, before a screen reads the figures.
  */
 const LOCK_KEY = "7460312851010021"; // any constant shared by every dashboard on the database
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
 import type { Project } from "@/lib/server/access";
-import { API_CONTENT_SECURITY_POLICY } from "@/lib/server/security-headers";
+import { API_CONTENT_SECURITY_POLICY } from "@/lib/server/http/security-headers";
 import { service } from "@/lib/server/service";
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name, so no name can break the header. */

@@ -11,7 +11,7 @@ import { createUser } from "@/lib/server/users";
 import { foreignMessage, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
 import { conversationOf } from "./conversation";
 import { getMessageDetail } from "./detail";
-import { indexServiceMessage } from "./lookup";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
 import { replyToMessage } from "./reply";
 
 let dispose: () => Promise<void>;

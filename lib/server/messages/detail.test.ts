@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Logger } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor, Project } from "@/lib/server/access";
-import { settleAfterResponses } from "@/lib/server/after-response";
+import { settleAfterResponses } from "@/lib/server/http/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
@@ -11,7 +11,7 @@ import { registerProject } from "@/lib/server/projects";
 import { eraseRecipient } from "@/lib/server/retention/erase";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { getMessageDetail } from "./detail";
-import { indexServiceMessage } from "./lookup";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
 
 /**
  * Issue 15: reading one message costs one statement on the index (its row and its

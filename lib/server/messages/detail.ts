@@ -7,14 +7,14 @@ import { db } from "@/lib/server/db";
 import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { service } from "@/lib/server/service";
 import { asc, eq } from "drizzle-orm";
-import { afterResponse } from "@/lib/server/after-response";
-import { readThroughCache } from "./read";
+import { afterResponse } from "@/lib/server/http/after-response";
+import { readThroughCache } from "@/lib/server/message-index/read";
 import { settledState } from "./settled";
-import { bareAddress } from "./recipients";
+import { bareAddress } from "@/lib/messages/bare-address";
 import { conversationOf } from "./conversation";
 import { toIndexedMessage } from "./search";
 import { readIndexedDetail, type IndexedDetail } from "./indexed-detail";
-import { answerDiffersFromIndex, indexServiceMessage } from "./lookup";
+import { answerDiffersFromIndex, indexServiceMessage } from "@/lib/server/message-index/lookup";
 import { suppressionsOf } from "./suppression-of";
 
 /** Outcomes whose explanation depends on the recipient being suppressed. */
@@ -23,7 +23,7 @@ const SUPPRESSION_STATUSES = new Set(["bounced", "complained", "rejected"]);
 /**
  * The message screen's data: one read of the index (the message's row, its conversation and
  * the read cache's state, ./indexed-detail.ts), then the service (it has the full timeline;
- * through the read cache, see ./read.ts). The service's answer is written into the index only
+ * through the read cache, see lib/server/message-index/read.ts). The service's answer is written into the index only
  * when it brings something new — so a pasted id the index never saw is searchable afterwards —
  * and the conversation is read again only when that write or the answer's thread changes it.
  * When the service no longer has the message, the index answers.

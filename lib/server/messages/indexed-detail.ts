@@ -3,17 +3,17 @@ import { sql } from "drizzle-orm";
 import type { IndexedMessage } from "@/lib/schemas/messages-index";
 import { db } from "@/lib/server/db";
 import { indexedMessages, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
-import { redactorOfRows, type ErasedRow, type Redactor } from "@/lib/server/retention/redactor";
-import { erasureOfRows, type Erasure } from "@/lib/server/retention/tombstones";
+import { redactorOfRows, type ErasedRow, type Redactor } from "@/lib/server/redaction/redactor";
+import { erasureOfRows, type Erasure } from "@/lib/server/message-index/tombstones";
 import { asConversation, inConversation } from "./conversation";
-import type { IndexState } from "./read";
+import type { IndexState } from "@/lib/server/message-index/read";
 
 export type IndexedDetail = {
   /** The message's row; null when the index does not know it. */
   row: IndexedMessageRow | null;
   /** Its conversation as the index links it (the message itself included). */
   conversation: IndexedMessage[];
-  /** What the read cache checks (./read.ts). */
+  /** What the read cache checks (lib/server/message-index/read.ts). */
   state: IndexState;
   /** The `read:` keys of the events earlier reads indexed: whether a new answer adds any. */
   readEventIds: Set<string>;

@@ -3,7 +3,7 @@ import { isAppError } from "@/lib/errors";
 import { messageListQuery, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
 import { looksLikeMessageId } from "@/lib/messages/message-id";
-import { readMessage } from "./read";
+import { readMessage } from "@/lib/server/message-index/read";
 import { findIndexedMessage, searchMessages } from "./search";
 
 /**

@@ -8,13 +8,13 @@ import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
-import { enqueueReread } from "@/lib/server/rereads/queue";
-import { redactorFor } from "@/lib/server/retention/redactor";
-import { nudgeRereads } from "@/lib/server/rereads/worker";
+import { enqueueReread } from "@/lib/server/message-index/reread-queue";
+import { redactorFor } from "@/lib/server/redaction/redactor";
+import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { service } from "@/lib/server/service";
-import { indexServiceMessage } from "./lookup";
-import { recipientRows } from "./recipients";
-import { redactedMessage } from "./redacted";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
+import { recipientRows } from "@/lib/server/message-index/recipients";
+import { redactedMessage } from "@/lib/server/message-index/redacted";
 import { findIndexedMessage } from "./search";
 
 /**
@@ -91,7 +91,7 @@ async function recordReply(project: Project, actor: Actor, originalId: string, s
       .insert(indexedMessages)
       .values(row)
       // A row the stream made first is now known to be the dashboard's own send: never a
-      // placeholder a refusal may remove (./disowned.ts).
+      // placeholder a refusal may remove (lib/server/message-index/disowned.ts).
       .onConflictDoUpdate({
         target: indexedMessages.id,
         set: { inReplyTo: sql`excluded.in_reply_to`, source: sql`case when ${indexedMessages.source} = 'webhook' then 'dashboard' else ${indexedMessages.source} end` },

@@ -10,7 +10,7 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
 import { registerProject } from "@/lib/server/projects";
-import { drainRereads } from "@/lib/server/rereads/worker";
+import { drainRereads } from "@/lib/server/message-index/reread-worker";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { FOREIGN_SECRET, startForeignService, type ForeignService } from "@/lib/test/foreign-service";

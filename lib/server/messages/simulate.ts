@@ -6,19 +6,19 @@ import type { Actor, Project } from "@/lib/server/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
-import { enqueueReread } from "@/lib/server/rereads/queue";
-import { redactorFor } from "@/lib/server/retention/redactor";
-import { nudgeRereads } from "@/lib/server/rereads/worker";
+import { enqueueReread } from "@/lib/server/message-index/reread-queue";
+import { redactorFor } from "@/lib/server/redaction/redactor";
+import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { service } from "@/lib/server/service";
-import { PLACEHOLDER_SOURCE } from "./inbound-placeholder";
-import { indexServiceMessage } from "./lookup";
-import { recipientRows } from "./recipients";
-import { redactedMessage } from "./redacted";
+import { PLACEHOLDER_SOURCE } from "@/lib/server/message-index/inbound-placeholder";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
+import { recipientRows } from "@/lib/server/message-index/recipients";
+import { redactedMessage } from "@/lib/server/message-index/redacted";
 
 /**
  * Rehearsal: the service synthesises an inbound message, and it is in Messages at once. The
  * answer's shape is "not shown", so its id is looked for the way a delivery's is
- * (lib/server/event-stream/payload.ts). An answer that is a whole message is indexed as it is;
+ * (lib/server/service/readers/message-id.ts). An answer that is a whole message is indexed as it is;
  * otherwise what the request said is indexed under the id and the message is read back by id
  * (the re-read queue). With no id at all, the request is indexed under an id of the
  * dashboard's own, replaced when the stream or a re-read brings the real message.

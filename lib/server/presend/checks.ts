@@ -1,8 +1,8 @@
 import "server-only";
-import { outboundPolicy } from "@/lib/server/outbound";
+import { outboundPolicy } from "@/lib/server/http/outbound";
 import { presendDraft, type PresendRequest, type PresendResult, type LinkCheckRequest, type LinkCheckResult } from "@/lib/schemas/presend";
 import { busyError, oneAtATime } from "@/lib/server/limits/one-at-a-time";
-import { scoreDraft, spamdSettings } from "@/lib/server/spam";
+import { scoreDraft, spamdSettings } from "@/lib/server/spam/score";
 import { runChecksInWorker } from "./check-pool";
 import { checkReachability } from "./reachability";
 

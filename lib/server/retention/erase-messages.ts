@@ -5,13 +5,13 @@ import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
-import { bareAddress } from "@/lib/server/messages/recipients";
+import { bareAddress } from "@/lib/messages/bare-address";
 
 /**
  * The messages of one slice where the address is a party (found through indexed_recipients):
  * removed whole when nobody else received them, otherwise stripped of the address (lists,
  * recipient rows, the events that mention it). Tombstones keep them that way when the service
- * brings them back (lib/server/retention/tombstones.ts). Their subjects and bodies are left to
+ * brings them back (lib/server/message-index/tombstones.ts). Their subjects and bodies are left to
  * the scrub that follows (./scrub.ts), which redacts the address in every kept message.
  */
 type Found = { id: string; direction: string; from: string; to: string[]; cc: string[]; bcc: string[] };

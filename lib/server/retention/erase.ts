@@ -11,12 +11,12 @@ import { indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedAddresses } from "@/lib/server/db/schema/retention";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
-import { invalidateMessage } from "@/lib/server/messages/read";
-import { addressAnchors } from "./address-matcher";
-import { addressHash } from "./address-hash";
+import { invalidateMessage } from "@/lib/server/message-index/read";
+import { addressAnchors } from "@/lib/server/redaction/address-matcher";
+import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseMessages } from "./erase-messages";
-import { holdErasureLock, redactorForAddresses } from "./redactor";
-import { sealAddress } from "./sealed-address";
+import { holdErasureLock, redactorForAddresses } from "@/lib/server/redaction/redactor";
+import { sealAddress } from "@/lib/server/redaction/sealed-address";
 import { mentions, scrubAudit, scrubProject } from "./scrub";
 
 /**
@@ -24,7 +24,7 @@ import { mentions, scrubAudit, scrubProject } from "./scrub";
  * who asked for it. The service's data is not touched: the interface has no operation for it.
  *
  * First the address is recorded as erased (sealed, and by its keyed hash), under the lock every
- * writer holds shared while it writes (./redactor.ts): from then on nothing written in the
+ * writer holds shared while it writes (lib/server/redaction/redactor.ts): from then on nothing written in the
  * project holds it, and whatever was written before is found by the passes that follow.
  *
  * - Messages of the index where the address is the other party (a recipient of outbound mail,
@@ -45,7 +45,7 @@ import { mentions, scrubAudit, scrubProject } from "./scrub";
  * - Earlier audit entries of the project: the address replaced by its keyed hash.
  *
  * Tombstones keep the erased messages out of the index when the service announces or returns
- * them again (lib/server/retention/tombstones.ts). The audit entry of the erasure names the
+ * them again (lib/server/message-index/tombstones.ts). The audit entry of the erasure names the
  * address only by its keyed hash.
  */
 const SLICE = 500;

@@ -6,21 +6,21 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, openDatabase } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
-import type { DeliveredEvent } from "@/lib/server/event-stream/payload";
-import { recordEventsIn } from "@/lib/server/event-stream/record-event";
-import { indexServiceMessage } from "@/lib/server/messages/lookup";
+import type { DeliveredEvent } from "@/lib/server/message-index/payload";
+import { recordEventsIn } from "@/lib/server/message-index/record-event";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { tablesNaming } from "@/lib/test/naming";
 import type { Message } from "@/lib/schemas/emails";
-import { addressHash } from "./address-hash";
+import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "./erase";
 
 /**
  * Two dashboards on one Postgres: a second instance (its own connections, as another process
  * has) writes while the first erases. Its write either ends before the erasure starts, and the
  * erasure then finds what it wrote, or comes after, and reads the erasure: never between
- * (lib/server/retention/redactor.ts). Postgres only (TEST_DATABASE_URL): PGlite is one
+ * (lib/server/redaction/redactor.ts). Postgres only (TEST_DATABASE_URL): PGlite is one
  * process's database.
  */
 const ERASED = "race-me@example.com";

@@ -7,8 +7,8 @@ import { useTestDb } from "@/lib/server/db/test-db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
-import { addressHash } from "./address-hash";
-import { redactorForAddresses, type Redactor } from "./redactor";
+import { addressHash } from "@/lib/server/redaction/address-hash";
+import { redactorForAddresses, type Redactor } from "@/lib/server/redaction/redactor";
 import { PAGE_BYTES, pageOf, scrubMeter, scrubProject } from "./scrub";
 
 /**

@@ -9,10 +9,10 @@ import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
-import { invalidateMessage } from "@/lib/server/messages/read";
-import { redactedMessage } from "@/lib/server/messages/redacted";
-import { addressAnchors, addressForms, type AddressAnchor } from "./address-matcher";
-import type { Redactor } from "./redactor";
+import { invalidateMessage } from "@/lib/server/message-index/read";
+import { redactedMessage } from "@/lib/server/message-index/redacted";
+import { addressAnchors, addressForms, type AddressAnchor } from "@/lib/server/redaction/address-matcher";
+import type { Redactor } from "@/lib/server/redaction/redactor";
 
 /**
  * The erasure's second pass: the address wherever it is still written in the project's
@@ -23,7 +23,7 @@ import type { Redactor } from "./redactor";
  * or escaped, replaced by its keyed hash. Rows are found by a cheap test that passes every
  * text naming the address in a form the matcher finds (mentions) and read, locked and written
  * a page at a time, so a big project is scanned once without holding much at once.
- * Writers that come later redact the address themselves (./redactor.ts).
+ * Writers that come later redact the address themselves (lib/server/redaction/redactor.ts).
  *
  * The cheap test passes much that does not name the address (any `=40` or `%40`: `width=400`),
  * and a row can be megabytes (an inbound message's html), so a page is bounded twice: at most
@@ -57,7 +57,7 @@ export function mentions(text: SQL, anchors: AddressAnchor[]): SQL {
 
 /** An `@` escaped once or twice: `&#64;`, `&#x40;`, `&commat;`, `%40`, `=40`, `%2540`, `&#37;40`, `&amp;#64;`, `%26%2364;`… */
 const ESCAPED_AT = String.raw`&(amp;)?(#(x0*40|0*64)|commat)|%(25)?40|=40|&(#(x0*25|0*37)|percnt);?40|%26(%23(x0*40|0*64)|commat)`;
-/** The start of any escape the matcher decodes (./decoded-text.ts). */
+/** The start of any escape the matcher decodes (lib/server/redaction/decoded-text.ts). */
 const ANY_ESCAPE = String.raw`&#?[a-z0-9]|%[0-9a-f]{2}|=[0-9a-f]{2}|=\r?\n`;
 
 const parsed = <T>(v: unknown): T => (typeof v === "string" ? (JSON.parse(v) as T) : (v as T));

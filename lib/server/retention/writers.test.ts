@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 
 /**
  * An erasure holds only if every writer of the records that can name an address takes the
- * project's erasures into account (lib/server/retention/redactor.ts). A new writer that does
+ * project's erasures into account (lib/server/redaction/redactor.ts). A new writer that does
  * not is caught here: each file of the server that inserts into or updates one of those
  * tables imports the redactor (or the message rows' redaction built on it), or is listed below
  * with why what it writes cannot name an address.
@@ -27,24 +27,24 @@ const WRITES = new RegExp(
   ].join("|"),
   "i",
 );
-const REDACTS = /from "[@./\w-]*(?:retention\/redactor|messages\/redacted|\.\/redactor|\.\/redacted)"/;
+const REDACTS = /from "[@./\w-]*(?:redaction\/redactor|message-index\/redacted|\.\/redactor|\.\/redacted)"/;
 
 /** Writers that write no text an address could be in. */
 const EXEMPT: Record<string, string> = {
   "lib/server/retention/erase-messages.ts": "the erasure itself: removes the address from lists, recipient rows and events",
-  "lib/server/rereads/queue.ts": "sets checked_at only",
+  "lib/server/message-index/reread-queue.ts": "sets checked_at only",
   "lib/server/batches/jobs.ts": "retry: sets rows' status back to pending and clears their error, and the job's round and status",
   "lib/server/batches/sweeper.ts": "sets a finished job's status and times",
   // The statements of record-event.ts, which hands them only what it has redacted; the test
   // below holds that nothing else imports them.
-  "lib/server/event-stream/event-rows.ts": "statements only, fed by record-event.ts with redacted events",
-  "lib/server/event-stream/message-rows.ts": "statements only, fed by record-event.ts with redacted pictures",
+  "lib/server/message-index/event-rows.ts": "statements only, fed by record-event.ts with redacted events",
+  "lib/server/message-index/message-rows.ts": "statements only, fed by record-event.ts with redacted pictures",
 };
 
 /** Statement files that only a guarded writer may import. */
 const STATEMENTS_OF: Record<string, string> = {
-  "lib/server/event-stream/event-rows.ts": "lib/server/event-stream/record-event.ts",
-  "lib/server/event-stream/message-rows.ts": "lib/server/event-stream/record-event.ts",
+  "lib/server/message-index/event-rows.ts": "lib/server/message-index/record-event.ts",
+  "lib/server/message-index/message-rows.ts": "lib/server/message-index/record-event.ts",
 };
 
 function serverFiles(dir: string): string[] {
@@ -61,7 +61,7 @@ describe("writers of records that can name an address", () => {
   it("all go through the project's erasures", () => {
     const writers = [...serverFiles("lib/server"), ...serverFiles("app")].filter((f) => WRITES.test(readFileSync(path.join(root, f), "utf8")));
     // The check finds the writers it is about (a pattern gone stale would pass everything).
-    expect(writers).toEqual(expect.arrayContaining(["lib/server/messages/lookup.ts", "lib/server/event-stream/event-rows.ts", "lib/server/event-stream/message-rows.ts", "lib/server/audit.ts", "lib/server/batches/store.ts"]));
+    expect(writers).toEqual(expect.arrayContaining(["lib/server/message-index/lookup.ts", "lib/server/message-index/event-rows.ts", "lib/server/message-index/message-rows.ts", "lib/server/audit.ts", "lib/server/batches/store.ts"]));
     const unguarded = writers.filter((f) => !(f in EXEMPT) && !REDACTS.test(readFileSync(path.join(root, f), "utf8")));
     expect(unguarded).toEqual([]);
     for (const f of Object.keys(EXEMPT)) expect(writers).toContain(f);

@@ -8,8 +8,8 @@ import { isAppError, type AppError } from "@/lib/errors";
 import { canonicalEventType, canonicalStatus, CANONICAL_EVENT_TYPES } from "@/lib/messages/vocabulary";
 import type { SendEmail } from "@/lib/schemas";
 import type { Project } from "../access";
-import { listDomains } from "../domains";
-import { refusedByService } from "../messages/disowned";
+import { listDomains } from "../domains/manage";
+import { refusedByService } from "@/lib/server/message-index/disowned";
 import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "../test-helpers";
 import { service } from "./index";
 

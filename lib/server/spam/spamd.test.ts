@@ -4,7 +4,7 @@ import { simpleParser } from "mailparser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { presendDraft } from "@/lib/schemas/presend";
 import { setTestEnv } from "@/lib/server/test-helpers";
-import { HOW_TO_ENABLE, scoreDraft, spamdSettings } from "./index";
+import { HOW_TO_ENABLE, scoreDraft, spamdSettings } from "./score";
 import { buildMessage } from "./message";
 import { spamdRequest } from "./spamd";
 

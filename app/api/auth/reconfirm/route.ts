@@ -1,5 +1,5 @@
 import { reconfirmRequest } from "@/lib/schemas/users";
-import { clientAddress } from "@/lib/server/client-address";
+import { clientAddress } from "@/lib/server/http/client-address";
 import { route } from "@/lib/server/route";
 import { reconfirmPassword } from "@/lib/server/reauth";
 

@@ -3,7 +3,7 @@ import { at, leaseColumns } from "./columns";
 import { projectIdColumn } from "./core";
 
 /**
- * The event stream's health and the re-read queue (lib/server/event-stream, lib/server/rereads).
+ * The event stream's health and the re-read queue (lib/server/event-stream, lib/server/message-index/reread-queue.ts).
  * The stream only tells the dashboard *that* a message changed; the message read back from
  * the service is what the index keeps.
  */

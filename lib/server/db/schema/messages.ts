@@ -19,7 +19,7 @@ export const indexedMessages = pgTable(
     id: text("id").primaryKey(),
     projectId: projectIdColumn(),
     direction: text("direction", { enum: ["inbound", "outbound"] }).notNull(),
-    /** Folded from events (lib/server/messages/fold.ts): never moves back from a final state. */
+    /** Folded from events (lib/server/message-index/fold.ts): never moves back from a final state. */
     status: text("status").notNull(),
     from: text("from_address").notNull(),
     to: jsonb("to_addresses").$type<string[]>().notNull().default(sql`'[]'::jsonb`),

@@ -14,7 +14,7 @@ export const erasedMessages = pgTable(
   {
     projectId: projectIdColumn(),
     messageId: text("message_id").notNull(),
-    /** HMAC of the lower-cased address (lib/server/retention/address-hash.ts). */
+    /** HMAC of the lower-cased address (lib/server/redaction/address-hash.ts). */
     addressHash: text("address_hash").notNull(),
     /** True when the whole message was removed; false when only this address was. */
     deleted: boolean("deleted").notNull(),
@@ -26,7 +26,7 @@ export const erasedMessages = pgTable(
 /**
  * The addresses erased in a project (lib/server/retention/erase.ts), for every later writer of
  * the dashboard's records: whatever the service announces or returns, whatever staff type,
- * these addresses are redacted before a row is written (lib/server/retention/redactor.ts). The
+ * these addresses are redacted before a row is written (lib/server/redaction/redactor.ts). The
  * hash finds the row; the address itself is kept sealed (AES-256-GCM under a key derived from
  * AUTH_SECRET), since finding it inside a subject or a body needs the address, not its hash.
  * A copy of the database alone tells neither. Never pruned: an erasure holds for good.
@@ -35,9 +35,9 @@ export const erasedAddresses = pgTable(
   "erased_addresses",
   {
     projectId: projectIdColumn(),
-    /** HMAC of the lower-cased address (lib/server/retention/address-hash.ts), also its marker in redacted text. */
+    /** HMAC of the lower-cased address (lib/server/redaction/address-hash.ts), also its marker in redacted text. */
     addressHash: text("address_hash").notNull(),
-    /** The address, sealed (lib/server/retention/sealed-address.ts). */
+    /** The address, sealed (lib/server/redaction/sealed-address.ts). */
     sealed: text("sealed").notNull(),
     erasedAt: at("erased_at").notNull().defaultNow(),
   },

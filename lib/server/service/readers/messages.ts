@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { findMessageId } from "@/lib/server/event-stream/payload";
+import { findMessageId } from "./message-id";
 import type { AttachmentMeta, BatchResponse, Message, SendEmailResponse } from "@/lib/schemas/emails";
 import type { MessageEvent } from "@/lib/schemas/events";
 import { normalizeEvent } from "@/lib/messages/event-element";
@@ -161,7 +161,7 @@ export const attachmentsReader = z
 /**
  * What a simulated inbound message answer carries that the dashboard uses: its id, when any
  * (the shape is "not shown"). Looked for the way a delivery's message id is (documented in
- * lib/server/event-stream/payload.ts), then one level down in any wrapper (`{inbound: {messageId}}`).
+ * lib/server/service/readers/message-id.ts), then one level down in any wrapper (`{inbound: {messageId}}`).
  */
 export const simulatedReader = z.unknown().optional().transform((value): { id?: string } & Record<string, unknown> => {
   if (!isRecord(value)) return {};

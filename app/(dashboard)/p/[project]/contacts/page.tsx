@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
-import { searchContacts } from "@/lib/server/contacts/contacts";
+import { searchContacts } from "@/lib/server/contacts/manage";
 import { ContactsScreen } from "./contacts-screen";
 
 export const metadata: Metadata = { title: "Contacts" };

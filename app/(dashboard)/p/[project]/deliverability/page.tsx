@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { DELIVERABILITY_RANGES, type DeliverabilityRange } from "@/lib/schemas/deliverability";
 import { guardPage } from "@/lib/server/guard";
-import { getDeliverability } from "@/lib/server/insight/deliverability";
+import { getDeliverability } from "@/lib/server/alerts/deliverability";
 import { firstLoad } from "@/components/common/first-load";
 import { DeliverabilityScreen } from "./deliverability-screen";
 

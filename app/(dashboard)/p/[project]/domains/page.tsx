@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
-import { listDomains } from "@/lib/server/domains";
+import { listDomains } from "@/lib/server/domains/manage";
 import { domainStatus } from "@/lib/schemas";
 import { firstLoad } from "@/components/common/first-load";
 import { DomainsScreen } from "./domains-screen";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/guard";
-import { listTemplates } from "@/lib/server/templates/templates";
+import { listTemplates } from "@/lib/server/templates/manage";
 import { firstLoad } from "@/components/common/first-load";
 import { TemplatesScreen } from "./templates-screen";
 

@@ -11,7 +11,7 @@ import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { alertSettings } from "@/lib/server/db/schema/insight";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
-import { HOW_TO_ENABLE } from "@/lib/server/spam";
+import { HOW_TO_ENABLE } from "@/lib/server/spam/score";
 import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { createUser, setUserProjects } from "@/lib/server/users";
 import { POST as LINKS } from "./links/route";

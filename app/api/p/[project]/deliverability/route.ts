@@ -1,6 +1,6 @@
 import { rangeQuery } from "@/lib/schemas/overview";
 import { projectSlug } from "@/lib/schemas/params";
-import { getDeliverability } from "@/lib/server/insight/deliverability";
+import { getDeliverability } from "@/lib/server/alerts/deliverability";
 import { parseQuery, route } from "@/lib/server/route";
 
 /** Sent, delivered, bounced, complained and opened per mailbox provider over a period, flagged where one stands out. */

@@ -11,7 +11,7 @@ import type { Project } from "@/lib/server/guard";
 import { GET as CHECK } from "@/app/api/p/[project]/domains/[id]/check/route";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { POST as ADD } from "./route";
-import { checkDomain } from "@/lib/server/domains";
+import { checkDomain } from "@/lib/server/domains/manage";
 
 /**
  * The domain functions against a real HTTP stand-in for the service and a real DNS server

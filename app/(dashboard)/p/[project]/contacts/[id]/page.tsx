@@ -4,7 +4,7 @@ import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
-import { lookupContact } from "@/lib/server/contacts/contacts";
+import { lookupContact } from "@/lib/server/contacts/manage";
 import { ContactScreen } from "./contact-screen";
 
 export const metadata: Metadata = { title: "Contact" };

@@ -4,7 +4,7 @@ import { guardPage } from "@/lib/server/guard";
 import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
-import { getTemplate, listSamples, previewTemplate } from "@/lib/server/templates/templates";
+import { getTemplate, listSamples, previewTemplate } from "@/lib/server/templates/manage";
 import { presendChecks } from "@/lib/server/presend/checks";
 import type { PresendResult } from "@/lib/schemas/presend";
 import { checksDraftOf, previewBodyOf } from "./preview-body";

@@ -1,5 +1,5 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { getDomainDetail } from "@/lib/server/domains";
+import { getDomainDetail } from "@/lib/server/domains/manage";
 import { route } from "@/lib/server/route";
 
 /** The interface has no "get domain": the server function finds it in the paged list. */

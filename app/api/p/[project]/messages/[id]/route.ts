@@ -1,10 +1,10 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
-import { readMessage } from "@/lib/server/messages/read";
+import { readMessage } from "@/lib/server/message-index/read";
 
 /**
  * One message with its events, in the project the guard resolved: from the service, or from
- * the read cache while the event stream says nothing changed (lib/server/messages/read.ts).
+ * the read cache while the event stream says nothing changed (lib/server/message-index/read.ts).
  * `Cache-Control: no-cache` asks the service regardless.
  */
 export const GET = route("messages:read", { params: { project: projectSlug, id: serviceId } }, async ({ req, params, project }) => {

@@ -1,7 +1,7 @@
 import { previewRequest } from "@/lib/schemas";
 import { projectSlug } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
-import { previewTemplate } from "@/lib/server/templates/templates";
+import { previewTemplate } from "@/lib/server/templates/manage";
 
 /** Rendering has no side effect: everyone who may view templates may preview drafts. */
 export const POST = route("templates:read", { params: { project: projectSlug }, body: previewRequest }, async ({ body, project }) => previewTemplate(project, body));

@@ -1,5 +1,5 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { checkDomain } from "@/lib/server/domains";
+import { checkDomain } from "@/lib/server/domains/manage";
 import { route } from "@/lib/server/route";
 
 /** The live DNS comparison, run by the dashboard's own server (resolver: DNS_RESOLVER). */

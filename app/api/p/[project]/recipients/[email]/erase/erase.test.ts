@@ -9,10 +9,10 @@ import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
-import { recordEvent, recordEvents } from "@/lib/server/event-stream/record-event";
+import { recordEvent, recordEvents } from "@/lib/server/message-index/record-event";
 import { refreshInsight } from "@/lib/server/insight/refresh";
-import { indexServiceMessage } from "@/lib/server/messages/lookup";
-import { recordSentMessages } from "@/lib/server/messages/record";
+import { indexServiceMessage } from "@/lib/server/message-index/lookup";
+import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
@@ -20,7 +20,7 @@ import type { Project } from "@/lib/server/access";
 import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "./route";
 import { linkPeopleRollup } from "@/lib/test/link-people";
-import { addressHash } from "@/lib/server/retention/address-hash";
+import { addressHash } from "@/lib/server/redaction/address-hash";
 
 /**
  * Erasing one recipient through its route: what goes, what stays, what the audit log keeps,
@@ -199,7 +199,7 @@ describe("erasing a recipient", () => {
     const [shared] = await d.select().from(indexedMessages).where(eq(indexedMessages.id, "m-shared"));
     expect(shared.cc).toEqual([]);
     expect(await d.select().from(indexedRecipients).where(and(eq(indexedRecipients.messageId, "m-shared"), eq(indexedRecipients.email, ADA)))).toHaveLength(0);
-    // Other messages are indexed as ever, without the address (lib/server/retention/redactor.ts).
+    // Other messages are indexed as ever, without the address (lib/server/redaction/redactor.ts).
     await indexServiceMessage(project.id, fromService("m-new", [ADA, "carol@example.com"]));
     expect((await d.select({ to: indexedMessages.to }).from(indexedMessages).where(eq(indexedMessages.id, "m-new")))[0].to).toEqual(["carol@example.com"]);
     expect(rowsOf(await d.execute(sql`select message_id, deleted from erased_messages order by message_id`))).toEqual([

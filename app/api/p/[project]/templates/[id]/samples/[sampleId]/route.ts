@@ -1,6 +1,6 @@
 import { projectSlug, recordId, serviceId } from "@/lib/schemas/params";
 import { route } from "@/lib/server/route";
-import { deleteSample } from "@/lib/server/templates/templates";
+import { deleteSample } from "@/lib/server/templates/manage";
 
 export const DELETE = route("templates:write", { params: { project: projectSlug, id: serviceId, sampleId: recordId } }, async ({ params, project, user }) => {
   await deleteSample(project, user, params.id, params.sampleId);

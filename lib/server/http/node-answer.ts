@@ -1,0 +1,74 @@
+import "server-only";
+import http from "node:http";
+import type { Socket } from "node:net";
+import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
+import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
+
+/**
+ * Answers the dashboard gives on Node's HTTP server itself, before or beside Next (the ingest's
+ * fast path, the request-body limits), with the headers next.config.mjs gives every API answer.
+ */
+
+/** The headers of `response` with the API's static ones, as one list. */
+function headersOf(response: Response): [string, string][] {
+  const out: [string, string][] = STATIC_SECURITY_HEADERS.map(({ key, value }) => [key, value]);
+  out.push(["Content-Security-Policy", API_CONTENT_SECURITY_POLICY]);
+  response.headers.forEach((value, name) => out.push([name, value]));
+  return out;
+}
+
+/**
+ * What of a refused body is still taken, and dropped, after the answer: at most this long and
+ * this many bytes (the largest body the dashboard takes, so a sender within the limits always
+ * gets to read its answer), then the connection is closed.
+ */
+export const LINGER_MS = 10_000;
+export const LINGER_BYTES = MAX_REQUEST_BYTES;
+
+/**
+ * Writes `response` as the answer to a request Next has not seen. A body refused unread (or
+ * not read to its end) is dropped, never held: see dropTheRest.
+ */
+export async function sendAnswer(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
+  if (res.destroyed) return;
+  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  res.statusCode = response.status;
+  for (const [name, value] of headersOf(response)) res.setHeader(name, value);
+  if (body) res.setHeader("Content-Length", body.length);
+  res.end(body);
+  if (!req.complete) dropTheRest(req);
+}
+
+/**
+ * The rest of a refused body, read and dropped as it comes, within LINGER_MS and LINGER_BYTES;
+ * past either the connection is closed. Closing at once, with the body still arriving, resets
+ * the connection, and the sender's HTTP client can lose the answer it had not read yet (the
+ * browser tests saw a 413 turn into EPIPE): the "lingering close" of RFC 9112, 9.6.
+ */
+function dropTheRest(req: http.IncomingMessage): void {
+  const socket = req.socket;
+  const until = socket.bytesRead + LINGER_BYTES;
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  const done = () => clearTimeout(timer);
+  req.once("end", done);
+  req.once("close", done);
+  req.on("error", () => {});
+  req.on("data", () => {
+    if (socket.bytesRead > until) socket.destroy();
+  });
+  req.resume();
+}
+
+/**
+ * Writes `response` straight to the socket of a request Next is already handling, then closes
+ * the connection, as Node itself answers a request past its requestTimeout: Next's own answer,
+ * if it ever makes one, goes nowhere. Only before any answer has started on this socket.
+ */
+export async function answerOnSocket(socket: Socket, response: Response): Promise<void> {
+  const body = Buffer.from(await response.arrayBuffer());
+  const head = [`HTTP/1.1 ${response.status} ${http.STATUS_CODES[response.status] ?? ""}`];
+  for (const [name, value] of headersOf(response)) head.push(`${name}: ${value}`);
+  head.push("Connection: close", `Content-Length: ${body.length}`, "", "");
+  if (socket.destroyed) return;
+  socket.end(Buffer.concat([Buffer.from(head.join("\r\n")), body]), () => socket.destroy());
+}

@@ -1,0 +1,142 @@
+import "server-only";
+import { sql } from "drizzle-orm";
+import type { Message } from "@/lib/schemas/emails";
+import type { Project } from "@/lib/server/access";
+import { afterResponse } from "@/lib/server/http/after-response";
+import { db, type Db } from "@/lib/server/db";
+import { env } from "@/lib/server/env";
+import { service } from "@/lib/server/service";
+import { canonicalStatus } from "@/lib/messages/vocabulary";
+import { indexServiceMessage } from "./lookup";
+
+/**
+ * Reading one message, the way support reads it: many times, mostly after it settled.
+ *
+ * The service is the truth, but asking it on every read costs a round trip the dashboard can
+ * usually skip: every change to a message reaches the dashboard as a signed event (the event
+ * stream, lib/server/event-stream), so a message read from the service stays good until an
+ * event for it arrives. Two ways of noticing that event, by deployment:
+ *
+ * - One dashboard process (PGlite, the default: its data directory admits one process): the
+ *   ingest of an event drops the message from this cache (`invalidateMessage`) — at once, and
+ *   a cache hit costs no query at all.
+ * - Several instances on one Postgres database (`DATABASE_URL`): an event may reach another
+ *   instance, so each entry keeps the newest `indexed_events.seq` of the stream's events the
+ *   shared index held *before* the service was read, and a hit is served only while that
+ *   number is unchanged — and while the index's status is the one the entry holds, since
+ *   another instance's re-read (lib/server/message-index/reread-worker.ts) may have found a change no event announced.
+ *
+ * Projects without an event stream are never cached: nothing would say when the message
+ * changed. `MAX_AGE_MS` bounds what a delayed or lost delivery can leave stale, and `fresh`
+ * (a `Cache-Control: no-cache` request) skips the cache for one read.
+ */
+const MAX_AGE_MS = 30_000;
+const MAX_ENTRIES = 500;
+
+/** `indexStatus`: the index's status before the read (the read then writes the message's own). */
+type Entry = { message: Message; eventSeq: number; indexStatus: string | null; cachedAt: number };
+
+/** Shared database: the index's status is one this entry accounts for, so no re-read elsewhere changed it. */
+const statusAccountedFor = (status: string | null, hit: Entry) =>
+  status === null || status === hit.indexStatus || status === canonicalStatus(hit.message.status);
+/** `epoch` moves on every invalidation: a read that began before one must not cache what it got. */
+type Cache = { entries: Map<string, Entry>; epoch: number };
+
+// On globalThis: Next bundles the ingest route and the message routes separately, and the
+// ingest's invalidation must reach the same cache the reads use.
+const CACHE = Symbol.for("mail-dashboard.message-read-cache");
+function cache(): Cache {
+  const holder = globalThis as { [CACHE]?: Cache };
+  return (holder[CACHE] ??= { entries: new Map(), epoch: 0 });
+}
+
+const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
+
+/** Called by the ingest for every new event: the next read of the message asks the service. */
+export function invalidateMessage(projectId: string, id: string): void {
+  const c = cache();
+  c.entries.delete(keyOf(projectId, id));
+  c.epoch++;
+}
+
+/** Tests: start from an empty cache. */
+export function clearMessageCache(): void {
+  cache().entries.clear();
+}
+
+export type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
+
+/** One query, prepared once per database handle: whether events flow for the project, and the message's newest event. */
+const preparedStateQueries = new WeakMap<Db, ReturnType<typeof prepareStateQuery>>();
+
+function prepareStateQuery(d: Db) {
+  const projectId = sql.placeholder("projectId");
+  const id = sql.placeholder("id");
+  return d
+    .select({
+      streaming: sql<boolean>`exists (select 1 from event_streams where project_id = ${projectId})`,
+      // The stream's events only: a read's own events, indexed after it, must not void its entry.
+      eventSeq: sql<string | number | null>`(select max(seq) from indexed_events where message_id = ${id} and project_id = ${projectId} and origin = 'stream')`,
+      status: sql<string | null>`(select status from indexed_messages where id = ${id} and project_id = ${projectId})`,
+    })
+    .from(sql`(select 1) as one`)
+    .prepare("message_read_state");
+}
+
+async function indexState(projectId: string, id: string): Promise<IndexState> {
+  const d = await db();
+  let q = preparedStateQueries.get(d);
+  if (!q) preparedStateQueries.set(d, (q = prepareStateQuery(d)));
+  const [row] = await q.execute({ projectId, id });
+  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0), status: row?.status ?? null };
+}
+
+/**
+ * `fresh` skips the cache; `indexFirst` writes a message read from the service into the index
+ * before answering instead of after (for a caller that reads the index next, e.g. its thread).
+ */
+export async function readMessage(project: Project, id: string, opts: { fresh?: boolean; indexFirst?: boolean } = {}): Promise<Message> {
+  const { message, fromService } = await readThroughCache(project, id, opts);
+  if (!fromService) return message;
+  // A message the index did not know is added, a known one refreshed (issue 4: looked-up
+  // messages become searchable) — after the answer is sent, unless the caller needs it now.
+  if (opts.indexFirst) await indexServiceMessage(project.id, message);
+  else afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
+  return message;
+}
+
+/**
+ * The message from the cache or the service, written nowhere: `fromService` says the service
+ * was asked, so the caller decides what goes into the index. `state` is the index's state when
+ * the caller has already read it (the message screen reads it with the message's thread).
+ */
+export async function readThroughCache(project: Project, id: string, opts: { fresh?: boolean; state?: IndexState } = {}): Promise<{ message: Message; fromService: boolean }> {
+  const c = cache();
+  const key = keyOf(project.id, id);
+  const shared = Boolean(env().DATABASE_URL);
+  let state: IndexState | null = opts.state ?? null;
+
+  const hit = opts.fresh ? undefined : c.entries.get(key);
+  if (hit && Date.now() - hit.cachedAt < MAX_AGE_MS) {
+    if (shared) state ??= await indexState(project.id, id);
+    if (!shared || (state!.streaming && state!.eventSeq === hit.eventSeq && statusAccountedFor(state!.status, hit))) {
+      // Touch: the Map's order is the eviction order.
+      c.entries.delete(key);
+      c.entries.set(key, hit);
+      return { message: hit.message, fromService: false };
+    }
+  }
+
+  const epoch = c.epoch;
+  state ??= await indexState(project.id, id);
+  const message = await service.emails.get(project.externalId, id);
+  if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
+  else c.entries.delete(key);
+  return { message, fromService: true };
+}
+
+function remember(c: Cache, key: string, entry: Entry): void {
+  c.entries.delete(key);
+  if (c.entries.size >= MAX_ENTRIES) c.entries.delete(c.entries.keys().next().value!);
+  c.entries.set(key, entry);
+}
