@@ -1,8 +1,6 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
-import type { FirstLoad } from "@/components/common/first-load";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { toast } from "@/components/ui/toast";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import { streamStatusKeys, streamStatusQuery } from "@/lib/queries/event-stream";
@@ -38,9 +36,9 @@ function countFigures(s: StreamStatus): [label: string, name: string, count: num
  * The dashboard's own event stream on the webhooks screen: whether statuses come from it
  * (live) or from the dashboard reading messages itself (polling) and why, and its health.
  */
-export function StreamStatusCard({ project, initial, canConnect }: { project: string; initial: FirstLoad<StreamStatus>; canConnect: boolean }) {
+export function StreamStatusCard({ project, initial, canConnect }: { project: string; initial: StreamStatus | null; canConnect: boolean }) {
   const queryClient = useQueryClient();
-  const query = useFirstLoadQuery(streamStatusQuery(project, initial.data), initial.error);
+  const query = useQuery(streamStatusQuery(project, initial ?? undefined));
   const connect = useMutation({
     mutationFn: () => messageMutations.connectStream(project),
     onSuccess: async () => {

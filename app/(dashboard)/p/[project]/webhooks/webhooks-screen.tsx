@@ -25,7 +25,7 @@ import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { StreamStatusCard } from "./stream-status-card";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
-export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial: FirstLoad<Page<WebhookListItem>>; stream: FirstLoad<StreamStatus>; canConnect: boolean }) {
+export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial: FirstLoad<Page<WebhookListItem>>; stream: StreamStatus | null; canConnect: boolean }) {
   const { get } = useUrlState();
   const { can } = useShell();
   const cursor = get("cursor");
