@@ -1,6 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page, type Request } from "@playwright/test";
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { SCREENSHOTS, run } from "./support/run";
 
@@ -15,66 +14,18 @@ export { expect };
 const SCRIPTLESS_FRAME = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
 
 /**
- * Everything axe-core reads of a page, as one string: the document's markup without what
- * axe ignores and what changes per request (scripts, which are never rendered; CSP nonces),
- * the stylesheets (each by its address and its number of rules: the same address is the same
- * file of the build; an inline one's text is in the markup), the form controls' state, the
- * scroll position, whether the fonts have loaded, and what the media queries see (viewport,
- * pixel ratio, colour scheme, reduced motion, forced colours). Null when the page
- * has a frame axe would go into (one with scripts), whose document this does not cover.
- */
-async function axeInput(page: Page): Promise<string | null> {
-  return page.evaluate((scriptless) => {
-    if ([...document.querySelectorAll("iframe, frame")].some((f) => !f.matches(scriptless))) return null;
-    const copy = document.documentElement.cloneNode(true) as HTMLElement;
-    for (const script of copy.querySelectorAll("script")) script.remove();
-    for (const withNonce of copy.querySelectorAll("[nonce]")) withNonce.removeAttribute("nonce");
-    const sheets = [...document.styleSheets].map((sheet) => {
-      try {
-        return `${sheet.href ?? "inline"}:${sheet.cssRules.length}:${sheet.disabled}`;
-      } catch {
-        return `${sheet.href ?? "inline"}:unreadable`;
-      }
-    });
-    const media = ["(prefers-color-scheme: dark)", "(prefers-reduced-motion: reduce)", "(forced-colors: active)", "(prefers-contrast: more)"].map((q) => matchMedia(q).matches);
-    // Form controls' state is a property, not in the markup; where the page is scrolled and whether fonts have loaded move what is where.
-    const controls = [...document.querySelectorAll("input, select, textarea")].map((c) => {
-      const control = c as HTMLInputElement;
-      return `${control.value}:${control.checked}`;
-    });
-    return JSON.stringify([innerWidth, innerHeight, devicePixelRatio, scrollX, scrollY, document.fonts.status, media, sheets, controls, copy.outerHTML]);
-  }, SCRIPTLESS_FRAME);
-}
-
-/**
- * What axe-core found on each page this worker checked, by a digest of `axeInput`: a page
- * that is the same to axe as one already checked (the refusal page of every screen a role
- * may not open, the 404 of every screen of a project one may not see, a screen that
- * redirects to another) gets the same findings without running the check again. axe's
- * outcome is a function of what axeInput covers, so the assertion is the same.
- */
-const axeFindings = new Map<string, string[]>();
-
-/**
  * Fails on serious or critical axe-core violations of the page as it is now. Every screen a
  * test visits goes through here (`visit` does it for you).
  */
 export async function expectNoSeriousA11yViolations(page: Page, options: { soft?: boolean } = {}): Promise<void> {
-  const input = await axeInput(page);
-  const digest = input === null ? null : createHash("sha256").update(input).digest("hex");
-  let serious = digest === null ? undefined : axeFindings.get(digest);
-  if (!serious) {
-    const results = await new AxeBuilder({ page }).exclude(SCRIPTLESS_FRAME).analyze();
-    serious = results.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
-    const unnamedFrames = await page
-      .locator(SCRIPTLESS_FRAME)
-      .evaluateAll((frames) => frames.filter((f) => !(f.getAttribute("title") || f.getAttribute("aria-label") || "").trim()).length);
-    if (unnamedFrames > 0) serious.push(`frame-title (serious): ${unnamedFrames} sandboxed frame(s) without a title`);
-    // Kept only when the page did not change while axe ran (a timer, a poll): the findings are then those of `input`.
-    if (digest !== null && (await axeInput(page)) === input) axeFindings.set(digest, serious);
-  }
+  const results = await new AxeBuilder({ page }).exclude(SCRIPTLESS_FRAME).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
+  const unnamedFrames = await page
+    .locator(SCRIPTLESS_FRAME)
+    .evaluateAll((frames) => frames.filter((f) => !(f.getAttribute("title") || f.getAttribute("aria-label") || "").trim()).length);
+  if (unnamedFrames > 0) serious.push(`frame-title (serious): ${unnamedFrames} sandboxed frame(s) without a title`);
   (options.soft ? expect.soft : expect)(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
 }
 
