@@ -35,6 +35,13 @@ describe("the browser suite's lanes", () => {
     expect(laneChains(lanes).map((chain) => chain.map((l) => l.name))).toEqual([["contrarian-1", "bundled-3"], ["bundled-1"], ["bundled-2"]]);
   });
 
+  it("leaves the other targets' lanes idle once they end when asked (E2E_FOLLOW=0)", () => {
+    const durations = { "bundled e2e/a.spec.ts": 100, "bundled e2e/b.spec.ts": 60, "bundled e2e/c.spec.ts": 50, "bundled e2e/d.spec.ts": 10, "contrarian e2e/journeys/j.spec.ts": 5 };
+    const lanes = planLanes(suiteUnits(files), { bundled: 2, contrarian: 1 }, durations, { follow: false });
+    expect(lanes.map((l) => l.name)).toEqual(["contrarian-1", "bundled-1", "bundled-2"]);
+    expect(lanes.flatMap((l) => l.files)).toHaveLength(8);
+  });
+
   it("adds no lane after another when nothing is left to run there", () => {
     const durations = { "bundled e2e/a.spec.ts": 10, "bundled e2e/b.spec.ts": 10, "contrarian e2e/journeys/j.spec.ts": 100 };
     const lanes = planLanes(suiteUnits({ specs: ["e2e/a.spec.ts", "e2e/b.spec.ts"], journeys: ["e2e/journeys/j.spec.ts"] }), { bundled: 2, contrarian: 1 }, durations);

@@ -105,9 +105,10 @@ export const LANE_START_S = 25;
  * after each lane of the others ends, in its place (a lane with `after`): the others' few
  * files leave their lane idle long before the end otherwise, and a lane mostly waits (on the
  * service's lifecycle steps, a scheduled send), so the number of lanes at a time stays the
- * same. A file not measured yet counts as the median of those that were.
+ * same (`follow: false`, E2E_FOLLOW=0, leaves them idle as before). A file not measured yet
+ * counts as the median of those that were.
  */
-export function planLanes(units: Unit[], lanes: Record<ServiceTarget, number>, durations: Record<string, number>): Lane[] {
+export function planLanes(units: Unit[], lanes: Record<ServiceTarget, number>, durations: Record<string, number>, opts: { follow?: boolean } = {}): Lane[] {
   const known = Object.values(durations).sort((a, b) => a - b);
   const fallback = known.length ? known[Math.floor(known.length / 2)] : 30;
   const estimate = (u: Unit) => durations[unitKey(u)] ?? fallback;
@@ -136,7 +137,7 @@ export function planLanes(units: Unit[], lanes: Record<ServiceTarget, number>, d
     const own: Lane[] = Array.from({ length: count }, (_, i) => ({ name: `${filler}-${i + 1}`, target: filler, files: [], estimate: 0 }));
     // `estimate` of a lane that follows another counts from the start of the run while
     // planning (where its place becomes free), and its own files' time once planned.
-    const following: Lane[] = plan.map((before, i) => ({ name: `${filler}-${count + i + 1}`, target: filler, files: [], estimate: before.estimate + LANE_START_S, after: before.name }));
+    const following: Lane[] = (opts.follow === false ? [] : plan).map((before, i) => ({ name: `${filler}-${count + i + 1}`, target: filler, files: [], estimate: before.estimate + LANE_START_S, after: before.name }));
     spread(mine, [...own, ...following]);
     for (const lane of following) lane.estimate -= plan.find((p) => p.name === lane.after)!.estimate + LANE_START_S;
     plan.push(...own, ...following.filter((l) => l.files.length > 0));
