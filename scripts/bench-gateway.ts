@@ -20,7 +20,9 @@ stopChildrenOnSignal();
 
 const N = Number(process.argv[2]) || 500;
 const WARM_UP = 100;
-const TARGET_RATIO = 1.25;
+/** Issue 27: a read the dashboard answers from its cache, and one that asks the service, against the direct call. */
+const TARGET_RATIO = 1.1;
+const UNCACHED_TARGET_RATIO = 1.5;
 
 async function timed(url: string, headers: Record<string, string>): Promise<number> {
   const started = performance.now();
@@ -85,7 +87,8 @@ await withRunLock("gateway benchmark", async () => {
     console.log(`  gateway GET /api/p/{project}/messages/{id}      median ${ms(g.median)}  p95 ${ms(g.p95)}`);
     console.log(`  gateway, Cache-Control: no-cache (service asked every time)  median ${ms(u.median)}  p95 ${ms(u.p95)}`);
     console.log(`  ratio of medians (gateway / direct): ${ratio.toFixed(2)}x (target ≤ ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? "met" : "NOT met"})`);
-    console.log(`  ratio of medians (no-cache gateway / direct): ${(u.median / d.median).toFixed(2)}x`);
+    const uncachedRatio = u.median / d.median;
+    console.log(`  ratio of medians (no-cache gateway / direct): ${uncachedRatio.toFixed(2)}x (target ≤ ${UNCACHED_TARGET_RATIO}x: ${uncachedRatio <= UNCACHED_TARGET_RATIO ? "met" : "NOT met"})`);
   } finally {
     await stack.stop();
   }

@@ -155,8 +155,17 @@ export async function readThroughCache(
   }
 
   const epoch = c.epoch;
-  state ??= await indexState(project.id, id);
-  const message = await service.emails.get(project.externalId, id);
+  let message: Message;
+  if (state || shared) {
+    // Shared: the index's state must be from before the service was asked (an event another
+    // instance takes in meanwhile then shows as a newer seq, never as one the entry accounts for).
+    state ??= await indexState(project.id, id);
+    message = await service.emails.get(project.externalId, id);
+  } else {
+    // This process alone writes the index, and its events reach the cache as invalidations
+    // (the epoch): the state is read while the service answers, not before.
+    [message, state] = await Promise.all([service.emails.get(project.externalId, id), indexState(project.id, id)]);
+  }
   if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
   else c.entries.delete(key);
   return { message, fromService: true, state };
