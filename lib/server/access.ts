@@ -15,7 +15,7 @@ import { env } from "./env";
 import { getProject } from "./projects";
 import { accountOf } from "./users";
 
-/** The signed-in user as the guard sees it: read from the database on every request. */
+/** The signed-in user as the guard sees it: as the database holds it at this request (actorRow). */
 export type Actor = {
   id: string;
   email: string;
@@ -155,8 +155,8 @@ export async function loadActor(claims: SessionClaims | null | undefined): Promi
 
 /**
  * Decoded session tokens by their text. A token never changes once issued, so decrypting it
- * again on every API call is wasted work; what can change (role, active, revocation) is read
- * from the database every time regardless.
+ * again on every API call is wasted work; what can change (role, active, revocation) comes
+ * from the database as it is at each request regardless (actorRow).
  */
 const CLAIMS_CACHE_MAX = 1000;
 const claimsCache = new Map<string, { claims: SessionClaims; until: number }>();
