@@ -27,9 +27,9 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   process.env.TEST_DATABASE_URL = saved;
   // Count what reaches the engine, to see a kept row read without a query.
-  const engine = ((await db()) as unknown as { $client: unknown }).$client as { execProtocolRaw: (...args: unknown[]) => Promise<unknown> };
-  const exchange = engine.execProtocolRaw.bind(engine);
-  engine.execProtocolRaw = (...args) => {
+  const engine = ((await db()) as unknown as { $client: unknown }).$client as { execProtocolRawSync: (...args: unknown[]) => unknown };
+  const exchange = engine.execProtocolRawSync.bind(engine);
+  engine.execProtocolRawSync = (...args) => {
     exchanges++;
     return exchange(...args);
   };

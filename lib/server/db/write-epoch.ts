@@ -8,8 +8,8 @@ import "server-only";
  * cascade (run inside a written statement), a migration. A shared Postgres has writers in
  * other processes and is never watched: there, nothing may be kept on the strength of this.
  *
- * Counted where PGlite hands each exchange to its engine (`execProtocolRaw`, which its query,
- * exec and transaction paths all end in): an exchange that parses or runs a statement that is
+ * Counted where PGlite hands each exchange to its engine (`execProtocolRawSync`, which its
+ * query, exec, transaction and raw-protocol paths all end in): an exchange that parses or runs a statement that is
  * not a plain read marks a write under way; while one is, the number moves before and after
  * every exchange, until the exchange holding its Sync (or its simple query) is done. A
  * transaction's COMMIT and ROLLBACK are statements too, and count. Unsure means a write:
@@ -66,23 +66,23 @@ export function scanMessages(bytes: Uint8Array): { writes: boolean; ends: boolea
   return { writes, ends };
 }
 
-type Engine = { execProtocolRaw: (message: Uint8Array, ...rest: unknown[]) => Promise<unknown> };
+type Engine = { execProtocolRawSync: (message: Uint8Array) => unknown };
 
 /** Counts the writes reaching a PGlite instance's engine (lib/server/db/pglite.ts). Once per instance. */
 export function watchWrites(pg: object): void {
   const engine = pg as Engine & { [KEY]?: true };
   if (engine[KEY]) return;
   engine[KEY] = true;
-  const exchange = engine.execProtocolRaw.bind(pg);
+  const exchange = engine.execProtocolRawSync.bind(pg);
   let writing = false;
-  engine.execProtocolRaw = async (message, ...rest) => {
+  engine.execProtocolRawSync = (message) => {
     const { writes, ends } = message instanceof Uint8Array ? scanMessages(message) : { writes: true, ends: true };
     if (writes) writing = true;
-    if (!writing) return exchange(message, ...rest);
+    if (!writing) return exchange(message);
     const s = state();
     s.epoch++;
     try {
-      return await exchange(message, ...rest);
+      return exchange(message);
     } finally {
       s.epoch++;
       if (ends) writing = false;
