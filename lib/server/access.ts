@@ -7,14 +7,15 @@ import type { ProjectView } from "@/lib/schemas/projects";
 import { afterResponse } from "./http/after-response";
 import type { SessionClaims } from "./auth/config";
 import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "./auth/sessions";
-import { db, type Db } from "./db";
+import { db, dbKind, type Db } from "./db";
+import { writeEpoch } from "./db/write-epoch";
 import { projects, userProjects, users } from "./db/schema/core";
 import { sessions } from "./db/schema/sessions";
 import { env } from "./env";
 import { getProject } from "./projects";
 import { accountOf } from "./users";
 
-/** The signed-in user as the guard sees it: read from the database on every request. */
+/** The signed-in user as the guard sees it: as the database holds it at this request (actorRow). */
 export type Actor = {
   id: string;
   email: string;
@@ -72,6 +73,40 @@ function prepareActorQuery(d: Db) {
     .prepare("guard_actor");
 }
 
+type ActorRow = Awaited<ReturnType<ReturnType<typeof prepareActorQuery>["execute"]>>[number];
+
+/**
+ * The guard's rows by session, user and project, on PGlite only: kept while no write reached
+ * the database since they were read (./db/write-epoch.ts counts every write, whoever made it),
+ * so a revoked session, a role change, a disabled account or a changed grant is seen by the
+ * very next request, as when the row is read every time. The times in the row (idle, maximum
+ * age) are checked against the clock on every request. On Postgres the database is shared
+ * with other dashboards whose writes this process cannot see: the row is read every time.
+ */
+const ACTOR_ROWS_MAX = 1000;
+const ACTOR_ROWS = Symbol.for("mail-dashboard.guard-rows");
+function actorRows(): Map<string, { row: ActorRow | undefined; epoch: number }> {
+  const holder = globalThis as { [ACTOR_ROWS]?: Map<string, { row: ActorRow | undefined; epoch: number }> };
+  return (holder[ACTOR_ROWS] ??= new Map());
+}
+
+async function actorRow(userId: string, sessionId: string, project: string | null): Promise<ActorRow | undefined> {
+  const query = await actorQuery();
+  if ((await dbKind()) !== "pglite") return (await query.execute({ userId, sessionId, project }))[0];
+  const rows = actorRows();
+  const key = `${sessionId}\u0000${userId}\u0000${project ?? ""}`;
+  const epoch = writeEpoch();
+  const kept = rows.get(key);
+  if (kept && kept.epoch === epoch) return kept.row;
+  const [row] = await query.execute({ userId, sessionId, project });
+  // Kept only when no write came in while it was read.
+  if (writeEpoch() === epoch) {
+    if (rows.size >= ACTOR_ROWS_MAX) rows.clear();
+    rows.set(key, { row, epoch });
+  }
+  return row;
+}
+
 async function actorQuery() {
   const d = await db();
   let q = preparedActorQueries.get(d);
@@ -94,7 +129,7 @@ export async function loadActorAndProject(
   const sessionId = claims?.sid;
   // Without a user the guard answers 401 before it looks at a project, so none is read.
   if (!userId || !sessionId) return { user: null, project: null };
-  const [row] = await (await actorQuery()).execute({ userId, sessionId, project: projectExternalId ?? null });
+  const row = await actorRow(userId, sessionId, projectExternalId ?? null);
   if (!row) return { user: null, project: null };
   const project =
     row.pId && row.pExternalId && row.pName && row.pCreatedAt
@@ -106,7 +141,8 @@ export async function loadActorAndProject(
   }
   const user: Actor = {
     ...accountOf(row),
-    projectIds: row.projectIds ?? [],
+    // A copy: the row may be kept for the next request (actorRow).
+    projectIds: [...(row.projectIds ?? [])],
     sessionId,
     authAt: row.signedInAt.getTime(),
   };
@@ -119,8 +155,8 @@ export async function loadActor(claims: SessionClaims | null | undefined): Promi
 
 /**
  * Decoded session tokens by their text. A token never changes once issued, so decrypting it
- * again on every API call is wasted work; what can change (role, active, revocation) is read
- * from the database every time regardless.
+ * again on every API call is wasted work; what can change (role, active, revocation) comes
+ * from the database as it is at each request regardless (actorRow).
  */
 const CLAIMS_CACHE_MAX = 1000;
 const claimsCache = new Map<string, { claims: SessionClaims; until: number }>();

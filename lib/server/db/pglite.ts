@@ -4,6 +4,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pgliteExtensions } from "./extensions";
 import { copyPgliteTemplate, initdbInChild } from "./pglite-template";
+import { watchWrites } from "./write-epoch";
 
 /**
  * PGlite's buffer cache. Its default, 128 MB, is WebAssembly memory that once touched stays
@@ -26,6 +27,8 @@ export async function openPglite(dataDir: string) {
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`],
   });
   yieldAfterEachExchange(pg);
+  // Every write counted, so what was read can be kept until the next one (./write-epoch.ts).
+  watchWrites(pg);
   return pg;
 }
 

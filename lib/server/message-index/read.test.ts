@@ -172,6 +172,52 @@ describe("readMessage", () => {
     expect(reads("streamed") - before).toBe(2);
   });
 
+  it("writes nothing when a read brings back what it last wrote and the index still shows it", async () => {
+    const d = await db();
+    await d.delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
+    const indexedAt = async () => (await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.updatedAt?.getTime();
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    const first = await indexedAt();
+    expect(first).toBeDefined();
+    await new Promise((r) => setTimeout(r, 5));
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    expect(await indexedAt()).toBe(first);
+    // The row gone (retention, another instance): the same answer is written again.
+    await d.delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    expect(await indexedAt()).toBeDefined();
+    // The index changed under it (another instance's re-read): written again.
+    await d.update(indexedMessages).set({ status: "delivered" }).where(eq(indexedMessages.id, "msg_1"));
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    expect((await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status).toBe("sent");
+    // A different answer: written.
+    status.quiet = "delivered";
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    expect((await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status).toBe("delivered");
+  });
+
+  it("writes again after an event for the message arrived, though the answer is the same", async () => {
+    const d = await db();
+    await d.delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
+    const checkedAt = async () => (await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.checkedAt?.getTime();
+    await readMessage(streamed, "msg_1", { fresh: true });
+    await settleAfterResponses();
+    const first = await checkedAt();
+    await readMessage(streamed, "msg_1", { fresh: true });
+    await settleAfterResponses();
+    expect(await checkedAt()).toBe(first);
+    await deliverEvent("sent");
+    await new Promise((r) => setTimeout(r, 5));
+    await readMessage(streamed, "msg_1", { fresh: true });
+    await settleAfterResponses();
+    expect(await checkedAt()).toBeGreaterThan(first!);
+  });
+
   it("writes a message it read into the index, after answering", async () => {
     await (await db()).delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
     status.quiet = "delivered";

@@ -1,4 +1,5 @@
 import "server-only";
+import { isDeepStrictEqual } from "node:util";
 import { sql } from "drizzle-orm";
 import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/access";
@@ -39,15 +40,20 @@ type Entry = { message: Message; eventSeq: number; indexStatus: string | null; c
 /** Shared database: the index's status is one this entry accounts for, so no re-read elsewhere changed it. */
 const statusAccountedFor = (status: string | null, hit: Entry) =>
   status === null || status === hit.indexStatus || status === canonicalStatus(hit.message.status);
-/** `epoch` moves on every invalidation: a read that began before one must not cache what it got. */
-type Cache = { entries: Map<string, Entry>; epoch: number };
+/**
+ * `epoch` moves on every invalidation: a read that began before one must not cache what it got.
+ * `indexed`: the answer this process last wrote into the index for a message, with the stream's
+ * newest event for it at that time — so a read that brings back the same answer, while the index
+ * still shows what was written, writes nothing (a write costs far more than the read it follows).
+ */
+type Cache = { entries: Map<string, Entry>; epoch: number; indexed: Map<string, { message: Message; eventSeq: number }> };
 
 // On globalThis: Next bundles the ingest route and the message routes separately, and the
 // ingest's invalidation must reach the same cache the reads use.
 const CACHE = Symbol.for("mail-dashboard.message-read-cache");
 function cache(): Cache {
   const holder = globalThis as { [CACHE]?: Cache };
-  return (holder[CACHE] ??= { entries: new Map(), epoch: 0 });
+  return (holder[CACHE] ??= { entries: new Map(), epoch: 0, indexed: new Map() });
 }
 
 const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
@@ -56,12 +62,14 @@ const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
 export function invalidateMessage(projectId: string, id: string): void {
   const c = cache();
   c.entries.delete(keyOf(projectId, id));
+  c.indexed.delete(keyOf(projectId, id));
   c.epoch++;
 }
 
 /** Tests: start from an empty cache. */
 export function clearMessageCache(): void {
   cache().entries.clear();
+  cache().indexed.clear();
 }
 
 export type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
@@ -96,12 +104,27 @@ async function indexState(projectId: string, id: string): Promise<IndexState> {
  * before answering instead of after (for a caller that reads the index next, e.g. its thread).
  */
 export async function readMessage(project: Project, id: string, opts: { fresh?: boolean; indexFirst?: boolean } = {}): Promise<Message> {
-  const { message, fromService } = await readThroughCache(project, id, opts);
-  if (!fromService) return message;
+  const read = await readThroughCache(project, id, opts);
+  if (!read.fromService) return read.message;
+  const { message, state } = read;
   // A message the index did not know is added, a known one refreshed (issue 4: looked-up
   // messages become searchable) — after the answer is sent, unless the caller needs it now.
-  if (opts.indexFirst) await indexServiceMessage(project.id, message);
-  else afterResponse(`index: could not record ${id}`, () => indexServiceMessage(project.id, message));
+  // Not when this process wrote this very answer and the index shows no change since (same
+  // status, no newer event from the stream; the row gone would show as no status): the write
+  // would change nothing, and on PGlite it holds the one database, and the process, for
+  // longer than the read took.
+  const indexed = cache().indexed;
+  const key = keyOf(project.id, id);
+  const last = indexed.get(key);
+  if (last && state.status === canonicalStatus(last.message.status) && state.eventSeq === last.eventSeq && isDeepStrictEqual(last.message, message)) return message;
+  const record = async () => {
+    await indexServiceMessage(project.id, message);
+    indexed.delete(key);
+    if (indexed.size >= MAX_ENTRIES) indexed.delete(indexed.keys().next().value!);
+    indexed.set(key, { message, eventSeq: state.eventSeq });
+  };
+  if (opts.indexFirst) await record();
+  else afterResponse(`index: could not record ${id}`, record);
   return message;
 }
 
@@ -110,7 +133,11 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
  * was asked, so the caller decides what goes into the index. `state` is the index's state when
  * the caller has already read it (the message screen reads it with the message's thread).
  */
-export async function readThroughCache(project: Project, id: string, opts: { fresh?: boolean; state?: IndexState } = {}): Promise<{ message: Message; fromService: boolean }> {
+export async function readThroughCache(
+  project: Project,
+  id: string,
+  opts: { fresh?: boolean; state?: IndexState } = {},
+): Promise<{ message: Message; fromService: true; state: IndexState } | { message: Message; fromService: false }> {
   const c = cache();
   const key = keyOf(project.id, id);
   const shared = Boolean(env().DATABASE_URL);
@@ -128,11 +155,20 @@ export async function readThroughCache(project: Project, id: string, opts: { fre
   }
 
   const epoch = c.epoch;
-  state ??= await indexState(project.id, id);
-  const message = await service.emails.get(project.externalId, id);
+  let message: Message;
+  if (state || shared) {
+    // Shared: the index's state must be from before the service was asked (an event another
+    // instance takes in meanwhile then shows as a newer seq, never as one the entry accounts for).
+    state ??= await indexState(project.id, id);
+    message = await service.emails.get(project.externalId, id);
+  } else {
+    // This process alone writes the index, and its events reach the cache as invalidations
+    // (the epoch): the state is read while the service answers, not before.
+    [message, state] = await Promise.all([service.emails.get(project.externalId, id), indexState(project.id, id)]);
+  }
   if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
   else c.entries.delete(key);
-  return { message, fromService: true };
+  return { message, fromService: true, state };
 }
 
 function remember(c: Cache, key: string, entry: Entry): void {
