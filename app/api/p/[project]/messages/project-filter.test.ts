@@ -6,6 +6,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import { createUser } from "@/lib/server/users";
 import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
 import { GET } from "./route";
+import { allPageIds } from "@/lib/test/page-ids";
 
 /**
  * The messages route keeps to the project in its path, for a user who may open both projects:
@@ -39,17 +40,7 @@ async function list(project: string, query: Record<string, string | undefined>):
   return res.json();
 }
 
-async function allPages(project: string, query: Record<string, string | undefined>): Promise<string[]> {
-  const found: string[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 20; i++) {
-    const page = await list(project, { ...query, limit: "1", cursor });
-    found.push(...page.data.map((m) => m.id));
-    if (!page.nextCursor) return found;
-    cursor = page.nextCursor;
-  }
-  throw new Error("more pages than messages");
-}
+const allPages = (project: string, query: Record<string, string | undefined>) => allPageIds((cursor) => list(project, { ...query, limit: "1", cursor }));
 
 describe("GET /api/p/[project]/messages keeps to its project", () => {
   it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s", async (_, filter) => {
