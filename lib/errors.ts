@@ -104,31 +104,28 @@ export async function appErrorFromResponse(res: Response): Promise<AppError> {
   return err;
 }
 
+/** What a status says where the answer gives no code or message of its own (one row a status; no message: the generic one). */
+const STATUS_DEFAULTS: Record<number, { code: string; message?: string }> = {
+  400: { code: "invalid_request", message: "The request is not valid." },
+  401: { code: "unauthorized", message: "Sign in to continue." },
+  403: { code: "forbidden", message: "You do not have permission to do this." },
+  404: { code: "not_found", message: "Not found." },
+  409: { code: "conflict", message: "This conflicts with the current state." },
+  413: { code: "payload_too_large" },
+  422: { code: "unprocessable" },
+  429: { code: "rate_limited", message: "Too many requests. Try again in a moment." },
+  502: { code: "bad_gateway", message: "The email service answered unexpectedly. Try again." },
+  503: { code: "service_unavailable", message: "The email service cannot be reached right now. Try again shortly." },
+  504: { code: "service_timeout", message: "The email service took too long to answer. Try again." },
+};
+
 export function defaultCode(status: number): string {
-  if (status === 400) return "invalid_request";
-  if (status === 401) return "unauthorized";
-  if (status === 403) return "forbidden";
-  if (status === 404) return "not_found";
-  if (status === 409) return "conflict";
-  if (status === 413) return "payload_too_large";
-  if (status === 422) return "unprocessable";
-  if (status === 429) return "rate_limited";
-  if (status === 502) return "bad_gateway";
-  if (status === 503) return "service_unavailable";
-  if (status === 504) return "service_timeout";
-  return status >= 500 ? "internal_error" : "request_failed";
+  return STATUS_DEFAULTS[status]?.code ?? (status >= 500 ? "internal_error" : "request_failed");
 }
 
 export function defaultMessage(status: number): string {
-  if (status === 400) return "The request is not valid.";
-  if (status === 401) return "Sign in to continue.";
-  if (status === 403) return "You do not have permission to do this.";
-  if (status === 404) return "Not found.";
-  if (status === 409) return "This conflicts with the current state.";
-  if (status === 429) return "Too many requests. Try again in a moment.";
-  if (status === 502) return "The email service answered unexpectedly. Try again.";
-  if (status === 503) return "The email service cannot be reached right now. Try again shortly.";
-  if (status === 504) return "The email service took too long to answer. Try again.";
+  const message = STATUS_DEFAULTS[status]?.message;
+  if (message) return message;
   if (status >= 500) return "Something went wrong on our side. Try again.";
   return `The request failed (HTTP ${status}).`;
 }

@@ -6,7 +6,7 @@ import type { FieldValues, Resolver } from "react-hook-form";
  * the resolver it loads; the first validation waits for the download.
  *
  *   resolver: lazyResolver(async () => {
- *     const [{ zodResolver }, { replyForm }] = await Promise.all([import("@hookform/resolvers/zod"), import("@/lib/schemas/inbound")]);
+ *     const [{ zodResolver }, { replyForm }] = await Promise.all([import("@hookform/resolvers/zod"), import("@/lib/schemas/messages-index")]);
  *     return zodResolver(replyForm);
  *   })
  */

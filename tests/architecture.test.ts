@@ -4,23 +4,30 @@ import { describe, expect, it } from "vitest";
 
 /**
  * ARCHITECTURE.md is where a newcomer learns the layout; these checks keep it true of the tree:
- * every path it names exists, and the two placement rules it states hold.
+ * every path it names exists, and the two placement rules it states hold. The READMEs name
+ * files too (the limits, the logs, the service's parts): theirs must exist as well.
  */
 const root = path.resolve(__dirname, "..");
-const doc = readFileSync(path.join(root, "ARCHITECTURE.md"), "utf8");
+const read = (file: string) => readFileSync(path.join(root, file), "utf8");
+const doc = read("ARCHITECTURE.md");
 
-/** The tree's top folders: a path the document names starts at one of them (`readers/` is named relative to its parent). */
-const topLevel = new Set(readdirSync(root, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules").map((e) => e.name));
+/** The top folders of `dir`: a path a document names starts at one of them (`readers/` is named relative to its parent). */
+const foldersOf = (dir: string) =>
+  new Set(readdirSync(path.join(root, dir), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules").map((e) => e.name));
 
-/** Paths the document names: in code spans, and the left column of its layout blocks. */
-function namedPaths(): string[] {
-  const spans = [...doc.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]);
-  const blocks = [...doc.matchAll(/```\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n").map((line) => line.split(/\s{2,}/)[0].trim()));
-  return [...new Set([...spans, ...blocks])].filter(
+/** Paths a document names: in code spans, and (with `blocks`) the left column of its layout blocks. */
+function namedPaths(text: string, topLevel: Set<string>, blocks = true): string[] {
+  const spans = [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]);
+  const columns = blocks ? [...text.matchAll(/```\n([\s\S]*?)```/g)].flatMap((m) => m[1].split("\n").map((line) => line.split(/\s{2,}/)[0].trim())) : [];
+  return [...new Set([...spans, ...columns])].filter(
     // A path: has a folder in it, is no URL (/login) and no pattern (<resource>, *.test.ts, …).
     (p) => p.includes("/") && !p.startsWith("/") && !/[<>*]|\.\.\.|…|\s/.test(p) && /^[\w.@()[\]/-]+$/.test(p),
   ).filter((p) => topLevel.has(p.split("/")[0]));
 }
+
+/** What `namedPaths` finds that exists neither from the root nor from the document's own folder. */
+const missingPaths = (paths: string[], docDir = ".") =>
+  paths.filter((p) => ![".", docDir].some((dir) => existsSync(path.join(root, dir, p.replace(/\/$/, "")))));
 
 const sourceFile = (name: string) => /\.(ts|tsx)$/.test(name) && !/\.test(-d)?\.tsx?$/.test(name);
 
@@ -43,10 +50,14 @@ function importsBelow(dir: string): Map<string, string[]> {
 
 describe("ARCHITECTURE.md", () => {
   it("names only paths that exist", () => {
-    const paths = namedPaths();
+    const paths = namedPaths(doc, foldersOf("."));
     expect(paths.length).toBeGreaterThan(20);
-    const missing = paths.filter((p) => !existsSync(path.join(root, p.replace(/\/$/, ""))));
-    expect(missing).toEqual([]);
+    expect(missingPaths(paths)).toEqual([]);
+  });
+
+  it("the check finds a path that does not exist", () => {
+    const made = "lib/server/http/no-such-helper.ts";
+    expect(missingPaths(namedPaths(`${doc}\nThe helper (\`${made}\`).`, foldersOf(".")))).toEqual([made]);
   });
 
   it("lib/server: a folder holds several source files; a resource of one file stands flat", () => {
@@ -74,5 +85,17 @@ describe("ARCHITECTURE.md", () => {
       new Set([...app].filter(([, imports]) => imports.some((i) => i.startsWith(`components/${feature}/`))).map(([file]) => path.posix.dirname(file)));
     const single = features.filter((f) => screensUsing(f).size < 2).map((f) => `components/${f}: ${[...screensUsing(f)].join(", ") || "no screen"}`);
     expect(single).toEqual([]);
+  });
+});
+
+describe.each([
+  ["README.md", "."],
+  ["service/README.md", "service"],
+])("%s", (file, dir) => {
+  it("names only paths that exist", () => {
+    // Code spans only: the READMEs' code blocks are commands, not layouts.
+    const paths = namedPaths(read(file), new Set([...foldersOf("."), ...foldersOf(dir)]), false);
+    expect(paths.length).toBeGreaterThan(5);
+    expect(missingPaths(paths, dir)).toEqual([]);
   });
 });

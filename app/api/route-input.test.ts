@@ -5,34 +5,29 @@ import { POST as createContact } from "@/app/api/p/[project]/contacts/route";
 import { GET as listMessages } from "@/app/api/p/[project]/messages/route";
 import { GET as getMessage } from "@/app/api/p/[project]/messages/[id]/route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * Finding 8 of the security review: a NUL byte in an id, the project, a search or any string
  * field reached the database (which refuses it) and came back as a 500. Each is a 400 naming
  * the field, before any query or service call.
  */
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let admin: string;
 /** Service calls made while setting up (registering a project connects its event stream). */
 let setupCalls = 0;
 
 beforeAll(async () => {
-  service = await startHttpServer((_req, res) => json(res, 500, { error: { message: "the service must not be called", code: "unexpected" } }));
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 500, { error: { message: "the service must not be called", code: "unexpected" } })));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   setupCalls = service.requests.length;
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 async function errorOf(res: Response) {
   return { status: res.status, ...((await res.json()) as { error: { code: string; param: string | null; message: string } }).error };

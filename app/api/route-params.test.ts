@@ -10,34 +10,29 @@ import { DELETE as deleteSample } from "@/app/api/p/[project]/templates/[id]/sam
 import { DELETE as deleteWebhook } from "@/app/api/p/[project]/webhooks/[id]/route";
 import { DELETE as removeProject } from "@/app/api/projects/[id]/route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * Every path parameter is declared with its kind's schema (lib/schemas/params.ts) and checked
  * by route() before the guard's query or any service call: a malformed one is a 400 naming
  * the parameter, as a body field is. A well-formed id that names nothing keeps its 404.
  */
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let admin: string;
 let setupCalls = 0;
 
 beforeAll(async () => {
   // Whatever the service is asked answers 404: the well-formed unknown ids below.
-  service = await startHttpServer((_req, res) => json(res, 404, { error: { message: "not found", code: "not_found" } }));
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 404, { error: { message: "not found", code: "not_found" } })));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   setupCalls = service.requests.length;
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 type Handler<P> = (req: NextRequest, ctx: { params: Promise<P> }) => Promise<Response>;
 

@@ -20,11 +20,14 @@ describe("normalizeHostname", () => {
   });
 
   it("refuses a pasted URL, naming what to remove", () => {
-    expect(message("https://example.com")).toBe("Enter the domain only, without https://");
-    expect(message("HTTP://example.com/")).toBe("Enter the domain only, without http://");
-    expect(message("example.com/path?q=1")).toBe('Enter the domain only, without a path (remove "/path?q=1")');
-    expect(message("example.com:8080")).toBe('Enter the domain only, without a port (remove ":8080")');
-    expect(message("ada@Example.com")).toBe("Enter the domain only, not an email address (use example.com)");
+    const cases: [string, string][] = [
+      ["https://example.com", "Enter the domain only, without https://"],
+      ["HTTP://example.com/", "Enter the domain only, without http://"],
+      ["example.com/path?q=1", 'Enter the domain only, without a path (remove "/path?q=1")'],
+      ["example.com:8080", 'Enter the domain only, without a port (remove ":8080")'],
+      ["ada@Example.com", "Enter the domain only, not an email address (use example.com)"],
+    ];
+    for (const [input, said] of cases) expect(message(input), input).toBe(said);
   });
 
   it("refuses characters a hostname cannot have", () => {
@@ -35,14 +38,17 @@ describe("normalizeHostname", () => {
   });
 
   it("applies the label rules", () => {
-    expect(message("")).toBe("Enter a domain name, for example example.com");
-    expect(message("   ")).toBe("Enter a domain name, for example example.com");
-    expect(message("localhost")).toBe("Enter the full domain name with its ending, for example example.com");
-    expect(message("a..example.com")).toBe("A domain name cannot start with a dot or have two dots in a row");
-    expect(message(".example.com")).toBe("A domain name cannot start with a dot or have two dots in a row");
-    expect(message("example.com..")).toBe("A domain name cannot start with a dot or have two dots in a row");
-    expect(message("-mail.example.com")).toBe('A part of a domain name cannot start or end with a hyphen ("-mail")');
-    expect(message("mail-.example.com")).toBe('A part of a domain name cannot start or end with a hyphen ("mail-")');
+    const cases: [string, string][] = [
+      ["", "Enter a domain name, for example example.com"],
+      ["   ", "Enter a domain name, for example example.com"],
+      ["localhost", "Enter the full domain name with its ending, for example example.com"],
+      ["a..example.com", "A domain name cannot start with a dot or have two dots in a row"],
+      [".example.com", "A domain name cannot start with a dot or have two dots in a row"],
+      ["example.com..", "A domain name cannot start with a dot or have two dots in a row"],
+      ["-mail.example.com", 'A part of a domain name cannot start or end with a hyphen ("-mail")'],
+      ["mail-.example.com", 'A part of a domain name cannot start or end with a hyphen ("mail-")'],
+    ];
+    for (const [input, said] of cases) expect(message(input), input).toBe(said);
     expect(message(`${"a".repeat(64)}.com`)).toMatch(/^Each part between dots may be at most 63 characters; "a{20}…" has 64$/);
     expect(normalizeHostname(`${"a".repeat(63)}.com`).ok).toBe(true);
     expect(message("1.2.3.4")).toBe("The last part cannot be only digits: an IP address is not a domain (for example example.com)");

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { LEVELS, METRICS } from "../insight/thresholds";
 import { PROVIDER_KEYS } from "../insight/providers";
+import { OVERVIEW_RANGES, type OverviewRange } from "../insight/ranges";
 import { thresholdsView } from "./insight";
 
 /** The deliverability screen's data (GET /api/p/[project]/deliverability). */
-export const DELIVERABILITY_RANGES = ["24h", "7d", "30d"] as const;
-export type DeliverabilityRange = (typeof DELIVERABILITY_RANGES)[number];
+export type DeliverabilityRange = OverviewRange;
 
 const providerKey = z.enum(PROVIDER_KEYS);
 const level = z.enum(LEVELS);
@@ -37,7 +37,7 @@ export const providerFlag = z.object({
 });
 
 export const deliverabilityData = z.object({
-  range: z.enum(DELIVERABILITY_RANGES),
+  range: z.enum(OVERVIEW_RANGES),
   generatedAt: z.string(),
   /** Every provider, in PROVIDER_KEYS order, with zeros where no mail went. */
   providers: z.array(providerRow),

@@ -1,31 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
 import { listAudit, SYSTEM_ACTOR } from "./audit";
-import { useTestDb } from "./db/test-db";
 import { getProject, listProjectsForUser, registerProject, removeProject, updateProject } from "./projects";
 import { registerServiceProjects } from "./startup";
-import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
+import { json, type TestServer } from "./test-helpers";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /** Answers the one call registration makes, like the service: known projects list templates. */
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 const admin = { id: "u-admin", email: "admin@example.com" };
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const project = req.headers["x-service-product"];
     if (!req.url.startsWith("/v1/templates")) return json(res, 404, { error: { message: "no route", code: "not_found" } });
     if (project === "demo" || project === "shop") return json(res, 200, { data: [], nextCursor: null });
     if (project === "broken") return json(res, 500, {});
     return json(res, 404, { error: { message: "Unknown project", code: "project_not_found", param: null } });
-  });
-  setTestEnv({ SERVICE_URL: service.url, SERVICE_TIMEOUT_MS: "1000" });
-  ({ dispose } = await useTestDb());
+  }, { SERVICE_TIMEOUT_MS: "1000" }));
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 describe("registerProject", () => {
   it("checks the project with the service, then registers it", async () => {

@@ -1,20 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, withDbLock } from "./db";
-import { useTestDb } from "./db/test-db";
 import { eventStreams } from "./db/schema/messages";
 import { connectEventStream, connectEventStreamsInBackground } from "./event-stream/connect";
 import { getProject, listAllProjects } from "./projects";
 import { registerServiceProjects, startOrExit } from "./startup";
-import { json, setTestEnv, startHttpServer, type TestServer } from "./test-helpers";
+import { json, type TestServer } from "./test-helpers";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /** Start-up against a stand-in for a local service that counts the webhooks it is asked to create and delete. */
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let created = 0;
 const live = new Set<string>();
 
 beforeAll(async () => {
-  service = await startHttpServer(async (req, res) => {
+  // 127.0.0.1: a local service, so start-up connects the stream by itself.
+  ({ service, close } = await startDashboardOnFake(async (req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/v1/templates") return json(res, 200, { data: [], nextCursor: null });
     if (req.method === "POST" && url.pathname === "/v1/webhooks") {
@@ -30,15 +31,9 @@ beforeAll(async () => {
       return;
     }
     json(res, 404, { error: { message: "not found", code: "not_found" } });
-  });
-  // 127.0.0.1: a local service, so start-up connects the stream by itself.
-  setTestEnv({ SERVICE_URL: service.url, SERVICE_TIMEOUT_MS: "3000" });
-  ({ dispose } = await useTestDb());
+  }, { SERVICE_TIMEOUT_MS: "3000" }));
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 describe("the event stream at start", () => {
   it("is connected once per project: one webhook created, none created and deleted again", async () => {

@@ -1,6 +1,5 @@
-import { serve } from "@hono/node-server";
-import type { AddressInfo } from "node:net";
 import { createTestService, type TestService } from "@/service/test/harness";
+import { serveTestService } from "./real-service";
 
 /**
  * Test-only: the bundled service (service/) with its worker, over real HTTP on a free port,
@@ -30,13 +29,9 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 20
 export async function startBundledService(): Promise<BundledService> {
   // The dashboard under test listens on loopback, which only ALLOW_PRIVATE lets webhooks reach.
   const svc = await createTestService({ worker: true, config: { SERVICE_WEBHOOK_ALLOW_PRIVATE: true } });
-  const server = serve({ fetch: svc.app.fetch, port: 0, hostname: "127.0.0.1" });
-  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
-  const { port } = server.address() as AddressInfo;
+  const served = await serveTestService(svc);
   return {
-    url: `http://127.0.0.1:${port}`,
-    key: svc.accountKey,
-    svc,
+    ...served,
     async verifiedDomain(project, domain) {
       const res = await svc.call("POST", "/v1/domains", { project, body: { domain } });
       if (res.status !== 201) throw new Error(`adding ${domain}: ${res.status} ${await res.text()}`);
@@ -51,10 +46,6 @@ export async function startBundledService(): Promise<BundledService> {
         const rows = await svc.db.select({ status: messages.status }).from(messages);
         return rows.every((r) => FINAL.has(r.status));
       });
-    },
-    async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await svc.close();
     },
   };
 }

@@ -1,12 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { contact as contactShape, createContactRequest, idParam } from "../../contract/wire";
+import { contact as contactShape, createContactRequest } from "../../contract/wire";
 import type { App } from "../context";
 import { contacts, suppressions } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";
 import { normalizeEmail } from "../lib/contacts";
 import { ServiceError } from "../lib/errors";
 import { newId } from "../lib/ids";
-import { createdInProject, errorResponse, jsonAnswer, notFoundResponses, routesTagged } from "./shared";
+import { createdInProject, errorResponse, oneById, routesTagged } from "./shared";
 
 type ContactRow = typeof contacts.$inferSelect;
 export const toContact = (row: ContactRow) => ({
@@ -29,14 +29,12 @@ const create = route({
 
 const get = route({
   method: "get", path: "/v1/contacts/{id}",
-  request: { params: idParam },
-  responses: { 200: jsonAnswer("The contact", contactShape), ...notFoundResponses("No such contact") },
+  ...oneById(contactShape, "The contact", "No such contact"),
 });
 
 const resubscribe = route({
   method: "post", path: "/v1/contacts/{id}/resubscribe",
-  request: { params: idParam },
-  responses: { 200: jsonAnswer("The contact, now subscribed", contactShape), ...notFoundResponses("No such contact") },
+  ...oneById(contactShape, "The contact, now subscribed", "No such contact"),
 });
 
 const emptyToNull = (v: string | undefined) => (v ? v : null);

@@ -1,6 +1,6 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { errorBody, page } from "../../contract/wire";
+import { errorBody, idParam, page } from "../../contract/wire";
 
 /** The project headers, documented on the operations that list them. */
 export const projectHeaders = z.object({
@@ -61,4 +61,13 @@ export const pagedList = <Q extends z.ZodObject, T extends z.ZodType>(query: Q, 
 export const createdInProject = <B, T, E extends object = object>(body: B, item: T, description: string, errors?: E) => ({
   request: { headers: projectHeaders, body: jsonBody(body) },
   responses: { 201: jsonAnswer(description, item), ...errorResponses, ...(errors as E) },
+});
+
+/**
+ * The request and answers of an operation on one resource named by its `{id}`: 200 with
+ * `item` out, or a 404 saying `notFound`.
+ */
+export const oneById = <T>(item: T, description: string, notFound: string) => ({
+  request: { params: idParam },
+  responses: { 200: jsonAnswer(description, item), ...notFoundResponses(notFound) },
 });

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { idParam, pageQuery, previewRequest, previewResponse, template as templateShape } from "../../contract/wire";
+import { pageQuery, previewRequest, previewResponse, template as templateShape } from "../../contract/wire";
 import type { App } from "../context";
 import { templates } from "../db/schema";
 import { requireProject, requireResource, requireScope, resolveProject } from "../lib/auth";
@@ -7,7 +7,7 @@ import { ServiceError, badRequest, notFound } from "../lib/errors";
 import { pageById } from "../lib/pagination";
 import { TemplateSyntaxError, renderTemplate } from "../lib/render";
 import { findTemplate, isTemplateId, type TemplateRow } from "../lib/templates";
-import { errorResponses, jsonAnswer, jsonBody, notFoundResponses, pagedList, projectHeaders, routesTagged } from "./shared";
+import { errorResponses, jsonAnswer, jsonBody, oneById, pagedList, projectHeaders, routesTagged } from "./shared";
 
 export const toTemplate = (row: TemplateRow) => ({
   id: row.id,
@@ -26,8 +26,7 @@ const list = route({ method: "get", path: "/v1/templates", ...pagedList(pageQuer
 
 const get = route({
   method: "get", path: "/v1/templates/{id}",
-  request: { params: idParam },
-  responses: { 200: jsonAnswer("The template, by id or slug", templateShape), ...notFoundResponses("No such template") },
+  ...oneById(templateShape, "The template, by id or slug", "No such template"),
 });
 
 const preview = route({

@@ -1,29 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { DELETE, PATCH } from "./[id]/route";
 import { GET, POST } from "./route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let admin: string;
 let support: string;
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) =>
+  ({ service, close } = await startDashboardOnFake((req, res) =>
     req.headers["x-service-product"] === "demo" ? json(res, 200, { data: [], nextCursor: null }) : json(res, 404, { message: "unknown project" }),
-  );
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  ));
   admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   support = await sessionCookie((await createUser({ email: "sup@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 describe("/api/projects", () => {
   it("401 with the error shape, no-store and a correlation id when signed out", async () => {

@@ -5,7 +5,7 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { alertStates, insightDirty } from "@/lib/server/db/schema/insight";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/message-index/record";
+import { recordBounceTraffic } from "@/lib/server/alerts/test-traffic";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { BACKLOG_LIMIT, evaluateAlerts } from "@/lib/server/alerts/evaluate";
@@ -39,17 +39,7 @@ describe("insight's background work", () => {
   it("refreshes the rollups and checks the alerts on its own, and stops cleanly", async () => {
     startInsightWork({ refreshEveryMs: 20, domainsEveryMs: 50, alertsEveryMs: 50, outboxEveryMs: 50 });
     startInsightWork(); // a second start in the same process changes nothing
-    await recordSentMessages(
-      Array.from({ length: 10 }, (_, i) => ({
-        projectId: project.id,
-        messageId: `m${i}`,
-        request: { from: { email: "shop@acme.test" }, to: [{ email: `u${i}@gmail.com` }], subject: "Hi", text: "x" },
-        sentBy: null,
-        idempotencyKey: null,
-        source: "dashboard" as const,
-        status: i < 5 ? "bounced" : "delivered",
-      })),
-    );
+    await recordBounceTraffic(project.id, 5);
     const d = await db();
     const state = await until(
       "the bounce alert",

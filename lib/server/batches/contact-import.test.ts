@@ -1,14 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor, Project } from "@/lib/server/access";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { setTestEnv } from "@/lib/server/test-helpers";
-import { startRealService } from "@/lib/test/real-service";
+import { startDashboardOnReal, type DashboardOnReal } from "@/lib/test/dashboard-on-real";
 import { contacts as serviceContacts } from "@/service/db/schema";
 import { checkBatch, createContactImport, getJob, jobResultsCsv, jobRows } from "./jobs";
 import { runJob } from "./runner";
@@ -20,26 +16,20 @@ import { runJob } from "./runner";
  * resumed after a crash, and the results file. Also the batch check's "suppressed" marking,
  * which must only consider the project's own suppressions.
  */
-let real: Awaited<ReturnType<typeof startRealService>>;
-let dispose: () => Promise<void>;
+let real: DashboardOnReal["real"];
+let close: () => Promise<void>;
 let alpha: Project;
 const actor: Actor = { id: "u-imp", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null, sessionId: "s-imp" };
 
 beforeAll(async () => {
-  real = await startRealService();
-  setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "5000" });
-  ({ dispose } = await useTestDb());
-  alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
+  ({ real, alpha, close } = await startDashboardOnReal());
   await (await db()).insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
   // On the service: an existing contact and a suppression in alpha, a suppression in beta only.
   expect((await real.svc.call("POST", "/v1/contacts", { project: "alpha", body: { email: "exists@example.com", firstName: "Old" } })).status).toBe(201);
   expect((await real.svc.call("POST", "/v1/suppressions", { project: "alpha", body: { email: "blocked@example.com", reason: "bounce" } })).status).toBe(201);
   expect((await real.svc.call("POST", "/v1/suppressions", { project: "beta", body: { email: "beta-only@example.com", reason: "complaint" } })).status).toBe(201);
 });
-afterAll(async () => {
-  await dispose();
-  await real.close();
-});
+afterAll(() => close());
 
 const CSV = [
   "E-mail,First name,Last name,Plan",

@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { Actor, Project } from "@/lib/server/access";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";
 import { erasedAddresses } from "@/lib/server/db/schema/retention";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
 import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "@/lib/server/retention/erase";
 import { holdErasureLock } from "@/lib/server/redaction/redactor";
 import { sealAddress } from "@/lib/server/redaction/sealed-address";
-import { setTestEnv } from "@/lib/server/test-helpers";
-import { startRealService } from "@/lib/test/real-service";
+import { startDashboardOnReal, type DashboardOnReal } from "@/lib/test/dashboard-on-real";
 import { messages } from "@/service/db/schema";
 import { addVerifiedDomain } from "@/service/test/sending-fixtures";
 import { createSendJob, getJob } from "./jobs";
@@ -25,8 +21,8 @@ import { runJob, settleRunningJobs } from "./runner";
  * (./erased-rows.ts), and a chunk's outcome never overwrites a row the erasure marked.
  * Against the bundled service, which records every message it is asked to send.
  */
-let real: Awaited<ReturnType<typeof startRealService>>;
-let dispose: () => Promise<void>;
+let real: DashboardOnReal["real"];
+let close: () => Promise<void>;
 let project: Project;
 /** Run by the service when a batch request arrives, before it handles it. */
 let onBatch: ((body: string) => Promise<void>) | null = null;
@@ -36,17 +32,14 @@ const mapping = { email: "email", name: "name", variables: {} };
 const content = { from: { email: "news@alpha.test" }, subject: "Hello {{name}}", text: "Hi" };
 
 beforeAll(async () => {
-  real = await startRealService({}, { before: async (req) => void (new URL(req.url).pathname === "/v1/emails/batch" && (await onBatch?.(await req.text()))) });
+  ({ real, alpha: project, close } = await startDashboardOnReal({
+    serviceTimeoutMs: 20_000,
+    service: { before: async (req) => void (new URL(req.url).pathname === "/v1/emails/batch" && (await onBatch?.(await req.text()))) },
+  }));
   await addVerifiedDomain(real.svc.db, real.svc.alpha.id, "alpha.test");
-  setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "20000" });
-  ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   await (await db()).insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
 });
-afterAll(async () => {
-  await dispose();
-  await real.close();
-});
+afterAll(() => close());
 
 /** Every address the service was asked to send to. */
 const serviceRecipients = async () => (await real.svc.db.select({ to: messages.to }).from(messages)).flatMap((m) => m.to.map((a) => a.email.toLowerCase()));

@@ -2,14 +2,10 @@ import { count, eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
 import type { Actor, Project } from "@/lib/server/access";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { setTestEnv } from "@/lib/server/test-helpers";
-import { startRealService } from "@/lib/test/real-service";
+import { startDashboardOnReal, type DashboardOnReal } from "@/lib/test/dashboard-on-real";
 import { checkFileInSlices, type CheckedRow } from "./check";
 import { createSendJob, getJob, listJobs } from "./jobs";
 import { runJob, settleRunningJobs } from "./runner";
@@ -21,8 +17,8 @@ import { sweepJobs } from "./sweeper";
  * read, transactions of STORE_ROWS rows, and a job that only becomes visible and sendable
  * once every row is in. Failures part-way leave nothing behind. Against the bundled service.
  */
-let real: Awaited<ReturnType<typeof startRealService>>;
-let dispose: () => Promise<void>;
+let real: DashboardOnReal["real"];
+let close: () => Promise<void>;
 let project: Project;
 const actor: Actor = { id: "u-store", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null, sessionId: "s-store" };
 const mapping = { email: "email", name: "name", variables: {} };
@@ -30,16 +26,10 @@ const content = { from: { email: "news@acme.test" }, subject: "Hello", text: "Hi
 const file = (rows: number, tag: string) => ["email,name", ...Array.from({ length: rows }, (_, i) => `${tag}${i}@example.com,Row ${i}`)].join("\n");
 
 beforeAll(async () => {
-  real = await startRealService();
-  setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "5000" });
-  ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
+  ({ real, alpha: project, close } = await startDashboardOnReal());
   await (await db()).insert(users).values({ id: actor.id, email: actor.email, role: "marketer" });
 });
-afterAll(async () => {
-  await dispose();
-  await real.close();
-});
+afterAll(() => close());
 
 async function jobsAndRows() {
   const d = await db();

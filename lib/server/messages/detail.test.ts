@@ -6,12 +6,12 @@ import { settleAfterResponses } from "@/lib/server/http/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
 import { eraseRecipient } from "@/lib/server/retention/erase";
-import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { json, type TestServer } from "@/lib/server/test-helpers";
 import { getMessageDetail } from "./detail";
 import { indexServiceMessage } from "@/lib/server/message-index/lookup";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * Issue 15: reading one message costs one statement on the index (its row and its
@@ -19,7 +19,7 @@ import { indexServiceMessage } from "@/lib/server/message-index/lookup";
  * Every statement the dashboard's database runs and every request the service gets land in
  * one log, in order.
  */
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let project: Project;
 const log: string[] = [];
@@ -31,7 +31,7 @@ const writesTo = (table: string) => statements().filter((s) => s.toLowerCase().s
 const writes = () => statements().filter((s) => /^sql (insert|update|delete)\b/i.test(s)).length;
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     log.push(`service ${req.method} ${req.url}`);
     const threaded = req.url === "/v1/emails/msg_3";
     if (req.url === "/v1/emails/msg_1" || threaded) {
@@ -68,9 +68,7 @@ beforeAll(async () => {
     }
     if (req.url?.endsWith("/attachments")) return json(res, 200, { data: [] });
     return json(res, 404, { error: { message: "Not found", code: "not_found" } });
-  });
-  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
-  ({ dispose } = await useTestDb());
+  }, { PUBLIC_URL: "http://dash.test:3000" }));
   // Every statement, inside transactions too (a transaction's session is made from these options).
   const counter: Logger = { logQuery: (query) => void log.push(`sql ${query.trim().replace(/\s+/g, " ")}`) };
   const session = (await db() as unknown as { session: { logger: Logger; options: { logger?: Logger } } }).session;
@@ -86,10 +84,7 @@ beforeAll(async () => {
   await indexServiceMessage(project.id, { id: "msg_4", from: "ada@example.com", to: ["shop@acme.test"], subject: "Re: Your order", status: "received", direction: "inbound", createdAt: "2026-01-01T02:00:00Z", threadId: "thr-1", events: [] });
   await settleAfterResponses();
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 beforeEach(async () => {
   await settleAfterResponses();
   log.length = 0;

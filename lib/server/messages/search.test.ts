@@ -6,6 +6,7 @@ import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
 import { searchMessages } from "./search";
+import { allPageIds } from "@/lib/test/page-ids";
 
 /**
  * The project filter of the messages search. Two projects hold mirror-image messages (the
@@ -25,17 +26,7 @@ beforeAll(async () => {
 afterAll(() => dispose());
 
 /** All pages of a search, walked with the cursor one message at a time. */
-async function allPages(projectId: string, query: MessageListQuery): Promise<string[]> {
-  const found: string[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 20; i++) {
-    const page = await searchMessages(projectId, { ...query, limit: 1, cursor });
-    found.push(...page.data.map((m) => m.id));
-    if (!page.nextCursor) return found;
-    cursor = page.nextCursor;
-  }
-  throw new Error("more pages than messages");
-}
+const allPages = (projectId: string, query: MessageListQuery) => allPageIds((cursor) => searchMessages(projectId, { ...query, limit: 1, cursor }));
 
 describe("searchMessages keeps to its project", () => {
   it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s: only the project's own messages, the same ones in each", async (_, filter) => {

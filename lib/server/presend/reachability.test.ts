@@ -6,10 +6,9 @@ import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } fr
 import { checkReachability, linkCheckSlots } from "./reachability";
 
 let server: TestServer;
-let inFlight = 0;
-let maxInFlight = 0;
-let slowInFlight = 0;
-let slowMaxInFlight = 0;
+/** Paths answered 204 after a delay, each counting how many of its requests were in flight at most. */
+const held = { delayMs: 40, now: 0, max: 0 };
+const slow = { delayMs: 150, now: 0, max: 0 };
 const LOCAL = { policy: { allowPrivate: true } };
 
 beforeAll(async () => {
@@ -32,25 +31,18 @@ function answer(req: RecordedRequest, res: ServerResponse) {
     return;
   }
   if (path === "/never") return; // accepts, never answers
-  if (path === "/slow") {
-    slowInFlight++;
-    slowMaxInFlight = Math.max(slowMaxInFlight, slowInFlight);
-    setTimeout(() => {
-      slowInFlight--;
-      res.writeHead(204).end();
-    }, 150);
-    return;
-  }
-  if (path === "/held") {
-    inFlight++;
-    maxInFlight = Math.max(maxInFlight, inFlight);
-    setTimeout(() => {
-      inFlight--;
-      res.writeHead(204).end();
-    }, 40);
-    return;
-  }
+  if (path === "/slow") return answerLater(slow, res);
+  if (path === "/held") return answerLater(held, res);
   res.writeHead(500).end();
+}
+
+function answerLater(counted: typeof held, res: ServerResponse) {
+  counted.now++;
+  counted.max = Math.max(counted.max, counted.now);
+  setTimeout(() => {
+    counted.now--;
+    res.writeHead(204).end();
+  }, counted.delayMs);
 }
 
 describe("link reachability", () => {
@@ -78,17 +70,17 @@ describe("link reachability", () => {
     const results = await checkReachability(urls, { ...LOCAL, concurrency: 3 });
     expect(results).toHaveLength(50);
     expect(results.every((r) => r.ok && r.status === 204)).toBe(true);
-    expect(maxInFlight).toBe(3);
+    expect(held.max).toBe(3);
   });
 
   it("keeps the process's requests in flight under its slots, across checks running at once", async () => {
-    slowMaxInFlight = 0;
+    slow.max = 0;
     const slots = createSlots(4);
     const checks = Array.from({ length: 5 }, (_, c) => checkReachability(Array.from({ length: 6 }, (_, i) => `${server.url}/slow?c=${c}&i=${i}`), { ...LOCAL, slots }));
     const results = (await Promise.all(checks)).flat();
     expect(results.every((r) => r.ok)).toBe(true);
     // Five checks of six links at once each: 30 at once without the shared bound.
-    expect(slowMaxInFlight).toBe(4);
+    expect(slow.max).toBe(4);
     expect(slots.stats()).toEqual({ inUse: 0, waiting: 0, limit: 4 });
   });
 

@@ -28,6 +28,17 @@ afterEach(() => {
 
 const okSchema = z.object({ ok: z.boolean() });
 
+/** Makes the server's next answer wait until the returned `release` is called, then sends it. */
+function holdNextAnswer(status: number, body: unknown): () => void {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  script = [async (_q, res) => {
+    await held;
+    json(res, status, body);
+  }];
+  return release;
+}
+
 async function failure(p: Promise<unknown>): Promise<AppError> {
   try {
     await p;
@@ -332,12 +343,7 @@ describe("serviceHealth once its answer is old", () => {
       // Over a minute later the service hangs: three callers get the last answer without
       // waiting for it, and one probe is made for them all.
       vi.setSystemTime(Date.now() + 61_000);
-      let release!: () => void;
-      const hung = new Promise<void>((resolve) => (release = resolve));
-      script = [async (_q, res) => {
-        await hung;
-        json(res, 200, { ok: true });
-      }];
+      const release = holdNextAnswer(200, { ok: true });
       const during = [serviceHealth(), serviceHealth(), serviceHealth()];
       expect(await settlesWithin(Promise.all(during), 1_000)).toBe(true);
       expect((await Promise.all(during)).map((h) => h.state)).toEqual(["down", "down", "down"]);
@@ -354,11 +360,7 @@ describe("serviceHealth once its answer is old", () => {
 
   it("makes the first caller wait for the probe when nothing is known", async () => {
     resetServiceHealth();
-    let answer!: () => void;
-    script = [async (_q, res) => {
-      await new Promise<void>((resolve) => (answer = resolve));
-      json(res, 200, { ok: true });
-    }];
+    const answer = holdNextAnswer(200, { ok: true });
     const waiting = serviceHealth();
     expect(await settlesWithin(waiting, 300)).toBe(false);
     answer();
@@ -376,12 +378,7 @@ describe("serviceHealthForPage", () => {
 
     // The cache runs out and the service stops answering: the page does not wait for it.
     resetServiceHealth();
-    let release!: () => void;
-    const hung = new Promise<void>((resolve) => (release = resolve));
-    script = [async (_q, res) => {
-      await hung;
-      json(res, 200, { ok: true });
-    }];
+    const release = holdNextAnswer(200, { ok: true });
     expect(await serviceHealthForPage(50)).toBeNull(); // nothing known since the reset
     release();
     const answered = await serviceHealthForPage();
@@ -391,11 +388,7 @@ describe("serviceHealthForPage", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       vi.setSystemTime(Date.now() + 61_000);
-      let answer!: () => void;
-      script = [async (_q, res) => {
-        await new Promise<void>((resolve) => (answer = resolve));
-        json(res, 401, { message: "key revoked" });
-      }];
+      const answer = holdNextAnswer(401, { message: "key revoked" });
       const requestsBefore = server.requests.length;
       const last = await serviceHealthForPage();
       expect(last).toEqual(answered);
@@ -411,11 +404,7 @@ describe("serviceHealthForPage", () => {
 
   it("forgets a probe that was under way when the cache was reset", async () => {
     resetServiceHealth();
-    let release!: () => void;
-    script = [async (_q, res) => {
-      await new Promise<void>((resolve) => (release = resolve));
-      json(res, 401, { message: "old answer" });
-    }];
+    const release = holdNextAnswer(401, { message: "old answer" });
     const before = serviceHealth();
     await vi.waitFor(() => expect(server.requests).toHaveLength(1));
     resetServiceHealth();

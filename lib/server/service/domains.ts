@@ -1,11 +1,11 @@
 import "server-only";
 import type { DomainStatus, PageQuery } from "@/lib/schemas";
 import { callService } from "./client";
-import { listQuery } from "./page-size";
+import { pagedList } from "./page-size";
 import { seg } from "./path";
-import { domainReader, pageReader, receivingReader } from "./readers";
+import { domainReader, receivingReader } from "./readers";
 
-const domainPage = pageReader(domainReader, "domain");
+const listDomains = pagedList<typeof domainReader, Partial<PageQuery> & { status?: DomainStatus }>("/v1/domains", domainReader, "domain");
 
 export const domains = {
   /**
@@ -14,7 +14,7 @@ export const domains = {
    * service may ignore the filter, or filter on a status its list items do not carry.
    */
   list: async (project: string, query: Partial<PageQuery> & { status?: DomainStatus } = {}) => {
-    const page = await callService({ method: "GET", path: "/v1/domains", project, query: listQuery(query), schema: domainPage });
+    const page = await listDomains(project, query);
     return query.status ? { ...page, data: page.data.filter((d) => d.status === query.status) } : page;
   },
 

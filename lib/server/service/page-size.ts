@@ -1,5 +1,8 @@
 import "server-only";
+import type { z } from "zod";
 import { DEFAULT_PAGE_SIZE, type PageQuery } from "@/lib/schemas";
+import { callService } from "./client";
+import { pageReader } from "./readers";
 
 /**
  * The query of a list operation, always with `limit`: the interface leaves the default page
@@ -8,4 +11,13 @@ import { DEFAULT_PAGE_SIZE, type PageQuery } from "@/lib/schemas";
  */
 export function listQuery<Q extends Partial<PageQuery>>(query: Q = {} as Q): Q & { limit: number } {
   return { ...query, limit: query.limit ?? DEFAULT_PAGE_SIZE };
+}
+
+/**
+ * A resource's list operation: a GET of `path` with the list query (`limit` always), each
+ * page read tolerantly, its items as `what`s. `Q` is the list's own filters besides the page.
+ */
+export function pagedList<T extends z.ZodType, Q extends Partial<PageQuery> = Partial<PageQuery>>(path: string, item: T, what: string) {
+  const page = pageReader(item, what);
+  return (project: string, query: Q = {} as Q) => callService({ method: "GET", path, project, query: listQuery(query), schema: page });
 }

@@ -1,15 +1,12 @@
 import "server-only";
-import type { PageQuery, PreviewRequest } from "@/lib/schemas";
+import type { PreviewRequest } from "@/lib/schemas";
 import { callService } from "./client";
-import { listQuery } from "./page-size";
+import { pagedList } from "./page-size";
 import { seg } from "./path";
-import { pageReader, previewReader, templateReader } from "./readers";
-
-const templatePage = pageReader(templateReader, "template");
+import { previewReader, templateReader } from "./readers";
 
 export const templates = {
-  list: async (project: string, query: Partial<PageQuery> = {}) =>
-    callService({ method: "GET", path: "/v1/templates", project, query: listQuery(query), schema: templatePage }),
+  list: pagedList("/v1/templates", templateReader, "template"),
 
   get: async (project: string, id: string) =>
     callService({ method: "GET", path: `/v1/templates/${seg(id)}`, project, schema: templateReader }),

@@ -1,16 +1,13 @@
 import "server-only";
 import { z } from "zod";
-import type { CreateWebhookRequest, PageQuery } from "@/lib/schemas";
+import type { CreateWebhookRequest } from "@/lib/schemas";
 import { callService } from "./client";
-import { listQuery } from "./page-size";
+import { pagedList } from "./page-size";
 import { seg } from "./path";
-import { pageReader, webhookReader } from "./readers";
-
-const webhookPage = pageReader(webhookReader, "webhook");
+import { webhookReader } from "./readers";
 
 export const webhooks = {
-  list: async (project: string, query: Partial<PageQuery> = {}) =>
-    callService({ method: "GET", path: "/v1/webhooks", project, query: listQuery(query), schema: webhookPage }),
+  list: pagedList("/v1/webhooks", webhookReader, "webhook"),
 
   /** The answer carries the one-time `signingSecret`: show it once, never store or log it. */
   create: async (project: string, body: CreateWebhookRequest) =>

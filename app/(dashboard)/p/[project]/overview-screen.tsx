@@ -4,7 +4,7 @@ import Link from "next/link";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
-import { OVERVIEW_RANGES, RANGE_LABELS, type OverviewRange } from "@/lib/insight/ranges";
+import { OVERVIEW_RANGES, RANGE_LABELS, rangeFrom } from "@/lib/insight/ranges";
 import type { OverviewData } from "@/lib/schemas/overview";
 import { overviewQuery } from "@/lib/queries/overview";
 import { PageHeader } from "@/components/common/page-header";
@@ -34,7 +34,7 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 /** "Is our mail healthy?": volumes and rates from the message index, plus what needs attention. */
 export function OverviewScreen({ project, projectName, initial }: { project: string; projectName: string; initial: FirstLoad<OverviewData> }) {
   const { get, set } = useUrlState();
-  const range = (OVERVIEW_RANGES as readonly string[]).includes(get("range") ?? "") ? (get("range") as OverviewRange) : "7d";
+  const range = rangeFrom(get("range"));
   const query = useFirstLoadQuery({ ...overviewQuery(project, range), initialData: initial.data?.range === range ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
   const data = query.data;
 

@@ -6,18 +6,18 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { readStreamHealth, resetStreamHealthMemory } from "@/lib/server/event-stream/health";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { registerProject } from "@/lib/server/projects";
-import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { json, type TestServer } from "@/lib/server/test-helpers";
 import { POST } from "./route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 const SECRET = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
 /** The second project's service hands out its secret without the `whsec_` prefix. */
 const BARE_SECRET = Buffer.from("fedcba9876543210fedcba9876543210").toString("base64");
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let n = 0;
 let demoId: string;
@@ -26,15 +26,13 @@ let quietId: string;
 
 beforeAll(async () => {
   // A fake service that hands out the signing secret when the dashboard creates its webhook.
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     if (req.method === "POST" && req.url === "/v1/webhooks") {
       const other = req.headers["x-service-product"] === "other";
       return json(res, 201, { id: other ? "wh_2" : "wh_1", url: JSON.parse(req.body).url, enabled: true, eventTypes: JSON.parse(req.body).eventTypes, signingSecret: other ? BARE_SECRET : SECRET, createdAt: new Date().toISOString() });
     }
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
-  });
-  setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
-  ({ dispose } = await useTestDb());
+  }, { PUBLIC_URL: "http://dash.test:3000" }));
   const project = await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
   const quiet = await registerProject({ externalId: "quiet" }, SYSTEM_ACTOR, { checkWithService: false });
@@ -45,10 +43,7 @@ beforeAll(async () => {
   otherId = other.id;
   quietId = quiet.id;
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 function payload(type: string, messageId: string, extra: Record<string, unknown> = {}, createdAt = new Date().toISOString()) {
   return JSON.stringify({

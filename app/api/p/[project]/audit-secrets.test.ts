@@ -4,32 +4,23 @@ import { POST as createWebhook } from "@/app/api/p/[project]/webhooks/route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
+import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
-import { startRealService } from "@/lib/test/real-service";
+import { startDashboardOnReal } from "@/lib/test/dashboard-on-real";
 
 /**
  * One-time secrets (an API key's secret, a webhook's signing secret) pass through the
  * dashboard once, into the response. No piece of them — not even a 6-character prefix —
  * may reach the audit log. Real routes, the real bundled service, every audit row read back.
  */
-let real: Awaited<ReturnType<typeof startRealService>>;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let admin: string;
 
 beforeAll(async () => {
-  real = await startRealService();
-  setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "5000" });
-  ({ dispose } = await useTestDb());
-  await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
+  ({ close } = await startDashboardOnReal());
   admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await real.close();
-});
+afterAll(() => close());
 
 function pieces(secret: string, length = 6): string[] {
   const out: string[] = [];

@@ -12,7 +12,8 @@ import { PageHeader } from "@/components/common/page-header";
 import { ErrorState } from "@/components/common/error-state";
 import { EmptyState } from "@/components/common/empty-state";
 import { Button } from "@/components/ui/button";
-import { PERIOD_LABELS, PeriodPicker, periodFrom } from "@/components/insight/period-picker";
+import { PeriodPicker } from "@/components/insight/period-picker";
+import { RANGE_LABELS, rangeFrom } from "@/lib/insight/ranges";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { ProviderTable } from "./provider-table";
@@ -21,7 +22,7 @@ import { ProviderChart } from "./provider-chart";
 /** "Where is our mail failing?": the period's outcomes per mailbox provider, against the thresholds. */
 export function DeliverabilityScreen({ project, initial }: { project: string; initial: FirstLoad<DeliverabilityData> }) {
   const { get, set } = useUrlState();
-  const range = periodFrom(get("range"));
+  const range = rangeFrom(get("range"));
   const query = useFirstLoadQuery({ ...deliverabilityQuery(project, range), initialData: initial.data?.range === range ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
   const data = query.data;
 
@@ -39,7 +40,7 @@ export function DeliverabilityScreen({ project, initial }: { project: string; in
       ) : data.total.sent === 0 ? (
         <EmptyState
           icon={MailIcon}
-          title={`No mail sent in the ${PERIOD_LABELS[range].toLowerCase()}`}
+          title={`No mail sent in the ${RANGE_LABELS[range].toLowerCase()}`}
           description="Once messages go out, each mailbox provider's delivered, bounced, complained and opened counts appear here."
           action={
             <Button asChild size="sm">

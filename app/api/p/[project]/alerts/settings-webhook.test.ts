@@ -10,7 +10,7 @@ import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { alertDeliveries } from "@/lib/server/db/schema/insight";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/message-index/record";
+import { recordBounceTraffic } from "@/lib/server/alerts/test-traffic";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
@@ -76,17 +76,7 @@ describe("alert settings", () => {
   it("signs each alert webhook per Standard Webhooks, retries a failure with a back-off, and keeps the delivery id", async () => {
     const secret = (await (await ROTATE(await apiRequest("/api/p/p1/alerts/webhook-secret", { method: "POST", cookie: admin }), params({ project: "p1" }))).json()).webhookSecret;
     expect(secret).toMatch(/^whsec_/);
-    await recordSentMessages(
-      Array.from({ length: 10 }, (_, i) => ({
-        projectId: project.id,
-        messageId: `m${i}`,
-        request: { from: { email: "shop@acme.test" }, to: [{ email: `u${i}@gmail.com` }], subject: "Hi", text: "x" },
-        sentBy: null,
-        idempotencyKey: null,
-        source: "dashboard" as const,
-        status: i < 3 ? "bounced" : "delivered",
-      })),
-    );
+    await recordBounceTraffic(project.id, 3);
     expect((await evaluateAlerts()).changes).toEqual([expect.objectContaining({ metric: "bounce", to: "limit", notified: 2 })]);
     answers = [500];
     const policy = { allowPrivate: true };

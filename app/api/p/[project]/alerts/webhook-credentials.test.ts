@@ -11,7 +11,7 @@ import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { alertSettings } from "@/lib/server/db/schema/insight";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { recordSentMessages } from "@/lib/server/message-index/record";
+import { recordBounceTraffic } from "@/lib/server/alerts/test-traffic";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
@@ -57,17 +57,7 @@ describe("an alert webhook's credentials", () => {
     const [row] = await (await db()).select().from(alertSettings).where(eq(alertSettings.projectId, project.id));
     expect(row).toMatchObject({ webhookUrl: SECRET_URL, bounceLimit: 0.04 });
 
-    await recordSentMessages(
-      Array.from({ length: 10 }, (_, i) => ({
-        projectId: project.id,
-        messageId: `m${i}`,
-        request: { from: { email: "shop@acme.test" }, to: [{ email: `u${i}@gmail.com` }], subject: "Hi", text: "x" },
-        sentBy: null,
-        idempotencyKey: null,
-        source: "dashboard" as const,
-        status: i < 5 ? "bounced" : "delivered",
-      })),
-    );
+    await recordBounceTraffic(project.id, 5);
     expect((await evaluateAlerts()).changes.length).toBeGreaterThan(0);
     await sendDueAlerts({ policy: { allowPrivate: true } }); // port 9: refused, its error recorded
     for (const cookie of [support, admin]) {

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { getOverview } from "@/lib/server/overview";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import type { Project } from "@/lib/server/guard";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { GET as LIST } from "./route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * A service whose domain list items carry no `status` (the interface shows it only on the
@@ -21,26 +21,21 @@ const DOMAINS = [
 ];
 
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let admin: string;
 let project: Project;
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/v1/domains") return json(res, 200, { data: DOMAINS });
     if (url.pathname === "/v1/domains/1/receiving") return json(res, 200, { enabled: false, records: [] });
     json(res, 404, { title: "Not Found" });
-  });
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 async function list(query = "") {
   service.requests.length = 0;

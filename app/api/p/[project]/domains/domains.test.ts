@@ -3,15 +3,15 @@ import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-serv
 import { zoneFileSnippet } from "@/lib/domains/records";
 import { TWO_SPF } from "@/lib/server/domains/dns-compare";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import type { Project } from "@/lib/server/guard";
 import { GET as CHECK } from "@/app/api/p/[project]/domains/[id]/check/route";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { POST as ADD } from "./route";
 import { checkDomain } from "@/lib/server/domains/manage";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * The domain functions against a real HTTP stand-in for the service and a real DNS server
@@ -34,7 +34,7 @@ const RECEIVING = { enabled: false, records: [{ type: "MX", name: "example.org",
 
 let dns: FakeDnsServer;
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let admin: string;
 let support: string;
 let project: Project;
@@ -53,7 +53,7 @@ beforeAll(async () => {
     "_dmarc.example.org.example.org": [{ type: "TXT", data: "v=DMARC1; p=none;" }],
     "example.org": [{ type: "MX", exchange: "inbound.mailservice.localhost", priority: 10 }],
   });
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
     if (req.method === "GET" && url.pathname === "/v1/domains") return json(res, 200, { data: [DOMAIN], nextCursor: null });
     if (req.method === "GET" && url.pathname === "/v1/domains/dom_1/receiving") return json(res, 200, RECEIVING);
@@ -63,16 +63,13 @@ beforeAll(async () => {
       return json(res, 201, { ...DOMAIN, id: "dom_2", domain });
     }
     json(res, 404, { error: { message: "not found", code: "not_found" } });
-  });
-  setTestEnv({ SERVICE_URL: service.url, DNS_RESOLVER: dns.address });
-  ({ dispose } = await useTestDb());
+  }, { DNS_RESOLVER: dns.address }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
   admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
-  await dispose();
-  await service.close();
+  await close();
   await dns.close();
 });
 

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { POST } from "./route";
 import { POST as START_BATCH } from "../batches/route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let support: string;
 let marketer: string;
 const sentKeys = new Map<string, string>();
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     if (req.url === "/v1/emails" && req.method === "POST") {
       // Same key, same answer: the service's idempotency as the interface describes it.
       const key = String(req.headers["idempotency-key"]);
@@ -22,17 +22,12 @@ beforeAll(async () => {
       return json(res, 202, { id: sentKeys.get(key), status: "queued" });
     }
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
-  });
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  }));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
   marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 const good = { from: { email: "hello@acme.test" }, to: [{ email: "ada@example.com" }], subject: "Hi", text: "Hello" };
 const send = async (cookie: string, body: unknown, key: string | null = "key-0123456789") =>

@@ -1,34 +1,30 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
 import { GET } from "./route";
+import { allPageIds } from "@/lib/test/page-ids";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * The messages route keeps to the project in its path, for a user who may open both projects:
  * every filter of the search, page by page, and a pasted id of the other project (which the
  * service, asked under this project, does not know).
  */
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let both: string;
 
 beforeAll(async () => {
-  service = await startHttpServer((_req, res) => json(res, 404, { error: { message: "Message not found", code: "not_found" } }));
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 404, { error: { message: "Message not found", code: "not_found" } })));
   const alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   const beta = await registerProject({ externalId: "beta" }, SYSTEM_ACTOR, { checkWithService: false });
   await indexMirroredMessages({ alpha: alpha.id, beta: beta.id });
   both = await sessionCookie((await createUser({ email: "s@example.com", role: "support", projectIds: [alpha.id, beta.id] }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 type Page = { data: { id: string }[]; nextCursor: string | null; openId: string | null };
 
@@ -39,17 +35,7 @@ async function list(project: string, query: Record<string, string | undefined>):
   return res.json();
 }
 
-async function allPages(project: string, query: Record<string, string | undefined>): Promise<string[]> {
-  const found: string[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < 20; i++) {
-    const page = await list(project, { ...query, limit: "1", cursor });
-    found.push(...page.data.map((m) => m.id));
-    if (!page.nextCursor) return found;
-    cursor = page.nextCursor;
-  }
-  throw new Error("more pages than messages");
-}
+const allPages = (project: string, query: Record<string, string | undefined>) => allPageIds((cursor) => list(project, { ...query, limit: "1", cursor }));
 
 describe("GET /api/p/[project]/messages keeps to its project", () => {
   it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s", async (_, filter) => {

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { POST as SIMULATE } from "../inbound/simulate/route";
 import { GET as DETAIL } from "./[id]/detail/route";
 import { POST as REPLY } from "./[id]/reply/route";
 import { GET } from "./route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let service: TestServer;
 let support: string;
 let marketer: string;
@@ -23,7 +23,7 @@ const INBOUND = {
 };
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = req.url;
     if (req.method === "GET" && url === "/v1/emails/in_1") return json(res, 200, INBOUND);
     if (req.method === "GET" && url === "/v1/emails/lookup_only_1") return json(res, 200, { ...INBOUND, id: "lookup_only_1", direction: "outbound", status: "delivered", threadId: null, to: ["zed@example.com"] });
@@ -38,9 +38,7 @@ beforeAll(async () => {
     }
     if (req.method === "POST" && url === "/v1/inbound/simulate") return json(res, 200, { ...INBOUND, id: "in_sim" });
     return json(res, 404, { error: { message: "Message not found", code: "not_found" } });
-  });
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  }));
   projectId = (await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false })).id;
   support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
   marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
@@ -54,10 +52,7 @@ beforeAll(async () => {
   // Idempotent: the same message recorded again changes nothing.
   await recordSentMessages([{ projectId, messageId: "m2", request: request("x@example.com", "Changed"), sentBy: null, idempotencyKey: "k2", source: "dashboard" }]);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 const list = async (query: string, cookie = support) => {
   const res = await GET(await apiRequest(`/api/p/demo/messages?${query}`, { cookie }), params({ project: "demo" }));

@@ -2,15 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, listAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
-import { useTestDb } from "@/lib/server/db/test-db";
 import type { Project } from "@/lib/server/guard";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { GET as EXPORT } from "@/app/api/p/[project]/suppressions/export/route";
 import { GET as LIST, POST as ADD } from "./route";
 import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /** Suppressions linked to the bounce behind them, exported safely; the event stream protected. */
 const SUPPRESSIONS = [
@@ -24,7 +24,7 @@ const HOOKS_LIST = [
 ];
 
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let project: Project;
 let support: string;
 let marketer: string;
@@ -32,7 +32,7 @@ let admin: string;
 const deleted: string[] = [];
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/v1/suppressions" && req.method === "GET") return json(res, 200, { data: SUPPRESSIONS, nextCursor: null });
     if (url.pathname === "/v1/suppressions" && req.method === "POST") return json(res, 201, { ...JSON.parse(req.body), createdAt: "2026-01-04T00:00:00Z" });
@@ -44,9 +44,7 @@ beforeAll(async () => {
       return;
     }
     json(res, 404, {});
-  });
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
   const d = await db();
   await d.insert(indexedMessages).values({ id: "msg_bounced", projectId: project.id, direction: "outbound", status: "bounced", from: "a@x.test", to: ["gone@example.com"], source: "dashboard", createdAt: new Date("2026-01-02T00:00:00Z") });
@@ -56,10 +54,7 @@ beforeAll(async () => {
   marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 describe("suppressions", () => {
   it("links each bounce or complaint to its message: the service's, else the index's", async () => {

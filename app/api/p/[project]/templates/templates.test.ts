@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Mustache from "mustache";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
-import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
+import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { GET as ONE } from "@/app/api/p/[project]/templates/[id]/route";
 import { POST as PREVIEW } from "@/app/api/p/[project]/templates/preview/route";
+import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * A service that lists no `variables` on its templates (a local-service extra), uses numeric
@@ -16,11 +16,11 @@ import { POST as PREVIEW } from "@/app/api/p/[project]/templates/preview/route";
 const TEMPLATE = { id: 31, name: "Welcome", subject: "Welcome to {{company}}, {{name}}!", html: "<h1>Hi {{name}}</h1>{{#items}}<li>{{title}}</li>{{/items}}", text: null, createdAt: "2026-01-01T00:00:00Z" };
 
 let service: TestServer;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let marketer: string;
 
 beforeAll(async () => {
-  service = await startHttpServer((req, res) => {
+  ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
     if (url.pathname === "/v1/templates/31") return json(res, 200, TEMPLATE);
     if (url.pathname === "/v1/templates/preview") {
@@ -29,16 +29,11 @@ beforeAll(async () => {
       return json(res, 200, { data: { rendered: { subject: render(draft.subject), body: { html: render(draft.html) } } } });
     }
     json(res, 404, { title: "Not Found" });
-  });
-  setTestEnv({ SERVICE_URL: service.url });
-  ({ dispose } = await useTestDb());
+  }));
   await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
   marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await service.close();
-});
+afterAll(() => close());
 
 describe("templates from a service that does not list their variables", () => {
   it("the template offers the variables its subject and html use", async () => {

@@ -3,11 +3,9 @@ import { GET as LIST, POST as CREATE } from "./route";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";
-import { useTestDb } from "@/lib/server/db/test-db";
-import { registerProject } from "@/lib/server/projects";
-import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
+import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
-import { startRealService } from "@/lib/test/real-service";
+import { startDashboardOnReal } from "@/lib/test/dashboard-on-real";
 
 /**
  * Finding 5 of the review, for the service's webhooks: an endpoint URL with a receiver's
@@ -19,21 +17,14 @@ const URL_WITH_SECRETS = "https://hookuser:hookpass@hooks.example.com/services/T
 const MASKED = "https://***@hooks.example.com/services/T0123ABCD/***?token=***";
 const SECRETS = ["hookuser", "hookpass", "aB3dE5gH7jK9mN1pQ3sT5vX7", "tok-0123456789"];
 
-let real: Awaited<ReturnType<typeof startRealService>>;
-let dispose: () => Promise<void>;
+let close: () => Promise<void>;
 let admin: string;
 
 beforeAll(async () => {
-  real = await startRealService();
-  setTestEnv({ SERVICE_URL: real.url, SERVICE_API_KEY: real.key, SERVICE_TIMEOUT_MS: "5000" });
-  ({ dispose } = await useTestDb());
-  await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
+  ({ close } = await startDashboardOnReal());
   admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
 });
-afterAll(async () => {
-  await dispose();
-  await real.close();
-});
+afterAll(() => close());
 
 describe("webhook endpoint URLs", () => {
   it("are answered with their credentials masked, on creation and in the list, and audited masked", async () => {
