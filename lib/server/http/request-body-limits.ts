@@ -9,7 +9,7 @@ import { env } from "@/lib/server/env";
 import { errorResponse, tooLarge } from "./error-answer";
 import { hookServerRequests } from "./http-request-hook";
 import { holdBody, SMALL_BODY_BYTES, type BodyBudget, type Hold, type Pool } from "./inflight-budget";
-import { networkOf } from "./ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 import { answerOnSocket, sendAnswer } from "./node-answer";
 
 /**
