@@ -10,3 +10,7 @@ export const RANGE_LABELS: Record<OverviewRange, string> = { "24h": "Last 24 hou
 export function rangeFrom(value: unknown): OverviewRange {
   return typeof value === "string" && (OVERVIEW_RANGES as readonly string[]).includes(value) ? (value as OverviewRange) : "7d";
 }
+
+const HOUR = 3_600_000;
+/** Each range's length, for the overview's and the deliverability read's windows (lib/server). */
+export const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d": 7 * 24 * HOUR, "30d": 30 * 24 * HOUR };

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { emailAddress } from "@/lib/schemas/common";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
-import { isAddressOrRange } from "./http/ip-ranges";
+import { isAddressOrRange } from "@/lib/net/ip-ranges";
 
 /**
  * The one reader of `process.env`. Validated lazily on first use, so `next build` works

@@ -3,6 +3,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { Domain } from "@/lib/schemas";
 import type { AuditEntry } from "@/lib/schemas/audit";
+import { RANGE_MS } from "@/lib/insight/ranges";
 import { projectThresholds } from "./alerts/settings";
 import { listAudit } from "./audit";
 import { getStreamStatus } from "./event-stream/status";
@@ -26,7 +27,6 @@ import {
 export { OVERVIEW_RANGES, type OverviewRange } from "@/lib/schemas/overview";
 
 const HOUR = 3_600_000;
-export const RANGE_MS: Record<OverviewRange, number> = { "24h": 24 * HOUR, "7d": 7 * 24 * HOUR, "30d": 30 * 24 * HOUR };
 
 /**
  * The figures come from insight's rollups (lib/server/insight): outbound messages by when they

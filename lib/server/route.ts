@@ -2,14 +2,14 @@ import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { AppError, isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
 import { findJsonProblem, parseJson, type JsonProblem } from "@/contract/http/json-safety";
-import { BodyTooLargeError, formatBytes, readBodyText } from "@/contract/http/read-body";
-import { safeErrorSummary } from "@/contract/log/safe-error";
+import { BodyTooLargeError, readBodyText } from "@/contract/http/read-body";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
+import { bodyCutOff, errorResponse, tooLarge } from "./http/error-answer";
 import { isSameOriginWrite } from "./http/same-origin";
 
 type Params = Record<string, string>;
@@ -132,41 +132,6 @@ function toResponse(result: Result, correlationId: string): Response {
   return res;
 }
 
-function isZodError(e: unknown): e is z.ZodError {
-  return e instanceof z.ZodError || (e instanceof Error && e.name === "ZodError" && Array.isArray((e as z.ZodError).issues));
-}
-
-/** The first issue names the field: `param` is its dotted path, the message starts with it. */
-export function appErrorFromZod(e: z.ZodError): AppError {
-  const issue = e.issues[0];
-  // An issue about the whole input (a body that is not an object) names the body.
-  const param = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "body";
-  const text = issue?.message ?? "is not valid";
-  return new AppError(400, "validation_error", `${param}: ${text}`, param);
-}
-
-export function errorResponse(e: unknown, correlationId: string, req?: Request): Response {
-  let err: AppError;
-  if (isZodError(e)) {
-    err = appErrorFromZod(e);
-  } else if (isAppError(e)) {
-    err = e;
-    if (err.status >= 500) {
-      console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} → ${err.status} ${err.code}: ${err.message}`);
-    }
-  } else {
-    // Unexpected: what failed and where stays in the server log under the correlation id;
-    // never the values it was working on (a failed query's parameters hold secrets).
-    console.error(`[${correlationId}] ${req?.method ?? ""} ${req ? new URL(req.url).pathname : ""} failed: ${safeErrorSummary(e)}`);
-    err = new AppError(500, "internal_error", `Something went wrong on our side. Reference: ${correlationId}.`);
-  }
-  const body = JSON.stringify(new AppError(err.status, err.code, err.message, err.param, correlationId).toBody());
-  // A 429 or 503 that knows when to come back says so (a limit of ours, or the service's own Retry-After).
-  const headers: Record<string, string> = { "Content-Type": "application/json", "Cache-Control": NO_STORE, "X-Correlation-Id": correlationId };
-  if ((err.status === 429 || err.status === 503) && err.retryAfterMs !== undefined) headers["Retry-After"] = String(Math.max(1, Math.ceil(err.retryAfterMs / 1000)));
-  return new Response(body, { status: err.status, headers });
-}
-
 /** A problem found in the input (a NUL, nesting too deep) as the 400 that names its field. */
 function validationError(problem: JsonProblem): AppError {
   // A problem with the whole input (a body that is only a string holding a NUL) names the body.
@@ -202,16 +167,6 @@ export async function readRequestText(req: Request, limit: number): Promise<stri
     // (lib/server/http/request-body-limits.ts). The sender's doing, not a failure of ours.
     throw bodyCutOff();
   }
-}
-
-/** The 400 of a body that stopped before its end (also the ingest's, lib/server/event-stream/ingest-limits.ts). */
-export function bodyCutOff(): AppError {
-  return new AppError(400, "validation_error", "body: the request body was cut off.", "body");
-}
-
-/** The 413 of a body past `limit` (also the ingest's fast path, lib/server/event-stream/fast-path.ts). */
-export function tooLarge(limit: number): AppError {
-  return new AppError(413, "payload_too_large", `body: the request body is larger than ${formatBytes(limit)}.`, "body");
 }
 
 /** Query parameters, validated; a repeated key becomes an array. */

@@ -5,7 +5,7 @@ import { isAppError } from "@/lib/errors";
 import { recordAudit, recordAuditCount } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { users, type UserRow } from "@/lib/server/db/schema/core";
-import { networkOf } from "@/lib/server/http/ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 import { DUMMY_HASH, verifyPassword } from "./password";
 import { busyMessage, PASSWORD_BUSY, PASSWORD_RETRY_AFTER_S } from "./password-pool";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } from "./throttle";

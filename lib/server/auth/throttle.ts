@@ -4,12 +4,12 @@ import { and, eq, gt, inArray, lt, not, sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import { loginThrottle } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
-import { networkOf } from "@/lib/server/http/ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 
 /**
  * Sign-in throttling that slows guessing without letting a stranger lock anyone out.
  *
- * A client is its network (lib/server/http/ip-ranges.ts networkOf): an IPv4 address, or an IPv6
+ * A client is its network (lib/net/ip-ranges.ts networkOf): an IPv4 address, or an IPv6
  * address's /64 — one subscriber holds a whole /64, so a count per IPv6 address would give
  * every guess a fresh budget. Failures are counted on three keys, each forgotten
  * LOGIN_THROTTLE_WINDOW_S after its last counted failure:

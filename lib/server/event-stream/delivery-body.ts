@@ -2,7 +2,7 @@ import "server-only";
 import type http from "node:http";
 import { bodyTooSlow, watchArrival } from "@/lib/server/http/arrival-rate";
 import type { Hold } from "@/lib/server/http/inflight-budget";
-import { bodyCutOff } from "@/lib/server/route";
+import { bodyCutOff } from "@/lib/server/http/error-answer";
 import { deliveryTooLarge, deliveryTooSlow, ingestBusy, type IngestLimits } from "./ingest-limits";
 import type { SignatureCheck } from "./verify";
 

@@ -9,7 +9,7 @@ import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/http/inflight-budget";
-import { networkOf } from "@/lib/server/http/ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";

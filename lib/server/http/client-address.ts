@@ -1,7 +1,7 @@
 import "server-only";
 import { env } from "@/lib/server/env";
 import { hookServerRequests } from "./http-request-hook";
-import { addressSet, normalizeAddress } from "./ip-ranges";
+import { addressSet, normalizeAddress } from "@/lib/net/ip-ranges";
 
 /**
  * The TCP peer of a request, written by our own hook on Node's HTTP server (below) before

@@ -86,7 +86,7 @@ function holdBytes(of: readonly Pool[]): Hold {
   };
 }
 
-/** The pools a body from `address` (its network, lib/server/http/ip-ranges.ts) declaring `declared` bytes (null: unknown) holds in. */
+/** The pools a body from `address` (its network, lib/net/ip-ranges.ts) declaring `declared` bytes (null: unknown) holds in. */
 export function bodyPools(budget: BodyBudget, address: string, declared: number | null): Pool[] {
   const total: Pool = { name: budget.name, limit: budget.total, kind: "total" };
   if (declared !== null && declared <= SMALL_BODY_BYTES) {

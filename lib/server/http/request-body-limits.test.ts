@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { EnvError, parseEnv } from "@/lib/server/env";
 import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "./inflight-budget";
-import { networkOf } from "./ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 import { LINGER_BYTES } from "./node-answer";
 import { installRequestBodyLimits, requestLimits } from "./request-body-limits";
 import { setTestEnv } from "@/lib/server/test-helpers";

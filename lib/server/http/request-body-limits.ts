@@ -6,11 +6,11 @@ import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { bodyTooSlow, watchArrival, type ArrivalRate } from "./arrival-rate";
 import { clientAddressOf } from "./client-address";
 import { env } from "@/lib/server/env";
+import { errorResponse, tooLarge } from "./error-answer";
 import { hookServerRequests } from "./http-request-hook";
 import { holdBody, SMALL_BODY_BYTES, type BodyBudget, type Hold, type Pool } from "./inflight-budget";
-import { networkOf } from "./ip-ranges";
+import { networkOf } from "@/lib/net/ip-ranges";
 import { answerOnSocket, sendAnswer } from "./node-answer";
-import { errorResponse, tooLarge } from "@/lib/server/route";
 
 /**
  * The bounds of every request body the dashboard takes, enforced on Node's HTTP server before

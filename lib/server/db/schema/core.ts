@@ -81,7 +81,7 @@ export const loginThrottle = pgTable(
      * `account:<email>`, `address:<network>`, `pair:<json [email, network]>` (failures),
      * `refused:<pair>` (refused tries of one window), `known:<pair>` (the last successful
      * sign-in) or `passed:<pair>` (the network's one try past the account's delay). A network
-     * is an IPv4 address or an IPv6 /64 (lib/server/http/ip-ranges.ts networkOf).
+     * is an IPv4 address or an IPv6 /64 (lib/net/ip-ranges.ts networkOf).
      */
     key: text("key").primaryKey(),
     /** The last counted failure; for `refused:` the window's first refusal; for `known:` the last success; for `passed:` the pass. */

@@ -1,6 +1,9 @@
 import { BlockList, isIP } from "node:net";
 import { groups } from "@/contract/net/ip";
 
+// Addresses and ranges, pure: below lib/server, since env.ts validates its address settings
+// with it and http/ (client-address.ts, which reads env) matches requests against them.
+
 /** "::ffff:10.0.0.1" (an IPv4 peer on a dual-stack socket) → "10.0.0.1"; anything else unchanged. */
 export function normalizeAddress(address: string): string {
   const trimmed = address.trim();
@@ -18,7 +21,7 @@ export function isAddressOrRange(entry: string): boolean {
   return Number(prefix) <= (family === 4 ? 32 : 128);
 }
 
-/** A set of addresses and ranges, asked "is this address in it?". Entries are validated by env.ts. */
+/** A set of addresses and ranges, asked "is this address in it?". Entries are validated by lib/server/env.ts. */
 export function addressSet(entries: readonly string[]): (address: string) => boolean {
   const list = new BlockList();
   for (const entry of entries) {

@@ -8,7 +8,9 @@ import { currentUser } from "@/lib/server/current-user";
 
 /**
  * The sign-out server actions, called from the shell's user menu and sign-out buttons (here in
- * lib/, not beside the login page, so components never import from app/).
+ * lib/, not beside the login page, so components never import from app/). At lib/server's root
+ * beside current-user.ts, not in auth/: it reads the signed-in user through the guard, which
+ * builds on auth/.
  */
 
 /** Ends this session on the server (not just the cookie), then clears the cookie. */
