@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { scanMessages } from "./write-epoch";
 
@@ -31,6 +33,11 @@ describe("scanMessages", () => {
       "COMMIT",
       "ROLLBACK",
       "  /* unknown */ select 1",
+      "select 1; update sessions set revoked_at = now()",
+      "show search_path; drop table users",
+      "select * into sessions_copy from sessions",
+      "select setval('seq', 1)",
+      "select set_config('search_path', 'other', false)",
     ]) {
       expect(scanMessages(parse(sql)).writes, sql).toBe(true);
       expect(scanMessages(query(sql)).writes, sql).toBe(true);
@@ -41,5 +48,26 @@ describe("scanMessages", () => {
     const batch = Buffer.concat([parse("select 1"), message("B", "", "", [0, 0, 0, 0, 0, 0]), message("E", "", [0, 0, 0, 0]), sync()]);
     expect(scanMessages(batch)).toEqual({ writes: false, ends: true });
     expect(scanMessages(Buffer.concat([parse("update users set name = $1"), sync()]))).toEqual({ writes: true, ends: true });
+  });
+
+  it("a statement parsed earlier and bound by name, or a function called by id, is a write; the exchange ends only at its last Sync", () => {
+    const bind = (statement: string) => message("B", "", statement, [0, 0, 0, 0, 0, 0]);
+    expect(scanMessages(Buffer.concat([bind("s1"), message("E", "", [0, 0, 0, 0]), sync()])).writes).toBe(true);
+    expect(scanMessages(Buffer.concat([bind(""), message("E", "", [0, 0, 0, 0]), sync()])).writes).toBe(false);
+    expect(scanMessages(message("F", [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0])).writes).toBe(true);
+    expect(scanMessages(Buffer.concat([sync(), parse("update users set name = $1"), bind("")]))).toEqual({ writes: true, ends: false });
+    expect(scanMessages(parse("select 1;  "))).toEqual({ writes: false, ends: false });
+  });
+});
+
+describe("the dashboard's migrations", () => {
+  // A SELECT of a function that writes would be taken for a read (scanMessages): keep it so that none exists.
+  it("define no function but triggers", () => {
+    const dir = path.resolve(__dirname, "../../../drizzle");
+    const functions = readdirSync(dir)
+      .filter((f) => f.endsWith(".sql"))
+      .flatMap((f) => [...readFileSync(path.join(dir, f), "utf8").matchAll(/create\s+(?:or\s+replace\s+)?(?:function|procedure)[^;]*?(returns\s+\w+|language)/gi)].map((m) => `${f}: ${m[0].slice(0, 80)}`));
+    expect(functions.length).toBeGreaterThan(0);
+    expect(functions.filter((f) => !/returns\s+trigger/i.test(f))).toEqual([]);
   });
 });
