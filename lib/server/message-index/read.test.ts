@@ -172,6 +172,21 @@ describe("readMessage", () => {
     expect(reads("streamed") - before).toBe(2);
   });
 
+  it("with several instances on one Postgres, writes a read's answer every time: another may have written an older one since", async () => {
+    setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000", DATABASE_URL: "postgres://other-instances@db.test/dashboard" });
+    const d = await db();
+    await d.delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));
+    const indexedAt = async () => (await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.updatedAt?.getTime();
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    const first = await indexedAt();
+    expect(first).toBeDefined();
+    await new Promise((r) => setTimeout(r, 5));
+    await readMessage(quiet, "msg_1");
+    await settleAfterResponses();
+    expect(await indexedAt()).toBeGreaterThan(first!);
+  });
+
   it("writes nothing when a read brings back what it last wrote and the index still shows it", async () => {
     const d = await db();
     await d.delete(indexedMessages).where(eq(indexedMessages.id, "msg_1"));

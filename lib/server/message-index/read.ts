@@ -112,11 +112,12 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   // Not when this process wrote this very answer and the index shows no change since (same
   // status, no newer event from the stream; the row gone would show as no status): the write
   // would change nothing, and on PGlite it holds the one database, and the process, for
-  // longer than the read took.
+  // longer than the read took. Only where this process is the index's one writer: on a shared
+  // Postgres another dashboard may have written an older answer since.
   const indexed = cache().indexed;
   const key = keyOf(project.id, id);
   const last = indexed.get(key);
-  if (last && state.status === canonicalStatus(last.message.status) && state.eventSeq === last.eventSeq && isDeepStrictEqual(last.message, message)) return message;
+  if (last && !env().DATABASE_URL && state.status === canonicalStatus(last.message.status) && state.eventSeq === last.eventSeq && isDeepStrictEqual(last.message, message)) return message;
   const record = async () => {
     await indexServiceMessage(project.id, message);
     indexed.delete(key);
