@@ -11,9 +11,12 @@ const root = path.resolve(__dirname, "..");
 const read = (file: string) => readFileSync(path.join(root, file), "utf8");
 const doc = read("ARCHITECTURE.md");
 
+/** Folders a run makes and git ignores (`test-results/`, …): what a document says of them is not checked, their contents come and go. */
+const ignoredFolders = new Set(read(".gitignore").split("\n").map((line) => line.trim().match(/^\/?([\w.-]+)\/$/)?.[1]).filter(Boolean));
+
 /** The top folders of `dir`: a path a document names starts at one of them (`readers/` is named relative to its parent). */
 const foldersOf = (dir: string) =>
-  new Set(readdirSync(path.join(root, dir), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules").map((e) => e.name));
+  new Set(readdirSync(path.join(root, dir), { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith(".") && e.name !== "node_modules" && !ignoredFolders.has(e.name)).map((e) => e.name));
 
 /** Paths a document names: in code spans, and (with `blocks`) the left column of its layout blocks. */
 function namedPaths(text: string, topLevel: Set<string>, blocks = true): string[] {
