@@ -17,8 +17,8 @@ import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 
 /**
  * Every path parameter is declared with its kind's schema (lib/schemas/params.ts) and checked
- * by route() before the guard's query or any service call: a malformed one is a 400 naming
- * the parameter, as a body field is. A well-formed id that names nothing keeps its 404.
+ * by route() after the guard and before any other query or service call: a malformed one is a
+ * 400 naming the parameter, as a body field is. A well-formed id that names nothing keeps its 404.
  */
 let close: () => Promise<void>;
 let service: TestServer;
@@ -72,8 +72,8 @@ describe("a malformed path parameter is a 400 naming it", () => {
     expect(await answer(getRecipient, "GET", "/api/p/demo/recipients/x", { project: "demo", email: "not-an-address" })).toMatchObject({ status: 400, param: "email" });
   });
 
-  it("a project too long to be one", async () => {
-    expect(await answer(getMessage, "GET", "/api/p/x/messages/m", { project: "p".repeat(601), id: "m1" })).toMatchObject({ status: 400, param: "project" });
+  it("a project too long to be one is the guard's one 404, as any project it does not find", async () => {
+    expect(await answer(getMessage, "GET", "/api/p/x/messages/m", { project: "p".repeat(601), id: "m1" })).toMatchObject({ status: 404, code: "project_not_found" });
   });
 
   it("and none of these reached the service", () => {
@@ -92,12 +92,12 @@ describe("a well-formed id that names nothing keeps its 404", () => {
 });
 
 describe("the order route() reads a declared input in", () => {
-  it("path parameters before the guard (they name nothing yet), the body after it (a stranger learns nothing of its rules)", async () => {
+  it("path parameters and the body after the guard: a stranger learns nothing of their rules", async () => {
     const signedOut = async (id: string, body: unknown) => {
       const res = await deleteWebhook(await apiRequest("/api/p/demo/webhooks/x", { method: "DELETE", body }), params({ project: "demo", id }));
       return { status: res.status, param: ((await res.json()) as { error: { param: string | null } }).error.param };
     };
-    expect(await signedOut(LONG, {})).toEqual({ status: 400, param: "id" });
+    expect(await signedOut(LONG, {})).toEqual({ status: 401, param: null });
     expect(await signedOut("wh_1", { confirmUrl: 42 })).toEqual({ status: 401, param: null });
   });
 });

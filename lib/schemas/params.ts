@@ -12,8 +12,8 @@ import { emailAddress } from "./common";
 /**
  * `[project]`: the project's external id as the address carries it. route() decodes it and the
  * guard resolves it; an unknown, malformed or not granted project is one 404, which does not
- * tell who may see which projects. Only a value longer than any project id can be (200
- * characters, each escaped: 600) is a 400, the same for everyone.
+ * tell who may see which projects (one too long to be any, over 200 characters each escaped:
+ * 600, included — the guard finds none by it).
  */
 export const projectSlug = z.string().min(1, { error: "is required" }).max(600, { error: "is not a project of this dashboard (too long)" });
 

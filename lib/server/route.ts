@@ -58,8 +58,8 @@ export function route<P extends Params = {}>(
   fn: (ctx: BaseContext<P, null>) => Promise<Result>,
 ): Handler<P>;
 /**
- * With its input declared: every path parameter is checked with its schema before the guard
- * (a 400 naming the parameter), the body after it (a 400 naming the field), and the handler
+ * With its input declared: after the guard, every path parameter is checked with its schema
+ * (a 400 naming the parameter) and the body read (a 400 naming the field), and the handler
  * gets both typed. A `project` parameter is resolved by the guard as above.
  */
 export function route<S extends ParamSchemas = {}, B extends z.ZodType | undefined = undefined>(
@@ -87,7 +87,6 @@ export function route<P extends Params>(
       // A NUL in an id or the project would reach the database, which refuses it with a 500.
       const paramProblem = findJsonProblem(params);
       if (paramProblem) throw validationError(paramProblem);
-      if (paramSchema) params = { ...params, ...paramSchema.parse(params) } as P;
       let guarded: { user: Actor | null; project?: Project } = { user: null };
       if (permission) {
         // One query reads the user, their grants and the route's project.
@@ -96,6 +95,9 @@ export function route<P extends Params>(
         guarded =
           typeof params.project === "string" ? await checkAccess(load, permission, decodeParam(params.project)) : { user: (await checkAccess(load, permission)).user };
       }
+      // After the guard, as the body: who may not use the route learns nothing of its rules
+      // (a 401 or 403 whatever the address), and the project is the guard's to resolve.
+      if (paramSchema) params = { ...params, ...paramSchema.parse(params) } as P;
       const body = input.body ? { body: await parseBody(req, input.body) } : {};
       return toResponse(await fn({ req, params, correlationId, ...guarded, ...body }), correlationId);
     } catch (e) {

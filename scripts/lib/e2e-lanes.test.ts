@@ -35,7 +35,7 @@ describe("the browser suite's lanes", () => {
     expect(laneChains(lanes).map((chain) => chain.map((l) => l.name))).toEqual([["contrarian-1", "bundled-3"], ["bundled-1"], ["bundled-2"]]);
   });
 
-  it("leaves the other targets' lanes idle once they end when asked (E2E_FOLLOW=0)", () => {
+  it("leaves the other targets' lanes idle once they end unless asked (the default; E2E_FOLLOW=1 fills them)", () => {
     const durations = { "bundled e2e/a.spec.ts": 100, "bundled e2e/b.spec.ts": 60, "bundled e2e/c.spec.ts": 50, "bundled e2e/d.spec.ts": 10, "contrarian e2e/journeys/j.spec.ts": 5 };
     const lanes = planLanes(suiteUnits(files), { bundled: 2, contrarian: 1 }, durations, { follow: false });
     expect(lanes.map((l) => l.name)).toEqual(["contrarian-1", "bundled-1", "bundled-2"]);

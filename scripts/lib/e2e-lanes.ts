@@ -105,7 +105,8 @@ export const LANE_START_S = 25;
  * after each lane of the others ends, in its place (a lane with `after`): the others' few
  * files leave their lane idle long before the end otherwise, and a lane mostly waits (on the
  * service's lifecycle steps, a scheduled send), so the number of lanes at a time stays the
- * same (`follow: false`, E2E_FOLLOW=0, leaves them idle as before). A file not measured yet
+ * same (`follow: true`, E2E_FOLLOW=1; off by default: on CI's two cores the third stack
+ * starved the services, and tests waiting on their lifecycle ran out of time). A file not measured yet
  * counts as the median of those that were.
  */
 export function planLanes(units: Unit[], lanes: Record<ServiceTarget, number>, durations: Record<string, number>, opts: { follow?: boolean } = {}): Lane[] {

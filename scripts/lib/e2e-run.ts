@@ -150,7 +150,7 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
     const units = suiteUnits();
     const together = units.filter((u) => !runsAlone(u.file));
     const alone = units.filter((u) => runsAlone(u.file));
-    const lanes = laneChains(planLanes(together, laneCounts(), readDurations(), { follow: process.env.E2E_FOLLOW !== "0" })).map((chain) => chain.map(run));
+    const lanes = laneChains(planLanes(together, laneCounts(), readDurations(), { follow: process.env.E2E_FOLLOW === "1" })).map((chain) => chain.map(run));
     const solos = aloneLanes(alone).map((lane) => [run(lane)]);
     return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" || solos.length === 0 ? [] : [solos])];
   }
