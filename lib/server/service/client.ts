@@ -4,6 +4,7 @@ import { AppError, defaultCode } from "@/lib/errors";
 import { env } from "../env";
 import { summarizeErrorBody } from "./error-body";
 import { serviceHeaders } from "./headers";
+import { AnswerTooLargeError, exchange, type Answer } from "./transport";
 import { serviceBase, serviceUrl } from "./url";
 
 /**
@@ -54,8 +55,10 @@ function backoff(attempt: number): number {
   return Math.random() * Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** attempt);
 }
 
-async function readBody(res: Response): Promise<{ text: string; json: unknown }> {
-  const text = await res.text().catch(() => "");
+/** The largest answer read from the service (attachments' bytes excepted: they are streamed). */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+function asJson(text: string): { text: string; json: unknown } {
   if (!text) return { text, json: undefined };
   try {
     return { text, json: JSON.parse(text) };
@@ -117,6 +120,8 @@ function defaultUpstreamMessage(status: number): string {
   return "The email service failed to handle the request. Try again.";
 }
 
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? null;
+
 function isTimeout(e: unknown): boolean {
   return e instanceof Error && (e.name === "TimeoutError" || e.name === "AbortError");
 }
@@ -139,18 +144,14 @@ export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const remaining = deadline - Date.now();
     if (remaining <= 0) throw lastError;
-    let res: Response;
+    let res: Answer;
     try {
-      res = await fetch(url, {
-        method: opts.method,
-        headers,
-        body,
-        // Never follow: a redirect could carry the key to another origin.
-        redirect: "manual",
-        signal: AbortSignal.timeout(remaining),
-        cache: "no-store",
-      });
+      res = await exchange(url, { method: opts.method, headers, body, timeoutMs: remaining, maxBytes: MAX_ANSWER_BYTES, reuse: retryable });
     } catch (err) {
+      if (err instanceof AnswerTooLargeError) {
+        console.error(`service: ${opts.path} answered more than ${MAX_ANSWER_BYTES} bytes; the answer was not read`);
+        throw new AppError(502, "bad_gateway", "The email service answered with more data than the dashboard reads.");
+      }
       lastError = isTimeout(err)
         ? new AppError(504, "service_timeout", defaultUpstreamMessage(504))
         : new AppError(503, "service_unavailable", "The email service cannot be reached right now. Try again shortly.");
@@ -161,10 +162,10 @@ export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
       continue;
     }
 
-    if (res.ok) return parseSuccess(res, opts.schema, opts.path);
+    const { json, text } = asJson(res.text);
+    if (res.status >= 200 && res.status < 300) return parseSuccess(res.status, text, json, opts.schema, opts.path);
 
-    const { json, text } = await readBody(res);
-    const retryAfter = res.status === 429 ? parseRetryAfter(res.headers.get("retry-after")) : null;
+    const retryAfter = res.status === 429 ? parseRetryAfter(headerValue(res.headers["retry-after"])) : null;
     lastError = errorFromResponse(res.status, json, retryAfter, text);
     const transient = res.status === 429 || res.status >= 500;
     if (!transient || !retryable || attempt === MAX_ATTEMPTS - 1) throw lastError;
@@ -182,15 +183,14 @@ export async function callService<T>(opts: ServiceRequest<T>): Promise<T> {
  * operation that needs nothing back (a delete) succeeds whatever the service sent; one that
  * needs an answer fails here, with the reason logged for the operator.
  */
-async function parseSuccess<T>(res: Response, schema: z.ZodType<T>, path: string): Promise<T> {
-  const { text, json } = await readBody(res);
+function parseSuccess<T>(status: number, text: string, json: unknown, schema: z.ZodType<T>, path: string): T {
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     // Logged for the operator; the user gets a plain message, never the upstream body.
     const issues = text && json === undefined
       ? "the body is not JSON"
       : parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");
-    console.error(`service: ${path} answered ${res.status} in a shape the dashboard does not understand: ${issues}`);
+    console.error(`service: ${path} answered ${status} in a shape the dashboard does not understand: ${issues}`);
     throw new AppError(502, "bad_gateway", "The email service answered in an unexpected format.");
   }
   return parsed.data;
@@ -227,7 +227,7 @@ export async function fetchServiceUrl(url: string, opts: { timeoutMs?: number } 
       : new AppError(503, "service_unavailable", "The email service cannot be reached right now. Try again shortly.");
   }
   if (!res.ok) {
-    const { json, text } = await readBody(res);
+    const { json, text } = asJson(await res.text().catch(() => ""));
     throw errorFromResponse(res.status, json, parseRetryAfter(res.headers.get("retry-after")), text);
   }
   return res;
