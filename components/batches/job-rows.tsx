@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import { jobRowsQuery } from "@/lib/queries/batches";
-import type { FirstRows } from "@/lib/schemas/batch";
+import type { FirstRows, JobKind } from "@/lib/schemas/batch";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
@@ -15,7 +15,7 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
 /** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
-export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
+export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: JobKind; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
   const { get, set } = useUrlState();
   const status = BATCH_ROW_STATUSES.includes(get("status") as never) ? get("status") : null;
   const after = Number(get("after")) || null;
