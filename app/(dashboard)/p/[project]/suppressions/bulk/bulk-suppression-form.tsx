@@ -1,13 +1,13 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { suppressionMutations } from "@/lib/queries/suppressions";
 import { SUPPRESSION_REASONS } from "@/lib/schemas/words";
 import type { JobView } from "@/lib/schemas/batch";
 import { FileSource, type LoadedFile } from "@/components/batches/file-source";
+import { EarlierJobs } from "@/components/batches/earlier-jobs";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
@@ -87,23 +87,7 @@ export function BulkSuppressionForm({ project, jobs }: { project: string; jobs: 
           />
         </>
       )}
-      {jobs.length > 0 && (
-        <section className="space-y-2">
-          <h2 className="text-lg font-semibold">Earlier lists</h2>
-          <ul className="divide-y rounded-md border text-sm">
-            {jobs.map((j) => (
-              <li key={j.id} className="flex flex-wrap justify-between gap-2 px-3 py-2">
-                <Link className="underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/suppressions/bulk/${j.id}`}>
-                  {j.fileName ?? "Pasted list"}
-                </Link>
-                <span className="text-muted-foreground">
-                  {j.counts.sent.toLocaleString()} added · {j.status === "done" ? "finished" : "running"}
-                </span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <EarlierJobs title="Earlier lists" jobs={jobs} href={(id) => `/p/${encodeURIComponent(project)}/suppressions/bulk/${id}`} untitled="Pasted list" done="added" />
     </div>
   );
 }
