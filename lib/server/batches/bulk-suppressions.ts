@@ -26,10 +26,17 @@ const reasonCheck: RowCheck = ({ data }) =>
 /** Lines listed as problems by the screen's check (the totals count them all). */
 const MAX_PROBLEMS = 1_000;
 
+/** A repeated line says it is added once (the batch check's words speak of messages sent). */
+function folded(r: CheckedRow): CheckedRow {
+  if (r.status !== "duplicate" || !r.error) return r;
+  const [field, repeats] = r.error.message.split(": ");
+  return { ...r, error: { ...r.error, message: `${field}: ${repeats}: the address is added once, from that line` } };
+}
+
 function checkList(project: Project, csv: string, sink: CheckedRowSink) {
   const mapping = suppressionListMapping(csv);
   if (!mapping) throw new AppError(400, "validation_error", "csv: no column holds email addresses; name the column `email`", "csv");
-  return checkFileInSlices(project.externalId, csv, mapping, null, sink, { maxRows: MAX_SUPPRESSION_ROWS, rowCheck: reasonCheck });
+  return checkFileInSlices(project.externalId, csv, mapping, null, (rows) => sink(rows.map(folded)), { maxRows: MAX_SUPPRESSION_ROWS, rowCheck: reasonCheck });
 }
 
 /** The screen's check: the totals and the lines that will not be added. Nothing is stored or added. */
