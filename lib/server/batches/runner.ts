@@ -219,7 +219,7 @@ async function markDoneIfFinished(d: Db, jobId: string) {
  * (lib/server/db/pglite.ts), 0.94–0.95 — this alone did not move it. A worker holds at most
  * two claims, the second for one round trip of the first (far inside BATCH_LEASE_MS).
  *
- * Contact imports, and jobs paused between chunks (the test aid BATCH_CHUNK_PAUSE_MS: halfway
+ * Contact imports and bulk suppressions (a request per row), and jobs paused between chunks (the test aid BATCH_CHUNK_PAUSE_MS: halfway
  * through a job), go one chunk at a time.
  */
 async function work(d: Db, job: BatchJobRow) {
