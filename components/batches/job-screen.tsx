@@ -18,7 +18,7 @@ import { Button } from "@/components/ui/button";
 const KINDS: Record<JobKind, { title: string; back: string; backLabel: string; noun: string }> = {
   send: { title: "Batch send", back: "batches", backLabel: "Batch from a file", noun: "messages" },
   contacts: { title: "Contact import", back: "contacts", backLabel: "Contacts", noun: "contacts" },
-  suppressions: { title: "Suppressions added in bulk", back: "suppressions", backLabel: "Suppressions", noun: "addresses" },
+  suppressions: { title: "Bulk suppression", back: "suppressions", backLabel: "Suppressions", noun: "addresses" },
 };
 
 /** A job as it runs: progress polled every second (which also resumes it after a restart), rows, retry, download. */
