@@ -90,7 +90,7 @@ describe("checking a list", () => {
       [4, "suppressed", "email"],
       [6, "invalid", "reason"],
     ]);
-    expect(problems[1].error?.message).toBe("email: repeats row 1: the address is added once, from that line");
+    expect(problems[1].error?.message).toBe("email: repeats line 1: the address is added once, from that line");
     // One read of the list (a page of 100 holds it all), no add.
     expect(requests).toEqual([{ method: "GET", path: "/v1/suppressions", email: null }]);
   });

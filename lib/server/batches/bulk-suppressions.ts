@@ -26,11 +26,11 @@ const reasonCheck: RowCheck = ({ data }) =>
 /** Lines listed as problems by the screen's check (the totals count them all). */
 const MAX_PROBLEMS = 1_000;
 
-/** A repeated line says it is added once (the batch check's words speak of messages sent). */
+/** A repeated line names the line it repeats, whose address is added once (the batch check's words speak of rows and of a message sent). */
 function folded(r: CheckedRow): CheckedRow {
   if (r.status !== "duplicate" || !r.error) return r;
   const [field, repeats] = r.error.message.split(": ");
-  return { ...r, error: { ...r.error, message: `${field}: ${repeats}: the address is added once, from that line` } };
+  return { ...r, error: { ...r.error, message: `${field}: ${repeats.replace("row", "line")}: the address is added once, from that line` } };
 }
 
 function checkList(project: Project, csv: string, sink: CheckedRowSink) {
