@@ -14,7 +14,7 @@ const loadParser = () => import("@/lib/batch/csv");
 const preload = () => void loadParser().catch(() => {});
 
 /** A CSV by upload (or drop), or rows pasted from a spreadsheet; parsed at once to show what was read. */
-export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | null) => void; loaded: LoadedFile | null }) {
+export function FileSource({ onLoaded, loaded, placeholder = "email,first_name,plan\nada@example.com,Ada,pro" }: { onLoaded: (f: LoadedFile | null) => void; loaded: LoadedFile | null; placeholder?: string }) {
   const [pasted, setPasted] = React.useState("");
   const inputId = React.useId();
   // Only the newest file or paste is reported, however the parser's loading and the reads interleave.
@@ -59,7 +59,7 @@ export function FileSource({ onLoaded, loaded }: { onLoaded: (f: LoadedFile | nu
           id={`${inputId}-paste`}
           rows={6}
           className="font-mono text-xs"
-          placeholder={"email,first_name,plan\nada@example.com,Ada,pro"}
+          placeholder={placeholder}
           value={pasted}
           onChange={(e) => {
             setPasted(e.target.value);

@@ -11,7 +11,7 @@ export function JobProgress({ job, noun = "messages" }: { job: JobView; noun?: s
   return (
     <div className="space-y-2">
       <div className="flex items-baseline justify-between text-sm">
-        <span className="font-medium">{job.status === "done" ? "Finished" : "Sending…"}</span>
+        <span className="font-medium">{job.status === "done" ? "Finished" : job.kind === "send" ? "Sending…" : "Adding…"}</span>
         <span className="tabular-nums text-muted-foreground">
           {settled.toLocaleString()} of {attempted.toLocaleString()} {noun} ({pct}%)
         </span>
@@ -22,11 +22,11 @@ export function JobProgress({ job, noun = "messages" }: { job: JobView; noun?: s
       <dl className="grid grid-cols-3 gap-2 text-sm md:grid-cols-6" data-testid="job-counts">
         {(
           [
-            ["sent", job.kind === "contacts" ? "Created" : "Sent"],
+            ["sent", { send: "Sent", contacts: "Created", suppressions: "Added" }[job.kind]],
             ["pending", "Waiting"],
             ["failed", "Failed"],
             ["invalid", "Invalid"],
-            ["suppressed", "Suppressed"],
+            ["suppressed", job.kind === "suppressions" ? "Already suppressed" : "Suppressed"],
             ["duplicate", job.kind === "contacts" ? "Already existed / repeated" : "Repeated"],
           ] as const
         ).map(([key, label]) => (

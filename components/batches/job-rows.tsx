@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import { jobRowsQuery } from "@/lib/queries/batches";
-import type { FirstRows } from "@/lib/schemas/batch";
+import type { FirstRows, JobKind } from "@/lib/schemas/batch";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { StatusBadge } from "@/components/common/status-badge";
 import { ErrorState } from "@/components/common/error-state";
@@ -14,8 +14,13 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 
+/** What an outcome is called where the badge's own word would mislead (an address is added, not sent). */
+const OUTCOME_WORDS: Partial<Record<JobKind, Partial<Record<string, string>>>> = {
+  suppressions: { sent: "Added", suppressed: "Already suppressed", duplicate: "Repeated" },
+};
+
 /** Per-row outcomes, filtered by status and paged by row number, both in the URL. */
-export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: "send" | "contacts"; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
+export function JobRows({ project, kind, jobId, running, linkMessages, initial }: { project: string; kind: JobKind; jobId: string; running: boolean; linkMessages: boolean; initial?: FirstRows }) {
   const { get, set } = useUrlState();
   const status = BATCH_ROW_STATUSES.includes(get("status") as never) ? get("status") : null;
   const after = Number(get("after")) || null;
@@ -45,7 +50,7 @@ export function JobRows({ project, kind, jobId, running, linkMessages, initial }
           <option value="">All rows</option>
           {BATCH_ROW_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s}
+              {OUTCOME_WORDS[kind]?.[s]?.toLowerCase() ?? s}
             </option>
           ))}
         </select>
@@ -61,7 +66,7 @@ export function JobRows({ project, kind, jobId, running, linkMessages, initial }
               <TableCell className="tabular-nums">{r.row}</TableCell>
               <TableCell className="max-w-xs truncate">{r.email || "—"}</TableCell>
               <TableCell>
-                <StatusBadge status={r.status} />
+                <StatusBadge status={r.status} label={OUTCOME_WORDS[kind]?.[r.status]} />
               </TableCell>
               <TableCell className="text-xs">
                 {r.messageId ? (

@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { emailAddress, page } from "./common";
 
-export const SUPPRESSION_REASONS = ["bounce", "complaint", "unsubscribe", "manual"] as const;
+import { SUPPRESSION_REASONS } from "./words";
+
+export { SUPPRESSION_REASONS };
 export const suppressionReason = z.enum(SUPPRESSION_REASONS, {
   error: `must be one of: ${SUPPRESSION_REASONS.join(", ")}`,
 });

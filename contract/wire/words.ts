@@ -23,3 +23,6 @@ export const EVENT_TYPES = [...OUTBOUND_EVENT_TYPES, ...INBOUND_EVENT_TYPES] as 
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const DOMAIN_STATUSES = ["pending", "verified", "failed"] as const;
+
+/** The reasons a suppression is added with (the dashboard's choice: the interface shows only `bounce`). */
+export const SUPPRESSION_REASONS = ["bounce", "complaint", "unsubscribe", "manual"] as const;

@@ -14,8 +14,9 @@ export const batchKeys = {
 };
 
 /** Polled every second while the job runs; polling also resumes a job a restart left behind. */
-/** Send jobs live under /batches, contact imports under /contacts/import (each with its own permission). */
-export const jobBase = (project: string, kind: JobKind) => `${p(project)}/${kind === "send" ? "batches" : "contacts/import"}`;
+/** Send jobs live under /batches, contact imports under /contacts/import, suppressions added in bulk under /suppressions/bulk (each with its own permission). */
+const JOB_PATHS: Record<JobKind, string> = { send: "batches", contacts: "contacts/import", suppressions: "suppressions/bulk" };
+export const jobBase = (project: string, kind: JobKind) => `${p(project)}/${JOB_PATHS[kind]}`;
 
 export function jobQuery(project: string, id: string, kind: JobKind = "send") {
   return apiQuery(batchKeys.job(project, id), `${jobBase(project, kind)}/${encodeURIComponent(id)}`, lazySchema(batchSchemas, "jobView"), {}, {

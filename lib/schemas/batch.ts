@@ -53,10 +53,10 @@ export const batchRowOutcome = z.object({
 export type BatchRowOutcome = z.infer<typeof batchRowOutcome>;
 
 /**
- * Our API's answers about jobs: a send from a file (/batches) or a contact import
- * (/contacts/import), the same shapes for both.
+ * Our API's answers about jobs: a send from a file (/batches), a contact import
+ * (/contacts/import) or suppressions added in bulk (/suppressions/bulk), the same shapes for all.
  */
-export const JOB_KINDS = ["send", "contacts"] as const;
+export const JOB_KINDS = ["send", "contacts", "suppressions"] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 export const jobCounts = z.record(batchRowStatus, z.number());

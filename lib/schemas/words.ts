@@ -18,7 +18,7 @@ export const CORE_AUDIT_ACTIONS = [
 ] as const;
 
 /** The interface's own words live in contract/wire/words.ts. */
-export { DOMAIN_STATUSES } from "@/contract/wire/words";
+export { DOMAIN_STATUSES, SUPPRESSION_REASONS } from "@/contract/wire/words";
 
 export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "suppressed", "duplicate"] as const;
 

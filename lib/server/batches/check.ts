@@ -46,18 +46,24 @@ export function checkContent(input: unknown): BatchContent {
 /** Takes each slice of checked rows as the file is read (stores it, counts it, keeps a few). */
 export type CheckedRowSink = (rows: CheckedRow[]) => Promise<void> | void;
 
+/** A kind of job's own check of a row that is otherwise fine: the field and what is wrong, or null. */
+export type RowCheck = (row: { email: string; name: string | null; data: Record<string, string> }) => { field: string; message: string } | null;
+
+export type CheckOptions = { maxRows?: number; rowCheck?: RowCheck };
+
 /**
  * The file → rows, each checked before anything is sent: malformed or repeated addresses,
  * rows whose send the wire schema refuses, and addresses on the project's suppression list
  * (read from the service, every page). The same code answers the screen's check and
  * creates the job, so what the user saw is what is sent.
  *
- * At most MAX_FILE_ROWS rows, read in slices of 64 KB: each slice's rows are checked and
+ * At most MAX_FILE_ROWS rows (or `opts.maxRows`), read in slices of 64 KB: each slice's rows are checked and
  * handed to `sink` (awaited) before the next slice is parsed, and then dropped, so memory
  * holds one slice of rows and the set of addresses seen (for repeats), not the whole file.
  * Other requests are answered between slices.
  */
-export async function checkFileInSlices(project: string, csv: string, mappingInput: unknown, content: BatchContent | null, sink: CheckedRowSink): Promise<CheckSummary> {
+export async function checkFileInSlices(project: string, csv: string, mappingInput: unknown, content: BatchContent | null, sink: CheckedRowSink, opts: CheckOptions = {}): Promise<CheckSummary> {
+  const maxRows = opts.maxRows ?? MAX_FILE_ROWS;
   const mapping = csvMapping.parse(mappingInput);
   const summary: CheckSummary = { total: 0, toSend: 0, invalid: 0, suppressed: 0, duplicate: 0 };
   const mapRow = createRowMapper(mapping);
@@ -82,11 +88,13 @@ export async function checkFileInSlices(project: string, csv: string, mappingInp
         return { ...base, status: "invalid", error: { message: `${field}: ${issue.message}`, code: "invalid_row", field } };
       }
     }
+    const own = opts.rowCheck?.(base);
+    if (own) return { ...base, status: "invalid", error: { message: `${own.field}: ${own.message}`, code: "invalid_row", field: own.field } };
     return { ...base, status: "pending", error: null };
   };
   try {
     await streamCsvRows(csv, {
-      maxRows: MAX_FILE_ROWS,
+      maxRows,
       onRows: async (csvRows, headers) => {
         if (!suppressed) {
           // Asked once the file is known to have rows and the mapped column, as before any row is checked.
@@ -106,7 +114,7 @@ export async function checkFileInSlices(project: string, csv: string, mappingInp
     });
   } catch (e) {
     if (e instanceof TooManyRowsError) {
-      throw new AppError(400, "too_many_rows", `csv: the file has more than ${MAX_FILE_ROWS.toLocaleString("en-US")} rows; split it into smaller files`, "csv");
+      throw new AppError(400, "too_many_rows", `csv: the file has more than ${maxRows.toLocaleString("en-US")} rows; split it into smaller files`, "csv");
     }
     throw e;
   }

@@ -3,8 +3,8 @@ import { isAppError } from "@/lib/errors";
 import type { BatchJobRow, BatchRowRow } from "@/lib/server/db/schema/batches";
 import { rememberContacts } from "@/lib/server/contacts/index-store";
 import { service } from "@/lib/server/service";
+import type { Outcome } from "./outcome";
 
-type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId: string | null; error: { message: string; code: string; field: string | null } | null };
 
 /**
  * One row of a contact import. The interface has no idempotency for contacts, but the

@@ -104,7 +104,7 @@ export async function getJob(project: Project, id: string, kind: JobKind = "send
   return toView(job, await counts(job.id));
 }
 
-export async function listJobs(project: Project, kind: "send" | "contacts"): Promise<JobView[]> {
+export async function listJobs(project: Project, kind: JobKind): Promise<JobView[]> {
   const d = await db();
   // What a restart left behind is resumed by the sweeper (runner.ts), not by visiting the list.
   const jobs = await d.select().from(batchJobs).where(and(eq(batchJobs.projectId, project.id), eq(batchJobs.kind, kind), ne(batchJobs.status, "preparing"))).orderBy(desc(batchJobs.createdAt)).limit(50);

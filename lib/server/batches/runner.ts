@@ -14,6 +14,8 @@ import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
 import { importContactRow } from "./contact-rows";
 import { markErased, withoutErased, type ErasedRow } from "./erased-rows";
+import type { Outcome } from "./outcome";
+import { addSuppressionRows } from "./suppression-rows";
 
 /**
  * The job runner. Chunks are claimed with FOR UPDATE SKIP LOCKED and a lease, so several
@@ -53,7 +55,6 @@ export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, l
   };
 }
 
-type Outcome = { row: number; status: "sent" | "failed" | "duplicate"; messageId: string | null; error: { message: string; code: string; field: string | null } | null };
 
 type Sent = Parameters<typeof recordSentMessagesIn>[1];
 
@@ -135,7 +136,7 @@ async function claimNext(d: Db, jobId: string): Promise<Claimed | null> {
 
 /**
  * Sends one chunk of a `send` job through POST /v1/emails/batch with the chunk's key, or
- * imports a chunk of contacts. Only rows still pending, and of those only the ones whose
+ * imports a chunk of contacts, or adds a chunk of suppressions. Only rows still pending, and of those only the ones whose
  * address is not erased when the service is about to be called (./erased-rows.ts): a
  * recipient erased while the job is queued or running gets nothing. Never throws: a failure
  * is handed to `settle`, which releases the chunk or gives its rows up.
@@ -147,11 +148,12 @@ async function deliver(d: Db, job: BatchJobRow, claimed: Claimed): Promise<Deliv
     const now = await withoutErased(d, job.projectId, claimed.rows, job.content as BatchContent);
     const rows = now.rows;
     erased = now.erased;
-    if (job.kind !== "send") {
+    if (job.kind === "contacts") {
       const outcomes: Outcome[] = [];
       for (const r of rows) outcomes.push(await importContactRow({ ...job, content: now.content }, r));
       return { ok: true, outcomes, sent: [], erased };
     }
+    if (job.kind === "suppressions") return { ok: true, outcomes: await addSuppressionRows({ ...job, content: now.content }, rows, claimed.chunk.attempts), sent: [], erased };
     if (!rows.length) return { ok: true, outcomes: [], sent: [], erased };
     const sends: SendEmail[] = rows.map((r) => rowSend(now.content, r));
     const key = claimed.chunk.idempotencyKey;
@@ -217,7 +219,7 @@ async function markDoneIfFinished(d: Db, jobId: string) {
  * (lib/server/db/pglite.ts), 0.94–0.95 — this alone did not move it. A worker holds at most
  * two claims, the second for one round trip of the first (far inside BATCH_LEASE_MS).
  *
- * Contact imports, and jobs paused between chunks (the test aid BATCH_CHUNK_PAUSE_MS: halfway
+ * Contact imports and bulk suppressions (a request per row), and jobs paused between chunks (the test aid BATCH_CHUNK_PAUSE_MS: halfway
  * through a job), go one chunk at a time.
  */
 async function work(d: Db, job: BatchJobRow) {

@@ -16,8 +16,8 @@ export const batchJobs = pgTable(
     projectId: projectIdColumn(),
     /** The service's project id, so a runner with no request in hand can name the project. */
     projectExternalId: text("project_external_id").notNull(),
-    /** `send`: messages through POST /v1/emails/batch; `contacts`: POST /v1/contacts per row. */
-    kind: text("kind", { enum: ["send", "contacts"] }).notNull(),
+    /** `send`: messages through POST /v1/emails/batch; `contacts`: POST /v1/contacts per row; `suppressions`: POST /v1/suppressions per row. */
+    kind: text("kind", { enum: ["send", "contacts", "suppressions"] }).notNull(),
     /**
      * `preparing` while its file is being stored (never listed, opened or claimed: deleted if
      * its instance dies then), `running` while chunks are pending or claimed, `done` when none are left.

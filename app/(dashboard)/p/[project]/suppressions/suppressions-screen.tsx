@@ -4,7 +4,7 @@ import Link from "next/link";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
-import { BanIcon, DownloadIcon } from "lucide-react";
+import { BanIcon, DownloadIcon, ListPlusIcon } from "lucide-react";
 import type { Page } from "@/lib/schemas";
 import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions";
 import type { SuppressionRow } from "@/lib/schemas";
@@ -20,6 +20,7 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
+import { useShell } from "@/components/shell/shell-context";
 import { AddSuppressionDialog } from "./add-suppression-dialog";
 
 const REASONS: Record<string, string> = {
@@ -34,6 +35,7 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
   const cursor = get("cursor");
   const query = useFirstLoadQuery({ ...suppressionsQuery(project, cursor), initialData: initial.data, placeholderData: keepPreviousData }, initial.error);
   const add = <AddSuppressionDialog project={project} />;
+  const { can } = useShell();
 
   return (
     <div className="space-y-6">
@@ -48,6 +50,14 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
                 Export CSV
               </a>
             </Button>
+            {can("suppressions:write") && (
+              <Button variant="outline" asChild>
+                <Link href={`${projectHref(project, "suppressions")}/bulk`}>
+                  <ListPlusIcon aria-hidden="true" />
+                  Add in bulk
+                </Link>
+              </Button>
+            )}
             {add}
           </>
         }

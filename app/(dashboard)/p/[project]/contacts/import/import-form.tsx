@@ -1,7 +1,6 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMutation } from "@tanstack/react-query";
 import { suggestMapping, type SuggestedMapping } from "@/lib/batch/mapping";
@@ -9,6 +8,7 @@ import { batchMutations } from "@/lib/queries/batches";
 import type { JobView } from "@/lib/schemas/batch";
 import { FileSource, type LoadedFile } from "@/components/batches/file-source";
 import { MappingFields } from "@/components/batches/mapping-fields";
+import { EarlierJobs } from "@/components/batches/earlier-jobs";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/form-error";
@@ -39,19 +39,7 @@ export function ImportForm({ project, jobs }: { project: string; jobs: JobView[]
       <Button disabled={!file || !mapping?.email} pending={start.isPending} onClick={() => start.mutate()}>
         Import {file ? file.parsed.rows.length.toLocaleString() : ""} contacts
       </Button>
-      {jobs.length > 0 && (
-        <section className="space-y-2">
-          <h2 className="text-lg font-semibold">Earlier imports</h2>
-          <ul className="divide-y rounded-md border text-sm">
-            {jobs.map((j) => (
-              <li key={j.id} className="flex justify-between px-3 py-2">
-                <Link className="underline-offset-4 hover:underline" href={`/p/${encodeURIComponent(project)}/contacts/import/${j.id}`}>{j.fileName ?? "Pasted rows"}</Link>
-                <span className="text-muted-foreground">{j.counts.sent} created · {j.status === "done" ? "finished" : "running"}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <EarlierJobs title="Earlier imports" jobs={jobs} href={(id) => `/p/${encodeURIComponent(project)}/contacts/import/${id}`} untitled="Pasted rows" done="created" />
     </div>
   );
 }

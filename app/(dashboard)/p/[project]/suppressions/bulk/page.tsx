@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { guardPage } from "@/lib/server/guard";
+import { can, ROLE_LABELS } from "@/lib/permissions";
+import { listJobs } from "@/lib/server/batches/jobs";
+import { PageHeader } from "@/components/common/page-header";
+import { BulkSuppressionForm } from "./bulk-suppression-form";
+
+export const metadata: Metadata = { title: "Add suppressions in bulk" };
+
+export default async function BulkSuppressionsPage({ params }: { params: Promise<{ project: string }> }) {
+  const { user, project } = await guardPage("suppressions:read", params);
+  const allowed = can(user.role, "suppressions:write");
+  const jobs = allowed ? await listJobs(project, "suppressions") : [];
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <PageHeader
+        title="Add suppressions in bulk"
+        description="Paste addresses, one a line, or upload a CSV file with an email column and an optional reason column. The list is checked first; the addresses are then added on the server, and you can leave the page meanwhile."
+      />
+      {allowed ? (
+        <BulkSuppressionForm project={project.externalId} jobs={jobs} />
+      ) : (
+        <p role="status" className="rounded-md border px-4 py-3 text-sm">Your role ({ROLE_LABELS[user.role]}) cannot add suppressions.</p>
+      )}
+    </div>
+  );
+}
