@@ -40,7 +40,7 @@ export function AppShell({
               <TopBar />
               <ServiceBanner initial={health} />
               <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto focus:outline-none">
-                <div className="mx-auto w-full max-w-7xl px-6 py-6">{children}</div>
+                <div className="mx-auto w-full max-w-7xl px-4 py-4 md:px-6 md:py-6">{children}</div>
               </main>
             </div>
           </div>
