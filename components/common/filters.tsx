@@ -24,7 +24,7 @@ export function DateRangeFilter({
   const fromDay = isoToDay(from);
   const toDay = isoToDay(to);
   return (
-    <div className="flex items-center gap-1.5">
+    <div className="flex items-center gap-1.5 max-md:w-full">
       <DayInput id={`${idPrefix}-from`} label="From" value={fromDay} max={toDay || undefined} onDay={(day) => onChange({ from: day ? dayToIso(day, "start") : null })} />
       <DayInput id={`${idPrefix}-to`} label="to" value={toDay} min={fromDay || undefined} onDay={(day) => onChange({ to: day ? dayToIso(day, "end") : null })} />
     </div>
@@ -38,7 +38,7 @@ function DayInput({ id, label, onDay, ...valueAndBound }: { id: string; label: s
       <Label htmlFor={id} className="text-xs text-muted-foreground">
         {label}
       </Label>
-      <Input id={id} type="date" className="w-40" {...valueAndBound} onChange={(e) => onDay(e.target.value)} />
+      <Input id={id} type="date" className="w-40 max-md:w-auto max-md:min-w-0 max-md:flex-1" {...valueAndBound} onChange={(e) => onDay(e.target.value)} />
     </>
   );
 }

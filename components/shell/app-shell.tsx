@@ -11,7 +11,9 @@ import type { TakenHealth } from "@/lib/schemas/health";
 
 /**
  * The frame of every signed-in screen: sidebar, top bar, the service banner and the page.
- * Only the page area scrolls, so the navigation stays put. Its providers (queries, tooltips,
+ * Only the page area scrolls, so the navigation stays put; it is positioned, so what a screen
+ * places absolutely (visually hidden inputs, say) stays inside it rather than lengthening the
+ * document, which then scrolled the whole frame away on a phone. Its providers (queries, tooltips,
  * toasts) are the signed-in screens' own: the sign-in page does without them.
  */
 export function AppShell({
@@ -39,8 +41,8 @@ export function AppShell({
             <div className="flex min-w-0 flex-1 flex-col">
               <TopBar />
               <ServiceBanner initial={health} />
-              <main id="main" tabIndex={-1} className="min-w-0 flex-1 overflow-y-auto focus:outline-none">
-                <div className="mx-auto w-full max-w-7xl px-6 py-6">{children}</div>
+              <main id="main" tabIndex={-1} className="relative min-w-0 flex-1 overflow-y-auto focus:outline-none">
+                <div className="mx-auto w-full max-w-7xl px-4 py-4 md:px-6 md:py-6">{children}</div>
               </main>
             </div>
           </div>

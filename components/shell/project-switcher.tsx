@@ -29,7 +29,7 @@ export function ProjectSwitcher() {
   }
 
   const trigger = (
-    <Button variant="outline" size="sm" role="combobox" aria-label={`Project: ${project?.name ?? "none"}. Switch project`} className="max-w-64 justify-between gap-2">
+    <Button variant="outline" size="sm" role="combobox" aria-label={`Project: ${project?.name ?? "none"}. Switch project`} className="max-w-64 min-w-0 shrink justify-between gap-2">
       <FolderKanbanIcon className="text-muted-foreground" aria-hidden="true" />
       <span className="truncate">{inUrl || project ? project?.name : "Choose a project"}</span>
       <ChevronsUpDownIcon className="opacity-60" aria-hidden="true" />

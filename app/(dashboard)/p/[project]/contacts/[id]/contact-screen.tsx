@@ -48,7 +48,7 @@ export function ContactScreen({ project, initial, canWrite }: { project: string;
         }
       />
       {error && <ErrorState compact error={error} onRetry={() => refetch()} />}
-      <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-3 rounded-md border p-4 text-sm">
+      <dl className="grid grid-cols-[7rem_minmax(0,1fr)] gap-x-4 md:grid-cols-[10rem_minmax(0,1fr)] gap-y-3 rounded-md border p-4 text-sm">
         <dt className="text-muted-foreground">Subscription</dt>
         <dd data-testid="subscription-state">
           <SubscriptionBadge subscribed={c.subscribed} />

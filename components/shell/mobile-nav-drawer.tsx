@@ -1,0 +1,26 @@
+"use client";
+
+import * as React from "react";
+import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
+import { Brand, MainNav } from "@/components/shell/app-sidebar";
+
+/**
+ * The phone's navigation: the sidebar's links in a sheet from the left. Radix's dialog moves
+ * focus in, closes on Esc and on a tap outside, and gives focus back to the menu button;
+ * choosing a link closes it too (the current screen's link as well, which navigates nowhere).
+ */
+export function MobileNavDrawer({ id, open, onOpenChange, trigger }: { id: string; open: boolean; onOpenChange: (open: boolean) => void; trigger: React.ReactElement }) {
+  const close = React.useCallback(() => onOpenChange(false), [onOpenChange]);
+  return (
+    <Sheet open={open} onOpenChange={onOpenChange}>
+      <SheetTrigger asChild>{trigger}</SheetTrigger>
+      <SheetContent side="left" id={id} aria-describedby={undefined} className="w-72 max-w-[85vw] gap-3 bg-sidebar p-0">
+        <div className="flex h-14 shrink-0 items-center border-b border-sidebar-border px-4 pr-12">
+          <SheetTitle className="sr-only">Navigation</SheetTitle>
+          <Brand onNavigate={close} />
+        </div>
+        <MainNav roomy onNavigate={close} className="px-2 pb-6" />
+      </SheetContent>
+    </Sheet>
+  );
+}
