@@ -80,7 +80,7 @@ test("the help popover lists the terms, from the keyboard too", async ({ page })
   await page.keyboard.press("Enter");
   const popover = page.getByRole("dialog", { name: "Search terms" });
   await expect(popover).toBeVisible();
-  for (const term of ["to:, from:, cc:", "tag:", "status:", "has:attachment", "after:, before:", "-term"]) await expect(popover.getByText(term, { exact: true })).toBeVisible();
+  await expect(popover.locator("dt")).toContainText(["to:, from:, cc:", "tag:", "status:", "has:attachment", "after:, before:", "-term"]);
   await screenshot(page, "support-search-help-1280");
   await page.setViewportSize({ width: 390, height: 844 });
   await painted(page);

@@ -38,7 +38,7 @@ export function MessagesFilters({ filters, set, q, problems }: { filters: Messag
     <div className="space-y-2">
       <div className="flex flex-wrap items-end gap-2">
         <div className="flex w-full max-w-xl items-center gap-1">
-          <SearchInput placeholder='e.g. to:ada@example.com tag:plan=pro -status:delivered "order shipped"' label="Search messages" className="max-w-none" />
+          <SearchInput placeholder='e.g. to:ada@example.com tag:plan=pro -status:delivered "order shipped"' label="Search messages" className="max-w-none min-w-0 flex-1" />
           <SearchHelpButton />
         </div>
         <FilterSelect
