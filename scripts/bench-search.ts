@@ -170,7 +170,7 @@ async function main() {
       { name: "q: negated tag", query: () => ({ q: `-${pick(tagTerms)}` }) },
       { name: "q: phrase", query: () => ({ q: `"${pick(phrases)}"` }) },
       { name: "q: phrase -tag after:30d", query: () => ({ q: `"${pick(phrases)}" -${pick(tagTerms)} after:30d` }) },
-      { name: "q: status -tag (rare)", query: () => ({ q: `status:${pick(statuses)} -${pick(tagTerms)} direction:inbound` }) },
+      { name: "q: status -tag direction", query: () => ({ q: `status:${pick(statuses)} -${pick(tagTerms)} direction:outbound` }) },
       { name: "newest page", query: () => ({}) },
       { name: "next page (cursor)", query: () => ({ cursor: firstPage.nextCursor ?? undefined }) },
     ];
