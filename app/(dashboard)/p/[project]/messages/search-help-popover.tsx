@@ -18,7 +18,7 @@ export function SearchHelpPopover({ open, onOpenChange, trigger }: LazyDialogPro
             <div key={t.term} className="contents">
               <dt className="font-mono">{t.term}</dt>
               <dd className="text-muted-foreground">
-                {t.meaning} <code className="font-mono text-foreground">{t.example}</code>
+                {t.meaning} <code className="font-mono whitespace-nowrap text-foreground">{t.example}</code>
               </dd>
             </div>
           ))}
