@@ -23,7 +23,7 @@ export type SearchProblem = { term: string; why: string; example: string };
 export const SEARCH_TERM_HELP: readonly { term: string; meaning: string; example: string }[] = [
   { term: "word, \"a phrase\"", meaning: "in the subject or the sender; a whole address in any role", example: "\"order shipped\"" },
   { term: "to:, from:, cc:", meaning: "an address, or part of one", example: "to:ada@example.com" },
-  { term: "subject:", meaning: "a word or phrase of the subject", example: "subject:\"reset your password\"" },
+  { term: "subject:", meaning: "a word or phrase of the subject", example: "subject:\"your order\"" },
   { term: "tag:", meaning: "a tag by name, or name=value", example: "tag:plan=pro" },
   { term: "status:", meaning: "a status or an event word", example: "status:bounced" },
   { term: "direction:", meaning: "inbound or outbound", example: "direction:inbound" },
