@@ -8,6 +8,7 @@ import { CommandDialog, CommandEmpty, CommandGroup, CommandInput, CommandItem, C
 import { useCurrentProject, useShell } from "@/components/shell/shell-context";
 import { looksLikeMessageId, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
 import { PALETTE_PLACEHOLDER, PaletteTip } from "@/components/shell/palette-frame";
+import { parseSearchQuery } from "@/lib/messages/search-query/parse";
 
 /**
  * The palette itself: jump to any screen, switch project, open a message by pasted id, change
@@ -54,6 +55,7 @@ export function CommandPaletteDialog({
 
   const query = search.trim();
   const messageId = project && can("messages:read") && looksLikeMessageId(query) ? query : null;
+  const messageSearch = project && can("messages:read") && !messageId && looksLikeMessageSearch(query) ? query : null;
   const screens = visibleProjectScreens(user);
   const admin = visibleAdminScreens(user);
 
@@ -80,6 +82,17 @@ export function CommandPaletteDialog({
               <MailSearchIcon aria-hidden="true" />
               <span className="truncate">
                 Open message <span className="font-mono">{messageId}</span>
+              </span>
+              <CommandShortcut>{project.name}</CommandShortcut>
+            </CommandItem>
+          </CommandGroup>
+        )}
+        {messageSearch && project && (
+          <CommandGroup heading="Messages">
+            <CommandItem value={`search-messages ${messageSearch}`} keywords={[messageSearch]} onSelect={() => go(`${projectHref(project.externalId, "messages")}?q=${encodeURIComponent(messageSearch)}`)}>
+              <MailSearchIcon aria-hidden="true" />
+              <span className="truncate">
+                Search messages for <span className="font-mono">{messageSearch}</span>
               </span>
               <CommandShortcut>{project.name}</CommandShortcut>
             </CommandItem>
@@ -153,4 +166,14 @@ function ScreenGroup<S extends Screen>({
       ))}
     </CommandGroup>
   );
+}
+
+/**
+ * Typed text that reads as a message search (a field term such as `to:` or `tag:`, a quoted
+ * phrase, a negation or an address), offered as "Search messages"; plain words stay screen names.
+ */
+function looksLikeMessageSearch(text: string): boolean {
+  if (!text) return false;
+  const { terms } = parseSearchQuery(text);
+  return terms.some((t) => t.field !== "text" || t.negated || t.phrase || t.value.includes("@"));
 }

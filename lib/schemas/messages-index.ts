@@ -5,6 +5,8 @@ import { messageEvent } from "./events";
 import { suppression } from "./suppressions";
 import { recipientEngagement } from "./insight";
 import { indexedContactView } from "./contacts-form";
+import { SEARCH_QUERY_LIMITS } from "@/lib/messages/search-query/limits";
+import { tokenize } from "@/lib/messages/search-query/tokenize";
 
 /**
  * Shapes of the dashboard's own message index (issue 4): the search the messages screen
@@ -19,8 +21,17 @@ export const MESSAGE_DIRECTIONS = ["inbound", "outbound"] as const;
 export const tagView = z.object({ name: z.string(), value: z.string() });
 
 export const messageListQuery = pageQuery.extend({
-  /** Recipient or sender address, subject words, or a message id. */
-  q: z.string().trim().max(320, { error: "must be at most 320 characters" }).regex(NO_NUL.pattern, { error: NO_NUL.error }).optional(),
+  /**
+   * The search language (lib/messages/search-query): free words, phrases and field terms; a
+   * pasted message id opens it. Bounded before any parsing beyond the count of terms.
+   */
+  q: z
+    .string()
+    .trim()
+    .max(SEARCH_QUERY_LIMITS.maxLength, { error: `must be at most ${SEARCH_QUERY_LIMITS.maxLength} characters`, abort: true })
+    .regex(NO_NUL.pattern, { error: NO_NUL.error })
+    .refine((v) => !tokenize(v, SEARCH_QUERY_LIMITS.maxTerms).more, { error: `must have at most ${SEARCH_QUERY_LIMITS.maxTerms} terms` })
+    .optional(),
   status: z.enum(MESSAGE_STATUSES, { error: `must be one of: ${MESSAGE_STATUSES.join(", ")}` }).optional(),
   direction: z.enum(MESSAGE_DIRECTIONS, { error: "must be inbound or outbound" }).optional(),
   /** `name` or `name:value`. */
@@ -53,6 +64,13 @@ export type IndexedMessage = z.infer<typeof indexedMessage>;
 
 export const messageListPage = page(indexedMessage);
 export type MessageListPage = z.infer<typeof messageListPage>;
+
+/** A term of `q` the dashboard did not understand: left out of the search, explained beside the box. */
+export const searchProblem = z.object({ term: z.string(), why: z.string(), example: z.string() });
+
+/** The Messages search's answer: the page, the terms it left out, and a pasted id to open. */
+export const messageSearchPage = messageListPage.extend({ problems: z.array(searchProblem), openId: z.string().nullable() });
+export type MessageSearchPage = z.infer<typeof messageSearchPage>;
 
 /** An attachment as the browser sees it: downloaded through the dashboard, never from the service. */
 export const attachmentView = attachmentMeta.omit({ url: true }).extend({ downloadPath: z.string() });

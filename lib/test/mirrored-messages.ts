@@ -66,5 +66,15 @@ export const FILTERS: MessageListQuery[] = [
   { from: day(1).toISOString(), to: day(3).toISOString() },
   { q: "shared@example.com", status: "bounced", direction: "outbound", tag: "kind:receipt", from: day(1).toISOString(), to: day(3).toISOString() },
   { q: "Order", direction: "inbound", status: "received" },
+  // The search language (issue 28): each kind of term, negations and combinations.
+  { q: "to:shared@example.com status:bounced" },
+  { q: "from:shared@example.com" },
+  { q: "to:shared" },
+  { q: 'subject:"order shipped" -tag:kind=news' },
+  { q: "tag:kind=receipt status:delivered after:2026-01-01 before:2026-01-03" },
+  { q: "-tag:kind=receipt" },
+  { q: '"order" -direction:inbound' },
+  { q: "status:bounce" },
+  { q: "direction:inbound unknown:term" },
 ];
 

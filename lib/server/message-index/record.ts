@@ -41,6 +41,7 @@ function toRow(input: RecordSentInput): typeof indexedMessages.$inferInsert {
     text: r.text ?? null,
     headers: r.headers ?? null,
     templateId: r.templateId ?? null,
+    attachmentCount: r.attachments?.length ?? 0,
     templateData: r.templateId && r.data ? r.data : null,
     scheduledAt: r.scheduledAt ? new Date(r.scheduledAt) : null,
     idempotencyKey: input.idempotencyKey,
@@ -93,6 +94,7 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
         text: r.text,
         headers: r.headers,
         template_id: r.templateId,
+        attachment_count: r.attachmentCount,
         template_data: r.templateData,
         scheduled_at: r.scheduledAt?.toISOString() ?? null,
         idempotency_key: r.idempotencyKey,
@@ -106,11 +108,11 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
     // in, but keep the folded status. A row we recorded ourselves is left alone.
     await tx.execute(sql`
       insert into indexed_messages (id, project_id, direction, status, from_address, to_addresses, cc, bcc, subject, tags, html, text, headers,
-                                    template_id, template_data, scheduled_at, idempotency_key, sent_by, source, batch_job_id, created_at)
+                                    template_id, attachment_count, template_data, scheduled_at, idempotency_key, sent_by, source, batch_job_id, created_at)
       select id, project_id, direction, status, from_address, to_addresses, cc, bcc, subject, tags, html, text, headers,
-             template_id, template_data, scheduled_at, idempotency_key, sent_by, source, batch_job_id, created_at
+             template_id, attachment_count, template_data, scheduled_at, idempotency_key, sent_by, source, batch_job_id, created_at
         from jsonb_to_recordset(${doc}::jsonb) as x(id text, project_id text, direction text, status text, from_address text, to_addresses jsonb,
-             cc jsonb, bcc jsonb, subject text, tags jsonb, html text, text text, headers jsonb, template_id text, template_data jsonb,
+             cc jsonb, bcc jsonb, subject text, tags jsonb, html text, text text, headers jsonb, template_id text, attachment_count integer, template_data jsonb,
              scheduled_at timestamptz, idempotency_key text, sent_by text, source text, batch_job_id text, created_at timestamptz)
       on conflict (id) do update set
         sent_by = excluded.sent_by,
@@ -121,6 +123,7 @@ export async function recordSentMessagesIn(tx: Db, inputs: RecordSentInput[]): P
         text = coalesce(indexed_messages.text, excluded.text),
         tags = excluded.tags,
         template_id = excluded.template_id,
+        attachment_count = excluded.attachment_count,
         template_data = excluded.template_data
       where indexed_messages.source in ('webhook', 'lookup')`);
   }

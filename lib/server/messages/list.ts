@@ -1,6 +1,6 @@
 import "server-only";
 import { isAppError } from "@/lib/errors";
-import { messageListQuery, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
+import { messageListQuery, type MessageListQuery, type MessageSearchPage } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/access";
 import { looksLikeMessageId } from "@/lib/messages/message-id";
 import { readMessage } from "@/lib/server/message-index/read";
@@ -11,7 +11,7 @@ import { findIndexedMessage, searchMessages } from "./search";
  * (`openId`). One the index does not know is asked of the service and, when it exists,
  * indexed first.
  */
-export async function listMessages(project: Project, input: MessageListQuery): Promise<MessageListPage & { openId: string | null }> {
+export async function listMessages(project: Project, input: MessageListQuery): Promise<MessageSearchPage> {
   const query = messageListQuery.parse(input);
   const text = query.q;
   if (text && !query.cursor && looksLikeMessageId(text)) {

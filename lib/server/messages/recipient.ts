@@ -19,7 +19,8 @@ import { suppressionsOf } from "./suppression-of";
 export async function getRecipient(project: Project, email: string, query: Pick<MessageListQuery, "cursor" | "limit"> = {}): Promise<RecipientView> {
   const lower = email.toLowerCase();
   const [messages, suppression, contact, engagement] = await Promise.all([
-    searchMessages(project.id, { ...query, q: lower }),
+    // Quoted: an address is one phrase of the search language, whatever its characters (a leading -).
+    searchMessages(project.id, { ...query, q: `"${lower}"` }).then(({ problems: _, ...page }) => page),
     suppressionsOf(project.externalId, [lower]).then(
       (found) => ({ value: found[0] ?? null, error: null }),
       (e: unknown) => ({ value: null, error: isAppError(e) ? e.message : "The suppression list could not be read." }),

@@ -1,10 +1,12 @@
 import "server-only";
-import { and, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { messageListQuery, type IndexedMessage, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
 import { db } from "@/lib/server/db";
-import { indexedMessages, indexedRecipients, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
-import { EMAIL_PATTERN } from "@/lib/schemas/common";
+import { indexedMessages, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
+import { parseSearchQuery } from "@/lib/messages/search-query/parse";
+import type { SearchProblem } from "@/lib/messages/search-query/terms";
+import { termCondition } from "./search-terms";
 
 export function toIndexedMessage(r: IndexedMessageRow): IndexedMessage {
   return {
@@ -35,26 +37,24 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
   return { at, id };
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /**
- * The messages screen's search, newest first. An address is matched exactly through
- * `indexed_recipients` (any role, so sender and recipients alike, on its index); other text
- * matches an id exactly or the subject/sender by substring.
+ * The messages screen's search, newest first: the filters and the search language of `q`
+ * (lib/messages/search-query), all terms together. What `q` holds that the dashboard does not
+ * understand is left out of the search and returned as `problems`, for the screen to explain.
  */
-export async function searchMessages(projectId: string, input: MessageListQuery): Promise<MessageListPage> {
-  const { query, limit } = await searchQuery(projectId, input);
+export async function searchMessages(projectId: string, input: MessageListQuery): Promise<MessageListPage & { problems: SearchProblem[] }> {
+  const { query, limit, problems } = await searchQuery(projectId, input);
   const rows = await query;
   const pageRows = rows.slice(0, limit);
   const last = pageRows.at(-1);
-  return { data: pageRows.map(toIndexedMessage), nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+  return { data: pageRows.map(toIndexedMessage), nextCursor: rows.length > limit && last ? encodeCursor(last) : null, problems };
 }
 
 /**
  * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
  * object: a query builder is a thenable, which an async function would run on return.
  */
-export async function searchQuery(projectId: string, input: MessageListQuery) {
+export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date()) {
   const q = messageListQuery.parse(input);
   const d = await db();
   const where: SQL[] = [eq(indexedMessages.projectId, projectId)];
@@ -67,26 +67,13 @@ export async function searchQuery(projectId: string, input: MessageListQuery) {
     const wanted = value === undefined ? [{ name }] : [{ name, value }];
     where.push(sql`${indexedMessages.tags} @> ${JSON.stringify(wanted)}::jsonb`);
   }
-  if (q.q) {
-    const text = q.q;
-    if (EMAIL_PATTERN.test(text)) {
-      const email = text.toLowerCase();
-      where.push(
-        inArray(
-          indexedMessages.id,
-          d
-            .select({ id: indexedRecipients.messageId })
-            .from(indexedRecipients)
-            .where(and(eq(indexedRecipients.projectId, projectId), eq(indexedRecipients.email, email))),
-        ),
-      );
-    } else if (await findIndexedMessage(projectId, text)) {
-      // A pasted id: that message alone, by primary key, not a substring scan.
-      where.push(eq(indexedMessages.id, text));
-    } else {
-      const pattern = `%${escapeLike(text)}%`;
-      where.push(or(ilike(indexedMessages.subject, pattern), ilike(indexedMessages.from, pattern))!);
-    }
+  const { terms, problems } = parseSearchQuery(q.q ?? "", now);
+  const [only] = terms;
+  if (terms.length === 1 && only!.field === "text" && !only!.negated && !only!.phrase && (await findIndexedMessage(projectId, only!.value))) {
+    // A pasted id: that message alone, by primary key, not a substring scan.
+    where.push(eq(indexedMessages.id, only!.value));
+  } else {
+    for (const term of terms) where.push(termCondition(projectId, term));
   }
   if (q.cursor) {
     const c = decodeCursor(q.cursor);
@@ -98,7 +85,7 @@ export async function searchQuery(projectId: string, input: MessageListQuery) {
     .where(and(...where))
     .orderBy(desc(indexedMessages.createdAt), desc(indexedMessages.id))
     .limit(q.limit + 1);
-  return { query, limit: q.limit };
+  return { query, limit: q.limit, problems };
 }
 
 export async function findIndexedMessage(projectId: string, id: string): Promise<IndexedMessageRow | null> {

@@ -267,7 +267,9 @@ describe("an erasure that holds", () => {
   });
 
   it("search by the address, or by part of it, finds nothing", async () => {
-    for (const q of [ERASED, ERASED.toUpperCase(), "erase-me", "example.com"]) {
+    // The search language's address terms too (issue 28), whole or in part.
+    const terms = ["to", "from", "cc"].flatMap((k) => [`${k}:${ERASED}`, `${k}:erase-me`]);
+    for (const q of [ERASED, ERASED.toUpperCase(), "erase-me", "example.com", `"${ERASED}"`, ...terms]) {
       const found = await searchMessages(project.id, { q });
       expect(found.data.filter((m) => JSON.stringify(m).toLowerCase().includes(ERASED))).toEqual([]);
     }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
 import { at } from "./columns";
 import { FINAL_STATUSES } from "../../../messages/vocabulary";
 import { projectIdColumn } from "./core";
@@ -32,6 +32,8 @@ export const indexedMessages = pgTable(
     text: text("text"),
     headers: jsonb("headers").$type<Record<string, string>>(),
     templateId: text("template_id"),
+    /** How many attachments the dashboard sent with it (`has:attachment`); null when it did not send it and so cannot tell. */
+    attachmentCount: integer("attachment_count"),
     /** The merge data the dashboard sent with a template (the service does not return it): "Send again" refills it. */
     templateData: jsonb("template_data").$type<Record<string, unknown>>(),
     threadId: text("thread_id"),
@@ -73,6 +75,8 @@ export const indexedMessages = pgTable(
     index("indexed_messages_in_reply_to_idx").on(t.inReplyTo),
     index("indexed_messages_unsettled_idx").on(t.projectId, t.createdAt).where(NOT_FINAL),
     index("indexed_messages_scheduled_idx").on(t.projectId, t.scheduledAt),
+    // `has:attachment` (lib/messages/search-query): the few messages sent with attachments, newest first.
+    index("indexed_messages_attachments_idx").on(t.projectId, t.createdAt, t.id).where(sql`attachment_count > 0`),
   ],
 );
 

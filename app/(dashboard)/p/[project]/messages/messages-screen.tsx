@@ -4,6 +4,7 @@ import Link from "next/link";
 import { InboxIcon, MailSearchIcon } from "lucide-react";
 import type { PlainAppError } from "@/lib/errors";
 import type { MessageListPage } from "@/lib/schemas/messages-index";
+import type { SearchProblem } from "@/lib/messages/search-query/terms";
 import { PageHeader } from "@/components/common/page-header";
 import { EmptyState } from "@/components/common/empty-state";
 import { TimelineResults } from "@/components/common/timeline-results";
@@ -17,6 +18,7 @@ import type { MessageFilters } from "./messages-params";
 export function MessagesScreen({
   project,
   page,
+  problems,
   error,
   filters,
   invalid,
@@ -26,6 +28,7 @@ export function MessagesScreen({
 }: {
   project: string;
   page: MessageListPage | null;
+  problems: SearchProblem[];
   error: PlainAppError | null;
   filters: MessageFilters;
   invalid: { param: string; message: string }[];
@@ -42,7 +45,7 @@ export function MessagesScreen({
     <div className="space-y-5">
       <PageHeader
         title="Messages"
-        description="Everything this project sent through the dashboard and every message its event stream reported, newest first. Paste a message id to open it."
+        description="Everything this project sent through the dashboard and every message its event stream reported, newest first. Search with terms such as to:, tag:, status: or after:7d; paste a message id to open it."
         actions={
           canSimulate ? (
             <Button variant="outline" asChild>
@@ -55,7 +58,7 @@ export function MessagesScreen({
         }
       />
       {!stream.connected && <EventStreamNotice project={project} canConnect={canConnect} />}
-      <MessagesFilters filters={filters} set={url.set} />
+      <MessagesFilters filters={filters} set={url.set} q={url.get("q") ?? ""} problems={problems} />
       <TimelineResults
         url={url}
         failure="The messages could not be loaded"

@@ -29,6 +29,7 @@ export default async function MessagesPage({
     <MessagesScreen
       project={project.externalId}
       page={page ? { data: page.data, nextCursor: page.nextCursor } : null}
+      problems={page?.problems ?? []}
       error={error}
       filters={filters}
       invalid={invalid}

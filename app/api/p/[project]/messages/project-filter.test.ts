@@ -49,7 +49,7 @@ describe("GET /api/p/[project]/messages keeps to its project", () => {
   });
 
   it("a pasted id of the other project opens nothing and lists nothing", async () => {
-    for (const id of ["beta-out-0001", "beta-in-0004"]) expect(await list("alpha", { q: id })).toEqual({ data: [], nextCursor: null, openId: null });
+    for (const id of ["beta-out-0001", "beta-in-0004"]) expect(await list("alpha", { q: id })).toEqual({ data: [], nextCursor: null, openId: null, problems: [] });
     expect(await list("alpha", { q: "alpha-out-0001" })).toMatchObject({ data: [{ id: "alpha-out-0001" }], openId: "alpha-out-0001" });
   });
 });

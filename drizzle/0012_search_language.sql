@@ -1,0 +1,2 @@
+ALTER TABLE "indexed_messages" ADD COLUMN "attachment_count" integer;--> statement-breakpoint
+CREATE INDEX "indexed_messages_attachments_idx" ON "indexed_messages" USING btree ("project_id","created_at","id") WHERE attachment_count > 0;
