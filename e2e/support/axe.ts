@@ -24,6 +24,7 @@ import { createRequire } from "node:module";
 const axeSource = readFileSync(createRequire(createRequire(import.meta.url).resolve("@axe-core/playwright")).resolve("axe-core/axe.min.js"), "utf8");
 
 export async function axeResults(page: Page, leftOut: string): Promise<AxeResults> {
+  await animationsDone(page);
   // The context AxeBuilder builds from .exclude(leftOut) (normalizeContext in @axe-core/playwright).
   const context = { exclude: [leftOut], include: [] as string[] };
   const frames = page.mainFrame().childFrames().length;
@@ -31,4 +32,19 @@ export async function axeResults(page: Page, leftOut: string): Promise<AxeResult
   // Injected as AxeBuilder injects it: a script evaluated in the page (the screens' CSP does not apply to it).
   if (!(await page.evaluate("typeof window.axe?.run === 'function'"))) await page.evaluate(axeSource);
   return page.evaluate((ctx) => (window as unknown as { axe: { run: (c: unknown, o: object) => Promise<AxeResults> } }).axe.run(ctx, {}), context);
+}
+
+/**
+ * Resolves once the page's finite CSS animations and transitions have ended (a dialog fading
+ * in, a popover sliding open), or after 5 s: axe checks the screen as it comes to rest, not a
+ * frame half-way through a fade, where text is still translucent and its contrast fails (the
+ * command palette checked the moment it showed, e2e/shell.spec.ts, failed so once the check
+ * got faster). Endless ones (a spinner, a skeleton's pulse) are not waited for.
+ */
+async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const finite = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity);
+    if (finite.length === 0) return;
+    return Promise.race([Promise.all(finite.map((a) => a.finished.catch(() => undefined))).then(() => undefined), new Promise<void>((resolve) => setTimeout(resolve, 5_000))]);
+  });
 }
