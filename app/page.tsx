@@ -2,7 +2,7 @@ import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { FolderKanbanIcon } from "lucide-react";
 import { allows } from "@/lib/permissions";
-import { currentUser } from "@/lib/server/guard";
+import { currentUser } from "@/lib/server/gate/guard";
 import { listProjectsForUser } from "@/lib/server/projects";
 import { StatusPage } from "@/components/common/status-page";
 import { LAST_PROJECT_COOKIE, pickProject } from "@/components/shell/last-project";

@@ -1,6 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { currentUser, PATHNAME_HEADER } from "@/lib/server/guard";
+import { currentUser, PATHNAME_HEADER } from "@/lib/server/gate/guard";
 import { listProjectsForUser } from "@/lib/server/projects";
 import { serviceHealthForPage } from "@/lib/server/service/health";
 import { AppShell } from "@/components/shell/app-shell";

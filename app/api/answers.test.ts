@@ -1,7 +1,7 @@
 import { QueryClient, type FetchQueryOptions } from "@tanstack/react-query";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { settleRunningJobs } from "@/lib/server/batches/runner";
 import { sessionCookie } from "@/lib/server/test-helpers";

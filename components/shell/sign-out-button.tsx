@@ -2,7 +2,7 @@
 
 import { useTransition } from "react";
 import { LogOutIcon } from "lucide-react";
-import { logout } from "@/lib/server/sign-out";
+import { logout } from "@/lib/server/gate/sign-out";
 import { Button } from "@/components/ui/button";
 
 export function SignOutButton({ variant = "outline" }: { variant?: "outline" | "ghost" | "default" }) {

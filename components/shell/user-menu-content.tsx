@@ -3,7 +3,7 @@
 import * as React from "react";
 import { useTransition } from "react";
 import { LogOutIcon, MonitorSmartphoneIcon, UserRoundIcon } from "lucide-react";
-import { logout, logoutEverywhere } from "@/lib/server/sign-out";
+import { logout, logoutEverywhere } from "@/lib/server/gate/sign-out";
 import { ROLE_LABELS } from "@/lib/permissions";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";

@@ -66,7 +66,7 @@ const UNGUARDED: Record<string, (role: Role) => boolean> = {
 
 /**
  * Every page with what it requires, read from the permission its shell passes to
- * `guardPage(permission, ...)` (lib/server/guard.ts), so the expectation is the page's own
+ * `guardPage(permission, ...)` (lib/server/gate/guard.ts), so the expectation is the page's own
  * declaration checked against the one role map.
  */
 export function screenRoutes(): ScreenRoute[] {
@@ -97,7 +97,7 @@ const HANDLER = /export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*route\s*(?:<
 
 /**
  * Every exported method of every route handler with the permission it passes to the one
- * wrapper, `route(permission, fn)` (lib/server/route.ts). A handler not written that way is
+ * wrapper, `route(permission, fn)` (lib/server/gate/route.ts). A handler not written that way is
  * reported: the rule is that every route goes through the guard.
  */
 export function apiRoutes(): ApiRoute[] {

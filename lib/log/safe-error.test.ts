@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { users } from "@/lib/server/db/schema/core";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { apiRequest, params, setTestEnv } from "@/lib/server/test-helpers";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 

@@ -8,8 +8,8 @@ import { withAudit } from "./audit";
 import { db } from "./db";
 import { dashboardApiKeys } from "./db/schema/api-keys";
 import { env } from "./env";
-import type { Actor, Project } from "./guard";
-import { requireRecentAuth } from "./reauth";
+import type { Actor, Project } from "./gate/guard";
+import { requireRecentAuth } from "./gate/reauth";
 import { service } from "./service/index";
 
 /**

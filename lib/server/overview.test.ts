@@ -4,7 +4,7 @@ import { db } from "@/lib/server/db";
 import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { useTestDb } from "@/lib/server/db/test-db";
-import type { Project } from "@/lib/server/guard";
+import type { Project } from "@/lib/server/gate/guard";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { rates } from "@/lib/insight/rates";

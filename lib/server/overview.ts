@@ -9,7 +9,7 @@ import { listAudit } from "./audit";
 import { getStreamStatus } from "./event-stream/status";
 import { db } from "./db";
 import { indexedMessages } from "./db/schema/messages";
-import type { Project } from "./guard";
+import type { Project } from "./gate/guard";
 import { topLinks } from "./insight/links";
 import { catchUpInsight } from "./insight/read";
 import { projectTotals, seriesTotals, type Totals } from "./insight/windows";

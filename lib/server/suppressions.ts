@@ -5,7 +5,7 @@ import { MAX_PAGE_SIZE, type AddSuppressionRequest, type Page, type Suppression,
 import { withAudit } from "./audit";
 import { db } from "./db";
 import { indexedMessages, indexedRecipients } from "./db/schema/messages";
-import type { Actor, Project } from "./guard";
+import type { Actor, Project } from "./gate/guard";
 import { service } from "./service/index";
 
 const STATUS_FOR_REASON: Record<string, string> = { bounce: "bounced", complaint: "complained" };

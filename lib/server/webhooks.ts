@@ -8,8 +8,8 @@ import { withAudit } from "./audit";
 import { db } from "./db";
 import { eventStreams } from "./db/schema/messages";
 import { forgetStreamKeys } from "./event-stream/stream-cache";
-import type { Actor, Project } from "./guard";
-import { requireRecentAuth } from "./reauth";
+import type { Actor, Project } from "./gate/guard";
+import { requireRecentAuth } from "./gate/reauth";
 import { service } from "./service/index";
 
 /** The service id of the dashboard's own event-stream webhook on this project, if connected. */

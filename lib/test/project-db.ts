@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from "vitest";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { registerProject } from "@/lib/server/projects";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { currentUser } from "@/lib/server/guard";
+import { currentUser } from "@/lib/server/gate/guard";
 import { safeCallbackUrl } from "@/lib/server/auth/callback-url";
 import { env } from "@/lib/server/env";
 import { Card, CardContent, CardDescription, CardHeader } from "@/components/ui/card";

@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
+import { guardPage, PATHNAME_HEADER } from "@/lib/server/gate/guard";
 import { screenPermission } from "@/lib/nav";
 
 /**

@@ -1,5 +1,5 @@
 import { forbidden, redirect } from "next/navigation";
-import { currentUser } from "@/lib/server/guard";
+import { currentUser } from "@/lib/server/gate/guard";
 import { visibleAdminScreens } from "@/components/shell/nav";
 
 /** /admin opens the first admin screen the user may use (none for a user limited to some projects). */

@@ -1,5 +1,5 @@
-import { loadActorAndProject, sessionClaimsFromRequest } from "@/lib/server/access";
-import { route } from "@/lib/server/route";
+import { loadActorAndProject, sessionClaimsFromRequest } from "@/lib/server/gate/access";
+import { route } from "@/lib/server/gate/route";
 import { serviceHealth } from "@/lib/server/service/health";
 
 /**

@@ -1,5 +1,5 @@
 import { createProjectRequest } from "@/lib/schemas/projects";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { listProjectsForUser, registerProject } from "@/lib/server/projects";
 
 /** The projects the signed-in user may open (every role has overview:read). */

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { alertStates, insightDirty } from "@/lib/server/db/schema/insight";

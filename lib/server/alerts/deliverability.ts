@@ -4,7 +4,7 @@ import { flagProviders } from "@/lib/insight/flags";
 import { PROVIDER_KEYS, type ProviderKey } from "@/lib/insight/providers";
 import { RANGE_MS } from "@/lib/insight/ranges";
 import { levelOf, levelsOf, type Thresholds } from "@/lib/insight/thresholds";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { projectThresholds } from "./settings";
 import { env } from "@/lib/server/env";
 import { pendingDomains } from "@/lib/server/insight/domains";

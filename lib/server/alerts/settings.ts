@@ -5,13 +5,13 @@ import { AppError } from "@/lib/errors";
 import { DEFAULT_THRESHOLDS, type Thresholds } from "@/lib/insight/thresholds";
 import type { z } from "zod";
 import type { alertSettingsForm, AlertSettingsView, RevealedWebhookSecret, SavedAlertSettings } from "@/lib/schemas/alerts";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db, type Db } from "@/lib/server/db";
 import { alertSettings, type AlertSettingsRow } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";
 import { openSecret, sealSecret } from "@/lib/server/event-stream/secret-box";
-import { requireRecentAuth } from "@/lib/server/reauth";
+import { requireRecentAuth } from "@/lib/server/gate/reauth";
 import { redactUrl } from "@/contract/log/redact-url";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import { and, desc, eq, inArray, ne } from "drizzle-orm";
 import { levelsOf, type Level, type Metric } from "@/lib/insight/thresholds";
 import type { ActiveAlert, ActiveAlertsView, AlertHistoryItem, AlertsView } from "@/lib/schemas/alerts";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { alertDeliveries, alertEvents, alertStates } from "@/lib/server/db/schema/insight";
 import { env } from "@/lib/server/env";

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { listAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks } from "@/lib/server/db/schema/batches";

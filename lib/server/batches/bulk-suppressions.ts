@@ -5,7 +5,7 @@ import type { CheckResult } from "@/lib/schemas/batch";
 import { MAX_SUPPRESSION_ROWS } from "@/lib/schemas/limits";
 import { SUPPRESSION_REASONS, type bulkSuppressionCheckRequest, type bulkSuppressionRequest } from "@/lib/schemas/suppressions";
 import type { z } from "zod";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { checkFileInSlices, type CheckedRow, type CheckedRowSink, type RowCheck } from "./check";
 import { oneFileAtATime } from "./file-lock";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";

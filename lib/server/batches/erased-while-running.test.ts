@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";

@@ -1,7 +1,7 @@
 import "server-only";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import type { BatchRowStatus, FirstRows, JobKind } from "@/lib/schemas/batch";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { jobRows } from "./jobs";
 
 /**

@@ -6,7 +6,7 @@ import { projects, users } from "@/lib/server/db/schema/core";
 import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { createSendJob, getJob, jobResultsCsv, jobRows, retryFailed, checkBatch } from "./jobs";
 import { claimChunk, runJob, settleRunningJobs } from "./runner";
 import { MAX_ATTEMPTS as SERVICE_ATTEMPTS } from "@/lib/server/service/client";

@@ -6,7 +6,7 @@ import { resultsToCsv } from "@/lib/batch/export";
 import type { BatchRowOutcome, BatchRowStatus, CheckResult, JobCounts, JobKind, JobRowsPage, JobView } from "@/lib/schemas/batch";
 import type { z } from "zod";
 import type { batchCheckRequest, batchJobRequest, contactImportRequest } from "@/lib/schemas/compose";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows, type BatchJobRow } from "@/lib/server/db/schema/batches";

@@ -1,7 +1,7 @@
 import { count, eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { batchChunks, batchJobs, batchRows } from "@/lib/server/db/schema/batches";
 import { users } from "@/lib/server/db/schema/core";

@@ -4,7 +4,7 @@ import { RESERVED_HEADERS } from "@/lib/schemas/emails";
 import type { Address } from "@/lib/schemas/common";
 import { splitNamedAddress } from "@/lib/messages/address-text";
 import type { ComposeOptions, ComposePrefill } from "@/lib/schemas/compose";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { readMessage } from "@/lib/server/message-index/read";
 import { findIndexedMessage } from "@/lib/server/messages/search";
 import { service } from "@/lib/server/service";

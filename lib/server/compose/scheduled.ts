@@ -1,6 +1,6 @@
 import "server-only";
 import { and, asc, eq, gt, inArray, sql } from "drizzle-orm";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import type { ScheduledView } from "@/lib/schemas/overview";

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { AppError, isAppError } from "@/lib/errors";
 import type { SendEmail, SendEmailResponse } from "@/lib/schemas/emails";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { recordSentMessage } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";

@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { z } from "zod";
 import type { Contact, CreateContactRequest } from "@/lib/schemas/contacts";
 import type { contactLookupQuery, ContactSearchPage, ResubscribeRequest } from "@/lib/schemas/contacts-form";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { service } from "@/lib/server/service";
 import { contactIdByEmail, rememberContacts, searchContactsIndex } from "./index-store";

@@ -3,7 +3,7 @@ import "server-only";
 /**
  * A number that moves whenever a PGlite database of this process may have changed, so a value
  * read from it can be kept while the number stands still (the guard's session row,
- * lib/server/access.ts). PGlite admits one process per data directory, so every write to it
+ * lib/server/gate/access.ts). PGlite admits one process per data directory, so every write to it
  * passes through its engine here, whoever wrote it: the dashboard's own code, a trigger's
  * cascade (run inside a written statement), a migration. A shared Postgres has writers in
  * other processes and is never watched: there, nothing may be kept on the strength of this.

@@ -7,7 +7,7 @@ import { MAX_PAGE_SIZE, type Domain, type DomainStatus, type Page } from "@/lib/
 import type { DomainCheck, DomainDetail } from "@/lib/schemas/domains-view";
 import { withAudit } from "../audit";
 import { env } from "../env";
-import type { Actor, Project } from "../guard";
+import type { Actor, Project } from "../gate/guard";
 import { service } from "../service/index";
 
 /** The page shell hands the first answer to the screen. */

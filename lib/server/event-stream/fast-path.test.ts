@@ -9,7 +9,7 @@ import { eventStreams, indexedEvents } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
 import { registerProject } from "@/lib/server/projects";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { parseEnv } from "@/lib/server/env";
 import { connectEventStream } from "./connect";

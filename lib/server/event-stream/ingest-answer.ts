@@ -7,7 +7,7 @@ import { BUSY_RETRY_AFTER_S } from "./ingest-limits";
  * The ingest's error answer: the dashboard's one error answer (lib/server/http/error-answer.ts:
  * the one error shape, `no-store`, `X-Correlation-Id`, an unexpected failure logged by what
  * failed and where, never the values), without the route wrapper the ingest does not go through
- * (the signature is its authentication, lib/server/route.ts is for signed-in browsers). A 429
+ * (the signature is its authentication, lib/server/gate/route.ts is for signed-in browsers). A 429
  * of the ingest's own limits says when to come back (BUSY_RETRY_AFTER_S). `path` is the
  * request's path, for the log.
  */

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";

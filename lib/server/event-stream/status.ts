@@ -2,7 +2,7 @@ import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { eventStreams } from "@/lib/server/db/schema/messages";
 import { readStreamHealth } from "./health";

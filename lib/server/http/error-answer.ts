@@ -6,7 +6,7 @@ import { safeErrorSummary } from "@/contract/log/safe-error";
 
 /**
  * The dashboard's one error answer and the errors of a request's body, below everything that
- * answers a request: route() (lib/server/route.ts), the body limits on Node's server
+ * answers a request: route() (lib/server/gate/route.ts), the body limits on Node's server
  * (./request-body-limits.ts) and the ingest (lib/server/event-stream/ingest-answer.ts).
  */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PEER_HEADER } from "./client-address";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { isSameOriginWrite } from "./same-origin";
 import { apiRequest, params, setTestEnv } from "@/lib/server/test-helpers";
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/contract/db-rows";
 import { consumerProvider } from "@/lib/insight/providers";
 import type { Message } from "@/lib/schemas/emails";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";

@@ -8,7 +8,7 @@ import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/sc
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { registerProject } from "@/lib/server/projects";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { clearMessageCache, readMessage } from "./read";

@@ -2,7 +2,7 @@ import "server-only";
 import { isDeepStrictEqual } from "node:util";
 import { sql } from "drizzle-orm";
 import type { Message } from "@/lib/schemas/emails";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { afterResponse } from "@/lib/server/http/after-response";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";

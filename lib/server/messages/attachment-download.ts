@@ -1,6 +1,6 @@
 import "server-only";
 import { AppError } from "@/lib/errors";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { API_CONTENT_SECURITY_POLICY } from "@/lib/server/http/security-headers";
 import { service } from "@/lib/server/service";
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages } from "@/lib/server/db/schema/messages";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Logger } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { settleAfterResponses } from "@/lib/server/http/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";

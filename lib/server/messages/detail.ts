@@ -2,7 +2,7 @@ import "server-only";
 import { isAppError } from "@/lib/errors";
 import type { Message } from "@/lib/schemas/emails";
 import type { AttachmentView, IndexedMessage, MessageDetail } from "@/lib/schemas/messages-index";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { db } from "@/lib/server/db";
 import { indexedEvents, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { service } from "@/lib/server/service";

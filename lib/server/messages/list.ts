@@ -1,7 +1,7 @@
 import "server-only";
 import { isAppError } from "@/lib/errors";
 import { messageListQuery, type MessageListQuery, type MessageSearchPage } from "@/lib/schemas/messages-index";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { looksLikeMessageId } from "@/lib/messages/message-id";
 import { readMessage } from "@/lib/server/message-index/read";
 import { findIndexedMessage, searchMessages } from "./search";

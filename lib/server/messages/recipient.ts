@@ -4,7 +4,7 @@ import { isAppError } from "@/lib/errors";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import type { MessageListQuery, RecipientView } from "@/lib/schemas/messages-index";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { recipientEngagement } from "@/lib/server/insight/engagement";
 import { searchMessages } from "./search";
 import { suppressionsOf } from "./suppression-of";

@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
 import type { ReplyForm } from "@/lib/schemas/messages-index";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";

@@ -2,7 +2,7 @@ import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { message, type InboundSimulateRequest } from "@/lib/schemas/emails";
 import type { SimulateResult } from "@/lib/schemas/messages-index";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";

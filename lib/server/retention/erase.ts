@@ -3,7 +3,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
 import type { EraseRecipientRequest, ErasureResult } from "@/lib/schemas/erasure";
 import { AppError } from "@/lib/errors";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { recordAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { rememberContacts } from "@/lib/server/contacts/index-store";
 import { storeCheckedJob } from "@/lib/server/batches/store";

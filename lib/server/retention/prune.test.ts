@@ -15,7 +15,7 @@ import { refreshInsight } from "@/lib/server/insight/refresh";
 import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { linkPeopleRollup } from "@/lib/test/link-people";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { RETENTION_LOCK, runRetentionPass, startRetention, stopRetention } from "./background";
 import { pruneOnce } from "./prune";
 

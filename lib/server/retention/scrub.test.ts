@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, like } from "drizzle-orm";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";

@@ -7,7 +7,7 @@ import { IMPLEMENTATIONS, type Implementation, type RecordedExchange } from "@/e
 import { isAppError, type AppError } from "@/lib/errors";
 import { canonicalEventType, canonicalStatus, CANONICAL_EVENT_TYPES } from "@/lib/messages/vocabulary";
 import type { SendEmail } from "@/lib/schemas";
-import type { Project } from "../access";
+import type { Project } from "../gate/access";
 import { listDomains } from "../domains/manage";
 import { refusedByService } from "@/lib/server/message-index/disowned";
 import { setTestEnv, startHttpServer, type RecordedRequest, type TestServer } from "../test-helpers";

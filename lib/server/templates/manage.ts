@@ -3,7 +3,7 @@ import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { pageQuery, type PreviewRequest, type PreviewResponse } from "@/lib/schemas";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";

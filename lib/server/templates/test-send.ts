@@ -3,7 +3,7 @@ import { AppError } from "@/lib/errors";
 import type { z } from "zod";
 import { sendEmailRequest } from "@/lib/schemas/emails";
 import type { testSendRequest } from "@/lib/schemas/templates-form";
-import type { Actor, Project } from "@/lib/server/access";
+import type { Actor, Project } from "@/lib/server/gate/access";
 import { sendComposed } from "@/lib/server/compose/send";
 import { service } from "@/lib/server/service";
 

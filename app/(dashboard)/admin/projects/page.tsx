@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { listAllProjects } from "@/lib/server/projects";
 import { ProjectsScreen } from "./projects-screen";
 

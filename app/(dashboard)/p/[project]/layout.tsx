@@ -1,5 +1,5 @@
 import { headers } from "next/headers";
-import { guardPage, PATHNAME_HEADER } from "@/lib/server/guard";
+import { guardPage, PATHNAME_HEADER } from "@/lib/server/gate/guard";
 import { activeAlerts } from "@/lib/server/alerts/view";
 import { screenPermission } from "@/lib/nav";
 import { AlertBanner } from "./alert-banner";

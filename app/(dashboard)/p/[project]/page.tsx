@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { rangeFrom } from "@/lib/insight/ranges";
 import { getOverview } from "@/lib/server/overview";
 import { firstLoad } from "@/components/common/first-load";

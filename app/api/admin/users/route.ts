@@ -1,5 +1,5 @@
 import { createUserRequest } from "@/lib/schemas/users";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { createUser, listUsers } from "@/lib/server/users";
 
 export const GET = route("users:manage", async () => ({ data: await listUsers() }));

@@ -9,7 +9,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import { GET as LIST_KEYS, POST as CREATE_KEY } from "@/app/api/p/[project]/api-keys/route";
 import { POST as CREATE_HOOK } from "@/app/api/p/[project]/webhooks/route";
 import { POST as RECONFIRM } from "./route";
-import { isRecent } from "@/lib/server/reauth";
+import { isRecent } from "@/lib/server/gate/reauth";
 import { DUMMY_HASH, verifyPassword } from "@/lib/server/auth/password";
 import { resetPasswordPool } from "@/lib/server/auth/password-pool";
 

@@ -1,6 +1,6 @@
 import { recordId } from "@/lib/schemas/params";
 import { updateProjectRequest } from "@/lib/schemas/projects";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { removeProject, updateProject } from "@/lib/server/projects";
 
 /** `[id]` is the dashboard's project id (`Project.id`), not the external id. */

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getAlerts } from "@/lib/server/alerts/view";
 import { firstLoad } from "@/components/common/first-load";
 import { AlertsScreen } from "./alerts-screen";

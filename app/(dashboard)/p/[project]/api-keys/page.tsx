@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { listApiKeys } from "@/lib/server/api-keys";
 import { ApiKeysScreen } from "./api-keys-screen";
 

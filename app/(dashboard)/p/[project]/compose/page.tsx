@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { can } from "@/lib/permissions";
 import { composeOptions, composePrefill } from "@/lib/server/compose/data";
 import { ComposeScreen } from "./compose-screen";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { can } from "@/lib/permissions";
 import { searchContacts } from "@/lib/server/contacts/manage";
 import { ContactsScreen } from "./contacts-screen";

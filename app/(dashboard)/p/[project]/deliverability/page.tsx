@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { rangeFrom } from "@/lib/insight/ranges";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getDeliverability } from "@/lib/server/alerts/deliverability";
 import { firstLoad } from "@/components/common/first-load";
 import { DeliverabilityScreen } from "./deliverability-screen";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { listDomains } from "@/lib/server/domains/manage";
 import { domainStatus } from "@/lib/schemas";
 import { firstLoad } from "@/components/common/first-load";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { can } from "@/lib/permissions";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getEventStream } from "@/lib/server/event-stream/connect";
 import { listMessages } from "@/lib/server/messages/list";
 import { messageHref } from "@/components/messages/hrefs";

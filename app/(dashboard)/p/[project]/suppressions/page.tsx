@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { listSuppressions } from "@/lib/server/suppressions";
 import { firstLoad } from "@/components/common/first-load";
 import { SuppressionsScreen } from "./suppressions-screen";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { listTemplates } from "@/lib/server/templates/manage";
 import { firstLoad } from "@/components/common/first-load";
 import { TemplatesScreen } from "./templates-screen";

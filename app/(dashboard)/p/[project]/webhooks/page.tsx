@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { can } from "@/lib/permissions";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { listWebhooks } from "@/lib/server/webhooks";
 import { firstLoad, optionalPart } from "@/components/common/first-load";

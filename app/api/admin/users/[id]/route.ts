@@ -1,6 +1,6 @@
 import { recordId } from "@/lib/schemas/params";
 import { updateUserRequest } from "@/lib/schemas/users";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { updateUser } from "@/lib/server/users";
 
 /** Role, active flag or name. Refuses to leave the dashboard without an active admin. */

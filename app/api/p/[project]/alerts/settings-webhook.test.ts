@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as ALERTS } from "./route";
 import { PUT as SETTINGS } from "@/app/api/p/[project]/alerts/settings/route";
 import { POST as ROTATE } from "@/app/api/p/[project]/alerts/webhook-secret/route";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { auditLog } from "@/lib/server/db/schema/core";

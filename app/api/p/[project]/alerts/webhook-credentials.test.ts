@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as ALERTS } from "./route";
 import { PUT as SETTINGS } from "@/app/api/p/[project]/alerts/settings/route";
 import { GET as AUDIT } from "@/app/api/admin/audit/route";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import { evaluateAlerts } from "@/lib/server/alerts/evaluate";
 import { sendDueAlerts } from "@/lib/server/alerts/outbox";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";

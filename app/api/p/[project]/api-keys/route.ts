@@ -1,7 +1,7 @@
 import { createApiKeyForm } from "@/lib/schemas/api-keys-form";
 import { projectSlug } from "@/lib/schemas/params";
 import { createApiKey, listApiKeys } from "@/lib/server/api-keys";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 
 export const GET = route("api_keys:write", { params: { project: projectSlug } }, async ({ project }) => listApiKeys(project));
 

@@ -1,6 +1,6 @@
 import { projectSlug } from "@/lib/schemas/params";
 import { presendRequest } from "@/lib/schemas/presend";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { presendChecks } from "@/lib/server/presend/checks";
 
 /**

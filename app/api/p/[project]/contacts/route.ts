@@ -1,7 +1,7 @@
 import { createContactRequest } from "@/lib/schemas/contacts";
 import { contactSearchQuery } from "@/lib/schemas/contacts-form";
 import { projectSlug } from "@/lib/schemas/params";
-import { parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/gate/route";
 import { createContact, searchContacts } from "@/lib/server/contacts/manage";
 
 /** The dashboard's index of contacts (the interface cannot list them). */

@@ -4,7 +4,7 @@ import { getOverview } from "@/lib/server/overview";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
-import type { Project } from "@/lib/server/guard";
+import type { Project } from "@/lib/server/gate/guard";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { GET as LIST } from "./route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";

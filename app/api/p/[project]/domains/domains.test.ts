@@ -6,7 +6,7 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
-import type { Project } from "@/lib/server/guard";
+import type { Project } from "@/lib/server/gate/guard";
 import { GET as CHECK } from "@/app/api/p/[project]/domains/[id]/check/route";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { POST as ADD } from "./route";

@@ -2,7 +2,7 @@ import { domainInput } from "@/lib/domains/hostname";
 import { domainsPageQuery } from "@/lib/schemas/domains-view";
 import { projectSlug } from "@/lib/schemas/params";
 import { addDomain, listDomains } from "@/lib/server/domains/manage";
-import { parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/gate/route";
 
 export const GET = route("domains:read", { params: { project: projectSlug } }, async ({ req, project }) => listDomains(project, parseQuery(req, domainsPageQuery)));
 

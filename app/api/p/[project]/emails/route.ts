@@ -1,6 +1,6 @@
 import { sendEmailRequest } from "@/lib/schemas/emails";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { sendComposed } from "@/lib/server/compose/send";
 
 /** Compose: the body is the POST /v1/emails body, validated again here; the key comes from the browser's compose session. */

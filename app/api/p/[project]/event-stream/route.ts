@@ -1,5 +1,5 @@
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { connectEventStream, getEventStream } from "@/lib/server/event-stream/connect";
 
 /** Is the message index receiving this project's events? */

@@ -1,7 +1,7 @@
 import { pageQuery } from "@/lib/schemas";
 import { projectSlug } from "@/lib/schemas/params";
 import { addSuppressionRequest } from "@/lib/schemas/suppressions";
-import { parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/gate/route";
 import { addSuppression, listSuppressions } from "@/lib/server/suppressions";
 
 export const GET = route("suppressions:read", { params: { project: projectSlug } }, async ({ req, project }) => listSuppressions(project, parseQuery(req, pageQuery)));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, listAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
-import type { Project } from "@/lib/server/guard";
+import type { Project } from "@/lib/server/gate/guard";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";

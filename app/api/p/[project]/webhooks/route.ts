@@ -1,7 +1,7 @@
 import { pageQuery } from "@/lib/schemas";
 import { projectSlug } from "@/lib/schemas/params";
 import { createWebhookForm } from "@/lib/schemas/webhooks-form";
-import { parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/gate/route";
 import { createWebhook, listWebhooks } from "@/lib/server/webhooks";
 
 export const GET = route("webhooks:read", { params: { project: projectSlug } }, async ({ req, project }) => listWebhooks(project, parseQuery(req, pageQuery)));

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { checkDomainDetail, getDomainDetail, type DomainCheck } from "@/lib/server/domains/manage";
 import { decodeParam } from "@/lib/http/decode-param";
 import { firstLoad, optionalPart } from "@/components/common/first-load";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { PageHeader } from "@/components/common/page-header";
 import { SimulateForm } from "./simulate-form";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { can } from "@/lib/permissions";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getMessageDetail } from "@/lib/server/messages/detail";
 import { decodeParam } from "@/lib/http/decode-param";
 import { firstLoad } from "@/components/common/first-load";

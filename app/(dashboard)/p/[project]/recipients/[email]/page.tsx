@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { isAppError } from "@/lib/errors";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { getRecipient } from "@/lib/server/messages/recipient";
 import { emailParam } from "@/lib/schemas/params";
 import { RecipientScreen } from "./recipient-screen";

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { can, ROLE_LABELS } from "@/lib/permissions";
 import { listJobs } from "@/lib/server/batches/jobs";
 import { PageHeader } from "@/components/common/page-header";

@@ -1,5 +1,5 @@
 import { recordId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { resetPassword } from "@/lib/server/users";
 
 /** Answers `{ password }` once (no-store, like every API answer); the user's sessions end. */

@@ -1,5 +1,5 @@
 import { recordId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { endUserSessions } from "@/lib/server/users";
 
 /** Ends every session of the user at once (audited); answers `{ ended }`, the number that were live. */

@@ -1,6 +1,6 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { revokeApiKey } from "@/lib/server/api-keys";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 
 /**
  * Revokes a key made through the dashboard, on a service that offers it; otherwise 409

@@ -1,6 +1,6 @@
 import { batchCheckRequest } from "@/lib/schemas/compose";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { checkBatch } from "@/lib/server/batches/jobs";
 
 /** Every row checked (addresses, suppressions, the send itself) without storing or sending anything. */

@@ -1,6 +1,6 @@
 import { contactImportRequest } from "@/lib/schemas/compose";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { createContactImport, listJobs } from "@/lib/server/batches/jobs";
 
 export const GET = route("contacts:write", { params: { project: projectSlug } }, async ({ project }) => ({ data: await listJobs(project, "contacts") }));

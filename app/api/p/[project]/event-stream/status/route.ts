@@ -1,5 +1,5 @@
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 
 /** The stream's health and mode (live or polling), for the webhooks screen. */

@@ -1,6 +1,6 @@
 import { inboundSimulateRequest } from "@/lib/schemas/emails";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { simulateInbound } from "@/lib/server/messages/simulate";
 
 /** Rehearse inbound mail: support and admins only (`inbound:simulate`). */

@@ -1,5 +1,5 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { readMessage } from "@/lib/server/message-index/read";
 
 /**

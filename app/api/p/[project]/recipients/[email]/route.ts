@@ -1,6 +1,6 @@
 import { pageQuery } from "@/lib/schemas/common";
 import { emailParam, projectSlug } from "@/lib/schemas/params";
-import { parseQuery, route } from "@/lib/server/route";
+import { parseQuery, route } from "@/lib/server/gate/route";
 import { getRecipient } from "@/lib/server/messages/recipient";
 
 /** One address: its messages both ways and its suppression. */

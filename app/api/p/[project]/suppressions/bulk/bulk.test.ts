@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import type { Project } from "@/lib/server/guard";
+import type { Project } from "@/lib/server/gate/guard";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { settleRunningJobs } from "@/lib/server/batches/runner";

@@ -1,6 +1,6 @@
 import { projectSlug } from "@/lib/schemas/params";
 import { bulkSuppressionRequest } from "@/lib/schemas/suppressions";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { listJobs } from "@/lib/server/batches/jobs";
 import { createSuppressionJob } from "@/lib/server/batches/bulk-suppressions";
 

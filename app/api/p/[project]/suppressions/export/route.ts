@@ -1,5 +1,5 @@
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { exportSuppressionsCsv } from "@/lib/server/suppressions";
 
 /** The whole list as CSV, formula-escaped (lib/batch/export.ts). */

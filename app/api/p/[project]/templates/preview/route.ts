@@ -1,6 +1,6 @@
 import { previewRequest } from "@/lib/schemas";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { previewTemplate } from "@/lib/server/templates/manage";
 
 /** Rendering has no side effect: everyone who may view templates may preview drafts. */

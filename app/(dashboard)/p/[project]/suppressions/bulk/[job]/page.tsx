@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { guardPage } from "@/lib/server/guard";
+import { guardPage } from "@/lib/server/gate/guard";
 import { can } from "@/lib/permissions";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";

@@ -1,5 +1,5 @@
 import { projectSlug, recordId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { jobResultsCsv } from "@/lib/server/batches/jobs";
 
 /** The per-row outcomes as CSV, spreadsheet formulas neutralised (lib/batch/export.ts). */

@@ -1,5 +1,5 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { getMessageDetail } from "@/lib/server/messages/detail";
 
 /** What the message screen shows (timeline, attachments, thread); polled until final. */

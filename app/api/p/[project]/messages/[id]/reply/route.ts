@@ -1,6 +1,6 @@
 import { replyForm } from "@/lib/schemas/messages-index";
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { replyToMessage } from "@/lib/server/messages/reply";
 
 /** Reply in thread: support and admins only (`messages:reply`). */

@@ -16,7 +16,7 @@ import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
-import type { Project } from "@/lib/server/access";
+import type { Project } from "@/lib/server/gate/access";
 import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "./route";
 import { linkPeopleRollup } from "@/lib/test/link-people";

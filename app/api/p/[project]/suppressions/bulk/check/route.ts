@@ -1,6 +1,6 @@
 import { projectSlug } from "@/lib/schemas/params";
 import { bulkSuppressionCheckRequest } from "@/lib/schemas/suppressions";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { checkSuppressionList } from "@/lib/server/batches/bulk-suppressions";
 
 /** Every line checked (address, reason, repeats, already suppressed) without adding anything. */

@@ -1,6 +1,6 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { sampleRequest } from "@/lib/schemas/templates-form";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { listSamples, saveSample } from "@/lib/server/templates/manage";
 
 export const GET = route("templates:read", { params: { project: projectSlug, id: serviceId } }, async ({ params, project }) => ({ data: await listSamples(project, params.id) }));

@@ -1,6 +1,6 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
 import { testSendRequest } from "@/lib/schemas/templates-form";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { sendTemplateTest } from "@/lib/server/templates/test-send";
 
 export const POST = route("messages:send", { params: { project: projectSlug, id: serviceId }, body: testSendRequest }, async ({ req, body, project, user }) => {

@@ -1,5 +1,5 @@
 import { projectSlug, recordId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { jobResultsCsv } from "@/lib/server/batches/jobs";
 
 export const GET = route("contacts:write", { params: { project: projectSlug, id: recordId } }, async ({ params, project }) => {

@@ -1,5 +1,5 @@
 import { projectSlug, serviceId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { downloadAttachment } from "@/lib/server/messages/attachment-download";
 
 /** An attachment's bytes, always as a download (never rendered in the dashboard's origin). */

@@ -1,5 +1,5 @@
 import { projectSlug, recordId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { retryFailed } from "@/lib/server/batches/jobs";
 
 export const POST = route("suppressions:write", { params: { project: projectSlug, id: recordId } }, async ({ params, project, user }) => retryFailed(project, user, params.id, "suppressions"));

@@ -1,5 +1,5 @@
 import { projectSlug, recordId, serviceId } from "@/lib/schemas/params";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/gate/route";
 import { deleteSample } from "@/lib/server/templates/manage";
 
 export const DELETE = route("templates:write", { params: { project: projectSlug, id: serviceId, sampleId: recordId } }, async ({ params, project, user }) => {

@@ -4,16 +4,16 @@ import { decode, getToken } from "next-auth/jwt";
 import { AppError } from "@/lib/errors";
 import { allows, refusalReason, type Permission, type Role } from "@/lib/permissions";
 import type { ProjectView } from "@/lib/schemas/projects";
-import { afterResponse } from "./http/after-response";
-import type { SessionClaims } from "./auth/config";
-import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "./auth/sessions";
-import { db, dbKind, type Db } from "./db";
-import { writeEpoch } from "./db/write-epoch";
-import { projects, userProjects, users } from "./db/schema/core";
-import { sessions } from "./db/schema/sessions";
-import { env } from "./env";
-import { getProject } from "./projects";
-import { accountOf } from "./users";
+import { afterResponse } from "../http/after-response";
+import type { SessionClaims } from "../auth/config";
+import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "../auth/sessions";
+import { db, dbKind, type Db } from "../db";
+import { writeEpoch } from "../db/write-epoch";
+import { projects, userProjects, users } from "../db/schema/core";
+import { sessions } from "../db/schema/sessions";
+import { env } from "../env";
+import { getProject } from "../projects";
+import { accountOf } from "../users";
 
 /** The signed-in user as the guard sees it: as the database holds it at this request (actorRow). */
 export type Actor = {

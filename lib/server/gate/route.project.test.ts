@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Project } from "./access";
-import { SYSTEM_ACTOR } from "./audit";
-import { useTestDb } from "./db/test-db";
-import { registerProject } from "./projects";
+import { SYSTEM_ACTOR } from "../audit";
+import { useTestDb } from "../db/test-db";
+import { registerProject } from "../projects";
 import { route } from "./route";
-import { apiRequest, params, sessionCookie, setTestEnv } from "./test-helpers";
-import { createUser, setUserProjects } from "./users";
+import { apiRequest, params, sessionCookie, setTestEnv } from "../test-helpers";
+import { createUser, setUserProjects } from "../users";
 
 /**
  * `route()` resolves, decodes and checks the route's `[project]` itself and hands a

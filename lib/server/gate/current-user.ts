@@ -1,8 +1,8 @@
 import "server-only";
 import { cache } from "react";
 import { loadActorAndProject, type Actor, type Project } from "./access";
-import { auth } from "./auth/next-auth";
-import type { SessionClaims } from "./auth/config";
+import { auth } from "../auth/next-auth";
+import type { SessionClaims } from "../auth/config";
 
 /** The session cookie's claims as Auth.js reads them, once per request. */
 const currentClaims = cache(async (): Promise<SessionClaims | null> => {

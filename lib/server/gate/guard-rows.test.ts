@@ -1,14 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadActorAndProject } from "./access";
-import { SYSTEM_ACTOR } from "./audit";
-import { createSession, revokeSession } from "./auth/sessions";
-import { db } from "./db";
-import { users } from "./db/schema/core";
-import { useTestDb } from "./db/test-db";
-import { registerProject, removeProject, updateProject } from "./projects";
-import { setTestEnv } from "./test-helpers";
-import { createUser, setUserProjects, updateUser } from "./users";
+import { SYSTEM_ACTOR } from "../audit";
+import { createSession, revokeSession } from "../auth/sessions";
+import { db } from "../db";
+import { users } from "../db/schema/core";
+import { useTestDb } from "../db/test-db";
+import { registerProject, removeProject, updateProject } from "../projects";
+import { setTestEnv } from "../test-helpers";
+import { createUser, setUserProjects, updateUser } from "../users";
 
 /**
  * The guard keeps its session row between requests on PGlite (access.ts, db/write-epoch.ts):

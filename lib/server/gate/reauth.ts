@@ -2,13 +2,13 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { ReconfirmResponse } from "@/lib/schemas/users";
-import { withAudit } from "./audit";
-import { verifyPassword } from "./auth/password";
-import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords } from "./auth/throttle";
-import { db } from "./db";
-import { users } from "./db/schema/core";
-import { reauthConfirmations } from "./db/schema/reauth";
-import { env } from "./env";
+import { withAudit } from "../audit";
+import { verifyPassword } from "../auth/password";
+import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords } from "../auth/throttle";
+import { db } from "../db";
+import { users } from "../db/schema/core";
+import { reauthConfirmations } from "../db/schema/reauth";
+import { env } from "../env";
 import type { Actor } from "./guard";
 
 /**

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadActorAndProject, type LoadActorAndProject, type Project } from "./access";
-import { SYSTEM_ACTOR } from "./audit";
-import { createSession } from "./auth/sessions";
-import { useTestDb } from "./db/test-db";
+import { SYSTEM_ACTOR } from "../audit";
+import { createSession } from "../auth/sessions";
+import { useTestDb } from "../db/test-db";
 import { checkPage } from "./guard";
-import { registerProject } from "./projects";
-import { setTestEnv } from "./test-helpers";
-import { createUser, setUserProjects } from "./users";
+import { registerProject } from "../projects";
+import { setTestEnv } from "../test-helpers";
+import { createUser, setUserProjects } from "../users";
 
 /**
  * `guardPage` (through `checkPage`, the same code with the session given): it decodes the

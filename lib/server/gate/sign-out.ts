@@ -4,7 +4,7 @@ import { redirect } from "next/navigation";
 import { recordAudit } from "@/lib/server/audit";
 import { signOut } from "@/lib/server/auth/next-auth";
 import { revokeSession, revokeUserSessions } from "@/lib/server/auth/sessions";
-import { currentUser } from "@/lib/server/current-user";
+import { currentUser } from "@/lib/server/gate/current-user";
 
 /**
  * The sign-out server actions, called from the shell's user menu and sign-out buttons (here in

@@ -1,9 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { errorResponse } from "./http/error-answer";
+import { errorResponse } from "../http/error-answer";
 import { parseBody, parseQuery, route } from "./route";
-import { apiRequest, params, setTestEnv } from "./test-helpers";
+import { apiRequest, params, setTestEnv } from "../test-helpers";
 
 setTestEnv();
 

@@ -9,8 +9,8 @@ import { BodyTooLargeError, readBodyText } from "@/contract/http/read-body";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
-import { bodyCutOff, errorResponse, tooLarge } from "./http/error-answer";
-import { isSameOriginWrite } from "./http/same-origin";
+import { bodyCutOff, errorResponse, tooLarge } from "../http/error-answer";
+import { isSameOriginWrite } from "../http/same-origin";
 
 type Params = Record<string, string>;
 
