@@ -26,7 +26,8 @@ export function PageHeader({
         <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] md:truncate">{title}</h1>
         {description && <p className="max-w-2xl text-sm text-muted-foreground">{description}</p>}
       </div>
-      {actions && <div className="flex shrink-0 flex-wrap items-center gap-2">{actions}</div>}
+      {/* Below md the actions may take a line of their own and wrap there: several buttons side by side are wider than a phone. */}
+      {actions && <div className="flex min-w-0 flex-wrap items-center gap-2 md:shrink-0">{actions}</div>}
     </div>
   );
 }
