@@ -16,7 +16,7 @@ export function PreviewPanel({ preview, loading }: { preview: PreviewResponse | 
         <div role="status" data-testid="missing-variables" className="flex items-start gap-2 rounded-md border border-amber-500/40 bg-amber-500/10 px-3 py-2 text-sm">
           <AlertTriangleIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span>
-            Missing variables (they render empty): {preview.missing.map((m) => <code key={m} className="mx-1 rounded bg-muted px-1 font-mono text-xs">{m}</code>)}
+            Missing variables (they render empty): {preview.missing.map((m) => <code key={m} className="mx-1 rounded bg-muted px-1 font-mono text-xs [overflow-wrap:anywhere]">{m}</code>)}
           </span>
         </div>
       ) : preview ? (
