@@ -82,11 +82,13 @@ export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> 
   const startedAt = Date.now();
   let count = 0;
   let ended = false;
+  let deadline: ReturnType<typeof setTimeout> | undefined;
   const iterator = spec.pages(stop.signal)[Symbol.asyncIterator]();
 
   const end = async (how: "complete" | "cancelled" | "failed" | "limit", error?: unknown) => {
     if (ended) return;
     ended = true;
+    clearTimeout(deadline);
     stop.abort();
     spec.signal?.removeEventListener("abort", onAbort);
     release();
@@ -137,7 +139,14 @@ export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> 
       start(controller) {
         if (head.length) controller.enqueue(head);
         if (first?.length) controller.enqueue(first);
-        if (first === null) controller.close();
+        if (first === null || ended) return controller.close();
+        // A client that keeps the connection open but stops reading still lets go of its slot.
+        deadline = setTimeout(() => {
+          if (ended) return;
+          void end("limit");
+          controller.error(new Error(`export: past ${EXPORT_MAX_MS / 60_000} minutes`));
+        }, Math.max(0, EXPORT_MAX_MS - (Date.now() - startedAt)));
+        deadline.unref?.();
       },
       async pull(controller) {
         try {
