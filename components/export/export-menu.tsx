@@ -3,8 +3,11 @@
 import * as React from "react";
 import { DownloadIcon, XIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { LazyMenu } from "@/components/shell/lazy-menu";
 import { toast } from "@/components/ui/toast";
+
+const loadMenu = () => import("./export-format-menu");
+const ExportFormatMenu = React.lazy(() => loadMenu().then((m) => ({ default: m.ExportFormatMenu })));
 
 type Running = { rows: number; abort: AbortController };
 
@@ -12,7 +15,7 @@ type Running = { rows: number; abort: AbortController };
  * "Export" on a list screen: the whole current search (every page, not the rows shown) as CSV
  * or NDJSON, from `path` (the screen's export route) with `query` (its filters). While it
  * runs the button shows the rows written so far and becomes Cancel, which aborts the request
- * (the server then stops reading). The download code loads on the first click.
+ * (the server then stops reading). The menu's and the download's code load on first use.
  */
 export function ExportMenu({ path, query = {} }: { path: string; query?: Record<string, string | null | undefined> }) {
   const [running, setRunning] = React.useState<Running | null>(null);
@@ -45,18 +48,16 @@ export function ExportMenu({ path, query = {} }: { path: string; query?: Record<
       </div>
     );
   }
+  const trigger = (
+    <Button variant="outline" aria-haspopup="menu">
+      <DownloadIcon aria-hidden="true" />
+      Export
+    </Button>
+  );
+  // The menu's code (radix) loads when the user reaches for it, not with the screen.
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="outline">
-          <DownloadIcon aria-hidden="true" />
-          Export
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuItem onSelect={() => void start("csv")}>CSV (spreadsheet)</DropdownMenuItem>
-        <DropdownMenuItem onSelect={() => void start("ndjson")}>NDJSON (one JSON object a line)</DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <LazyMenu load={loadMenu} trigger={trigger} opensOn="pointerdown">
+      {(menu) => <ExportFormatMenu {...menu} onPick={(format) => void start(format)} />}
+    </LazyMenu>
   );
 }
