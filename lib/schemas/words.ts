@@ -26,3 +26,8 @@ export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "supp
 export const MAX_LINKS_CHECKED = 50;
 export const SEVERITIES = ["error", "warning", "info"] as const;
 export const FINDING_KINDS = ["clients", "size", "links", "images", "text"] as const;
+
+/** The file formats of an export (lib/server/export/): a spreadsheet's, or one JSON object a line. */
+export const EXPORT_FORMATS = ["csv", "ndjson"] as const;
+/** Rows one export writes at most; the file ends there (README "Limits"). */
+export const MAX_EXPORT_ROWS = 1_000_000;

@@ -1,7 +1,6 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { toCsv } from "@/lib/batch/export";
-import { MAX_PAGE_SIZE, type AddSuppressionRequest, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
+import { type AddSuppressionRequest, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
 import { withAudit } from "./audit";
 import { db } from "./db";
 import { indexedMessages, indexedRecipients } from "./db/schema/messages";
@@ -57,29 +56,3 @@ export async function addSuppression(actor: Actor, project: Project, body: AddSu
   );
 }
 
-/** Pages read for an export: 100 × 100 = 10,000 suppressions; the file says when it stopped short. */
-const EXPORT_PAGES = 100;
-
-export async function exportSuppressionsCsv(project: Project): Promise<{ csv: string; truncated: boolean }> {
-  const all: Suppression[] = [];
-  let cursor: string | undefined;
-  let truncated = false;
-  for (let i = 0; ; i++) {
-    if (i >= EXPORT_PAGES) {
-      truncated = true;
-      break;
-    }
-    const page = await service.suppressions.list(project.externalId, { limit: MAX_PAGE_SIZE, cursor });
-    all.push(...page.data);
-    if (!page.nextCursor) break;
-    cursor = page.nextCursor;
-  }
-  const rows = await linkMessages(project, all);
-  const csv = toCsv(rows, [
-    { header: "email", value: (r) => r.email },
-    { header: "reason", value: (r) => r.reason },
-    { header: "created_at", value: (r) => r.createdAt },
-    { header: "message_id", value: (r) => r.linkedMessageId },
-  ]);
-  return { csv, truncated };
-}

@@ -1,5 +1,5 @@
 import "server-only";
-import { and, desc, eq, ilike, inArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, ilike, inArray, or, sql } from "drizzle-orm";
 import type { Contact } from "@/lib/schemas/contacts";
 import { db, type Db } from "@/lib/server/db";
 import { contactsIndex, type ContactIndexRow } from "@/lib/server/db/schema/contacts-index";
@@ -64,13 +64,17 @@ const view = (r: ContactIndexRow): IndexedContact => ({
 });
 
 /** The contacts the dashboard knows of, newest seen first, searched by address or name. */
-export async function searchContactsIndex(projectId: string, q: string, limit = 50, offset = 0): Promise<{ data: IndexedContact[]; total: number }> {
-  const d = await db();
+function searchCondition(projectId: string, q: string) {
   const needle = q.trim() ? `%${q.trim().replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
-  const where = and(
+  return and(
     eq(contactsIndex.projectId, projectId),
     needle ? or(ilike(contactsIndex.email, needle), ilike(contactsIndex.firstName, needle), ilike(contactsIndex.lastName, needle), eq(contactsIndex.id, q.trim())) : undefined,
   );
+}
+
+export async function searchContactsIndex(projectId: string, q: string, limit = 50, offset = 0): Promise<{ data: IndexedContact[]; total: number }> {
+  const d = await db();
+  const where = searchCondition(projectId, q);
   const [rows, [{ total }]] = await Promise.all([
     d.select().from(contactsIndex).where(where).orderBy(desc(contactsIndex.seenAt), desc(contactsIndex.id)).limit(limit).offset(offset),
     d.select({ total: sql<number>`count(*)::int` }).from(contactsIndex).where(where),
@@ -88,4 +92,24 @@ export async function contactIdByEmail(projectId: string, email: string): Promis
     .orderBy(desc(contactsIndex.seenAt))
     .limit(1);
   return row?.id ?? null;
+}
+
+/**
+ * The same search in the same order, one keyset page after `after` (the last row's seen_at as
+ * the database wrote it, to the microsecond, and its id): an export reads every page without OFFSET.
+ */
+export async function searchContactsAfter(
+  projectId: string,
+  q: string,
+  limit: number,
+  after?: { seenAt: string; id: string },
+): Promise<{ data: IndexedContact[]; after: { seenAt: string; id: string } | null }> {
+  const rows = await (await db())
+    .select({ ...getTableColumns(contactsIndex), exactSeenAt: sql<string>`${contactsIndex.seenAt}::text` })
+    .from(contactsIndex)
+    .where(and(searchCondition(projectId, q), after ? sql`(${contactsIndex.seenAt}, ${contactsIndex.id}) < (${after.seenAt}::timestamptz, ${after.id})` : undefined))
+    .orderBy(desc(contactsIndex.seenAt), desc(contactsIndex.id))
+    .limit(limit);
+  const last = rows.at(-1);
+  return { data: rows.map(({ exactSeenAt: _, ...r }) => view(r)), after: rows.length === limit && last ? { seenAt: last.exactSeenAt, id: last.id } : null };
 }

@@ -41,9 +41,10 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
  * The messages screen's search, newest first: the filters and the search language of `q`
  * (lib/messages/search-query), all terms together. What `q` holds that the dashboard does not
  * understand is left out of the search and returned as `problems`, for the screen to explain.
+ * `pageSize` (server only) overrides the query's limit.
  */
-export async function searchMessages(projectId: string, input: MessageListQuery): Promise<MessageListPage & { problems: SearchProblem[] }> {
-  const { query, limit, problems } = await searchQuery(projectId, input);
+export async function searchMessages(projectId: string, input: MessageListQuery, pageSize?: number): Promise<MessageListPage & { problems: SearchProblem[] }> {
+  const { query, limit, problems } = await searchQuery(projectId, input, new Date(), pageSize);
   const rows = await query;
   const pageRows = rows.slice(0, limit);
   const last = pageRows.at(-1);
@@ -54,8 +55,9 @@ export async function searchMessages(projectId: string, input: MessageListQuery)
  * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
  * object: a query builder is a thenable, which an async function would run on return.
  */
-export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date()) {
-  const q = messageListQuery.parse(input);
+export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
+  // `pageSize`: the server's own larger pages (an export, lib/server/export/), past the screen's limit.
+  const q = { ...messageListQuery.parse(input), ...(pageSize ? { limit: pageSize } : {}) };
   const d = await db();
   const where: SQL[] = [eq(indexedMessages.projectId, projectId)];
   if (q.status) where.push(eq(indexedMessages.status, q.status));

@@ -9,6 +9,7 @@ import { TimelineResults } from "@/components/common/timeline-results";
 import { Button } from "@/components/ui/button";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { AuditFiltersBar, type UserOption, type ProjectOption } from "./audit-filters";
+import { ExportMenu } from "@/components/export/export-menu";
 import { AuditTable } from "./audit-table";
 import type { AuditFilters } from "./audit-params";
 
@@ -33,7 +34,11 @@ export function AuditScreen({
 
   return (
     <div className="space-y-5">
-      <PageHeader title="Audit log" description="Every change made through the dashboard: who did it, to what, in which project, and whether it worked. Newest first." />
+      <PageHeader
+        title="Audit log"
+        description="Every change made through the dashboard: who did it, to what, in which project, and whether it worked. Newest first."
+        actions={<ExportMenu path="/api/admin/audit/export" query={{ q: filters.q, action: filters.action, actorId: filters.user, project: filters.project, outcome: filters.outcome, from: filters.from, to: filters.to }} />}
+      />
       <AuditFiltersBar filters={filters} users={users} projects={projects} set={url.set} knownActions={rows.map((r) => r.action)} />
       <TimelineResults
         url={url}

@@ -16,6 +16,7 @@ import { CursorPager } from "@/components/common/cursor-pager";
 import { Button } from "@/components/ui/button";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
+import { ExportMenu } from "@/components/export/export-menu";
 import { CreateContactDialog } from "./create-contact-dialog";
 import { LookupForm } from "./lookup-form";
 
@@ -37,6 +38,7 @@ export function ContactsScreen({ project, initial, canWrite }: { project: string
         actions={
           canWrite ? (
             <>
+              <ExportMenu path={`/api/p/${encodeURIComponent(project)}/contacts/export`} query={{ q }} />
               <Button variant="outline" asChild>
                 <Link href={`/p/${encodeURIComponent(project)}/contacts/import`}>
                   <UploadIcon aria-hidden="true" />
@@ -46,7 +48,10 @@ export function ContactsScreen({ project, initial, canWrite }: { project: string
               <CreateContactDialog project={project} />
             </>
           ) : (
-            <p className="text-sm text-muted-foreground">Your role can view contacts but not change them.</p>
+            <>
+              <p className="text-sm text-muted-foreground">Your role can view contacts but not change them.</p>
+              <ExportMenu path={`/api/p/${encodeURIComponent(project)}/contacts/export`} query={{ q }} />
+            </>
           )
         }
       />

@@ -11,6 +11,7 @@ import { TimelineResults } from "@/components/common/timeline-results";
 import { Button } from "@/components/ui/button";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { MessagesTable } from "@/components/messages/messages-table";
+import { ExportMenu } from "@/components/export/export-menu";
 import { EventStreamNotice } from "./event-stream-notice";
 import { MessagesFilters } from "./messages-filters";
 import type { MessageFilters } from "./messages-params";
@@ -47,14 +48,17 @@ export function MessagesScreen({
         title="Messages"
         description="Everything this project sent through the dashboard and every message its event stream reported, newest first. Search with terms such as to:, tag:, status: or after:7d; paste a message id to open it."
         actions={
-          canSimulate ? (
-            <Button variant="outline" asChild>
-              <Link href={simulateHref}>
-                <InboxIcon aria-hidden="true" />
-                Simulate inbound
-              </Link>
-            </Button>
-          ) : undefined
+          <>
+            <ExportMenu path={`/api/p/${encodeURIComponent(project)}/messages/export`} query={{ ...filters, cursor: null }} />
+            {canSimulate && (
+              <Button variant="outline" asChild>
+                <Link href={simulateHref}>
+                  <InboxIcon aria-hidden="true" />
+                  Simulate inbound
+                </Link>
+              </Button>
+            )}
+          </>
         }
       />
       {!stream.connected && <EventStreamNotice project={project} canConnect={canConnect} />}

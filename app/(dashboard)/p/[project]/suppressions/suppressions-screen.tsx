@@ -4,7 +4,7 @@ import Link from "next/link";
 import { keepPreviousData } from "@tanstack/react-query";
 import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
-import { BanIcon, DownloadIcon, ListPlusIcon } from "lucide-react";
+import { BanIcon, ListPlusIcon } from "lucide-react";
 import type { Page } from "@/lib/schemas";
 import { suppressionsBase, suppressionsQuery } from "@/lib/queries/suppressions";
 import type { SuppressionRow } from "@/lib/schemas";
@@ -21,6 +21,7 @@ import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { useShell } from "@/components/shell/shell-context";
+import { ExportMenu } from "@/components/export/export-menu";
 import { AddSuppressionDialog } from "./add-suppression-dialog";
 
 const REASONS: Record<string, string> = {
@@ -44,12 +45,7 @@ export function SuppressionsScreen({ project, initial }: { project: string; init
         description="Addresses the service will not send to, and why. Sends to them are rejected."
         actions={
           <>
-            <Button variant="outline" asChild>
-              <a href={`${suppressionsBase(project)}/export`} download>
-                <DownloadIcon aria-hidden="true" />
-                Export CSV
-              </a>
-            </Button>
+            <ExportMenu path={`${suppressionsBase(project)}/export`} />
             {can("suppressions:write") && (
               <Button variant="outline" asChild>
                 <Link href={`${projectHref(project, "suppressions")}/bulk`}>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { BanIcon, CircleCheckIcon, MailSearchIcon } from "lucide-react";
 import type { RecipientView } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
+import { ExportMenu } from "@/components/export/export-menu";
 import { CursorPager } from "@/components/common/cursor-pager";
 import { EmptyState } from "@/components/common/empty-state";
 import { CopyButton } from "@/components/common/copy-button";
@@ -40,7 +41,12 @@ export function RecipientScreen({ project, view, cursor }: { project: string; vi
           </span>
         }
         description="Every message to or from this address that the dashboard knows, and whether the service will deliver to it."
-        actions={<EraseRecipient project={project} email={view.email} />}
+        actions={
+          <>
+            <ExportMenu path={`/api/p/${encodeURIComponent(project)}/recipients/${encodeURIComponent(view.email)}/export`} />
+            <EraseRecipient project={project} email={view.email} />
+          </>
+        }
       />
       <Card>
         <CardHeader>

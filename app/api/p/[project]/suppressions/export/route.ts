@@ -1,12 +1,11 @@
+import { exportFormat } from "@/lib/schemas/export";
 import { projectSlug } from "@/lib/schemas/params";
-import { route } from "@/lib/server/gate/route";
-import { exportSuppressionsCsv } from "@/lib/server/suppressions";
+import { SUPPRESSION_COLUMNS, suppressionPages } from "@/lib/server/export/sources";
+import { exportResponse } from "@/lib/server/export/stream";
+import { parseQuery, route } from "@/lib/server/gate/route";
 
-/** The whole list as CSV, formula-escaped (lib/batch/export.ts). */
-export const GET = route("suppressions:read", { params: { project: projectSlug } }, async ({ project }) => {
-  const { csv, truncated } = await exportSuppressionsCsv(project);
-  const name = `suppressions-${project.externalId.replace(/[^A-Za-z0-9_-]/g, "_")}.csv`;
-  return new Response(csv, {
-    headers: { "Content-Type": "text/csv; charset=utf-8", "Content-Disposition": `attachment; filename="${name}"`, "X-Export-Truncated": String(truncated) },
-  });
+/** `?format=csv|ndjson`: the whole suppression list, streamed (lib/server/export/). */
+export const GET = route("suppressions:read", { params: { project: projectSlug } }, async ({ req, project, user }) => {
+  const { format } = parseQuery(req, exportFormat);
+  return exportResponse({ actor: user, project, kind: "suppressions", filter: {}, format, columns: SUPPRESSION_COLUMNS, pages: suppressionPages(project), signal: req.signal });
 });
