@@ -39,7 +39,14 @@ beforeAll(async () => {
 afterAll(() => close());
 
 type Body = Record<string, unknown> & { error?: { param?: string | null; message: string; code: string } };
-async function call(handler: typeof GET, who: string, path: string, p: Record<string, string>, method = "GET", body?: unknown) {
+async function call<P extends { project: string }>(
+  handler: (req: Awaited<ReturnType<typeof apiRequest>>, ctx: { params: Promise<P> }) => Promise<Response>,
+  who: string,
+  path: string,
+  p: P,
+  method = "GET",
+  body?: unknown,
+) {
   const res = await handler(await apiRequest(path, { method, cookie: cookies[who], body }), params(p));
   return { status: res.status, body: (res.status === 204 ? null : await res.json()) as Body };
 }
