@@ -79,6 +79,11 @@ const API_TABLE: Record<string, Row> = {
   "POST /api/p/[project]/checks": SEND,
   "POST /api/p/[project]/checks/links": SEND,
   "POST /api/p/[project]/inbound/simulate": SUPPORT_WORK,
+  // Saved views: whoever reads messages keeps and changes their own (ownership is the server's check, views.test.ts).
+  "GET /api/p/[project]/views": READ,
+  "POST /api/p/[project]/views": READ,
+  "PATCH /api/p/[project]/views/[viewId]": READ,
+  "DELETE /api/p/[project]/views/[viewId]": READ,
 
   "GET /api/p/[project]/batches": MARKETING_WORK,
   "POST /api/p/[project]/batches": MARKETING_WORK,

@@ -9,6 +9,7 @@ import { useCurrentProject, useShell } from "@/components/shell/shell-context";
 import { looksLikeMessageId, projectHref, switchProjectPath, visibleAdminScreens, visibleProjectScreens } from "@/components/shell/nav";
 import { PALETTE_PLACEHOLDER, PaletteTip } from "@/components/shell/palette-frame";
 import { parseSearchQuery } from "@/lib/messages/search-query/parse";
+import { SavedViewsPaletteGroup } from "@/components/messages/saved-views-palette-group";
 
 /**
  * The palette itself: jump to any screen, switch project, open a message by pasted id, change
@@ -98,6 +99,7 @@ export function CommandPaletteDialog({
             </CommandItem>
           </CommandGroup>
         )}
+        {project && can("messages:read") && <SavedViewsPaletteGroup project={project.externalId} projectName={project.name} go={go} />}
         {project && <ScreenGroup heading={`Go to · ${project.name}`} screens={screens} hrefOf={(s) => projectHref(project.externalId, s.segment)} go={go} />}
         <ScreenGroup heading="Admin" screens={admin} extraWords={["admin"]} hrefOf={(s) => s.href} go={go} />
         {projects.length > 1 && (

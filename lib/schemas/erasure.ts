@@ -17,6 +17,8 @@ export const erasureResult = z.object({
   contacts: z.number().int(),
   batchRows: z.number().int(),
   templateSamples: z.number().int(),
+  /** Saved views (of Messages) whose name or search named the address: deleted. */
+  savedViews: z.number().int(),
   auditEntries: z.number().int(),
 });
 export type ErasureResult = z.infer<typeof erasureResult>;

@@ -9,6 +9,7 @@ import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedAddresses } from "@/lib/server/db/schema/retention";
+import { savedViews } from "@/lib/server/db/schema/saved-views";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { invalidateMessage } from "@/lib/server/message-index/read";
@@ -70,7 +71,7 @@ export async function eraseRecipient(project: Project, actor: Actor, email: stri
 
 async function erase(project: Project, address: string, hash: string): Promise<ErasureResult> {
   const d = await db();
-  const result: ErasureResult = { messagesDeleted: 0, messagesStripped: 0, redacted: 0, contacts: 0, batchRows: 0, templateSamples: 0, auditEntries: 0 };
+  const result: ErasureResult = { messagesDeleted: 0, messagesStripped: 0, redacted: 0, contacts: 0, batchRows: 0, templateSamples: 0, savedViews: 0, auditEntries: 0 };
 
   // The tombstone first: once it is committed, no writer holds the lock from before it, and
   // every later one reads it. An erasure repeated finds the same row.
@@ -125,6 +126,18 @@ async function erase(project: Project, address: string, hash: string): Promise<E
   const naming = samples.filter((s) => JSON.stringify(redact.json(s.data)) !== JSON.stringify(s.data)).map((s) => s.id);
   if (naming.length) await d.delete(templateSamples).where(and(eq(templateSamples.projectId, project.id), inArray(templateSamples.id, naming)));
   result.templateSamples = naming.length;
+
+  // A saved view whose name or search names the address (`to:ada@…`, URL-encoded in its
+  // text) goes whole too: a search is someone's note, not a record to keep redacted.
+  const views = await d
+    .select({ id: savedViews.id, name: savedViews.name, state: savedViews.state })
+    .from(savedViews)
+    .where(and(eq(savedViews.projectId, project.id), mentions(sql`${savedViews.name} || ' ' || ${savedViews.state}`, anchors)));
+  const namingViews = views
+    .filter((v) => [v.name, ...new URLSearchParams(v.state).values()].some((text) => redact.text(text) !== text))
+    .map((v) => v.id);
+  if (namingViews.length) await d.delete(savedViews).where(and(eq(savedViews.projectId, project.id), inArray(savedViews.id, namingViews)));
+  result.savedViews = namingViews.length;
 
   result.redacted = await scrubProject(d, project.id, address, redact);
   result.auditEntries = await scrubAudit(d, project.externalId, anchors, redact);

@@ -18,6 +18,7 @@ const TABLES = {
   batchRows: "batch_rows",
   batchJobs: "batch_jobs",
   templateSamples: "template_samples",
+  savedViews: "saved_views",
   auditLog: "audit_log",
 };
 const WRITES = new RegExp(

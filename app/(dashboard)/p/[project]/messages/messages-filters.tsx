@@ -22,7 +22,20 @@ const LEGACY_PARAM: Record<keyof SearchControls, keyof MessageFilters> = { statu
  * one truth: each control shows its term of the query and writes its change into it
  * (lib/messages/search-query/format.ts), so the box and the controls always agree.
  */
-export function MessagesFilters({ filters, set, q, problems }: { filters: MessageFilters; set: (patch: ParamPatch) => void; q: string; problems: SearchProblem[] }) {
+export function MessagesFilters({
+  filters,
+  set,
+  q,
+  problems,
+  beside,
+}: {
+  filters: MessageFilters;
+  set: (patch: ParamPatch) => void;
+  q: string;
+  problems: SearchProblem[];
+  /** Shown right after the search box and its help (the saved views' menu). */
+  beside?: React.ReactNode;
+}) {
   const controls = React.useMemo(() => controlsOf(parseSearchQuery(q).terms), [q]);
   const shown = (c: keyof SearchControls) => controls[c] ?? filters[LEGACY_PARAM[c]];
   const change = (patch: Partial<Record<keyof SearchControls, string | null>>) => {
@@ -40,6 +53,7 @@ export function MessagesFilters({ filters, set, q, problems }: { filters: Messag
         <div className="flex w-full max-w-xl items-center gap-1">
           <SearchInput placeholder='e.g. to:ada@example.com tag:plan=pro -status:delivered "order shipped"' label="Search messages" className="max-w-none min-w-0 flex-1" />
           <SearchHelpButton />
+          {beside}
         </div>
         <FilterSelect
           label="Status"

@@ -14,6 +14,7 @@ import { MessagesTable } from "@/components/messages/messages-table";
 import { ExportMenu } from "@/components/export/export-menu";
 import { EventStreamNotice } from "./event-stream-notice";
 import { MessagesFilters } from "./messages-filters";
+import { SavedViewsButton } from "./saved-views-button";
 import type { MessageFilters } from "./messages-params";
 
 export function MessagesScreen({
@@ -62,7 +63,7 @@ export function MessagesScreen({
         }
       />
       {!stream.connected && <EventStreamNotice project={project} canConnect={canConnect} />}
-      <MessagesFilters filters={filters} set={url.set} q={url.get("q") ?? ""} problems={problems} />
+      <MessagesFilters filters={filters} set={url.set} q={url.get("q") ?? ""} problems={problems} beside={<SavedViewsButton project={project} />} />
       <TimelineResults
         url={url}
         failure="The messages could not be loaded"

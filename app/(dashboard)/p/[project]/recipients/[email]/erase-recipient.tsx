@@ -23,7 +23,7 @@ export function EraseRecipient({ project, email }: { project: string; email: str
     mutationFn: () => recipientMutations.erase(project, email),
     onSuccess: (r) => {
       toast.success(`Erased ${email} from the dashboard`, {
-        description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.redacted, "other record")} redacted, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}.`,
+        description: `${plural(r.messagesDeleted, "message")} removed, ${plural(r.messagesStripped, "message")} kept without the address, ${plural(r.redacted, "other record")} redacted, ${plural(r.contacts, "contact record")}, ${plural(r.batchRows, "batch row")}, ${plural(r.templateSamples, "sample set")}, ${plural(r.savedViews, "saved view")}.`,
       });
       router.refresh();
     },

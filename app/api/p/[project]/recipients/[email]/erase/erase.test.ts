@@ -9,6 +9,7 @@ import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
 import { auditLog } from "@/lib/server/db/schema/core";
 import { indexedEvents, indexedMessages, indexedRecipients } from "@/lib/server/db/schema/messages";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
+import { savedViews } from "@/lib/server/db/schema/saved-views";
 import { recordEvent, recordEvents } from "@/lib/server/message-index/record-event";
 import { refreshInsight } from "@/lib/server/insight/refresh";
 import { indexServiceMessage } from "@/lib/server/message-index/lookup";
@@ -86,6 +87,12 @@ beforeAll(async () => {
     { projectId: project.id, templateId: "t1", name: "Ada's order", data: { customer: { email: "ada@EXAMPLE.com" } }, createdBy: "m@staff.test" },
     { projectId: project.id, templateId: "t1", name: "Anyone", data: { customer: { email: "x@example.com" } }, createdBy: "m@staff.test" },
   ]);
+  const owner = (await createUser({ email: "views@staff.test", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id;
+  await d.insert(savedViews).values([
+    { projectId: project.id, ownerId: owner, name: "Ada's bounces", state: new URLSearchParams({ q: "to:ADA@example.com status:bounced" }).toString() },
+    { projectId: project.id, ownerId: owner, name: "All bounces", state: "q=status%3Abounced" },
+    { projectId: other.id, ownerId: owner, name: "Ada elsewhere", state: new URLSearchParams({ q: `to:${ADA}` }).toString() },
+  ]);
   await recordAudit({ actor: SYSTEM_ACTOR, action: "suppression.add", project: "acme", target: ADA, outcome: "success", detail: { email: ADA, note: `added ${ADA} by hand` } });
   await recordAudit({ actor: SYSTEM_ACTOR, action: "suppression.add", project: "other", target: ADA, outcome: "success" });
 });
@@ -110,7 +117,7 @@ describe("erasing a recipient", () => {
     expect(before[0].n).toBe(1);
     const res = await erase("Ada@Example.com", { confirmEmail: ADA });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ messagesDeleted: 2, messagesStripped: 1, redacted: 1, contacts: 1, batchRows: 2, templateSamples: 1, auditEntries: 1 });
+    expect(await res.json()).toEqual({ messagesDeleted: 2, messagesStripped: 1, redacted: 1, contacts: 1, batchRows: 2, templateSamples: 1, savedViews: 1, auditEntries: 1 });
     const d = await db();
 
     // Messages only Ada got or sent are gone; the shared one stays without her; others untouched.
@@ -134,6 +141,7 @@ describe("erasing a recipient", () => {
       ["job-running", 2, hash, null, "invalid", "erased"],
     ]);
     expect((await d.select({ name: templateSamples.name }).from(templateSamples)).map((s) => s.name)).toEqual(["Anyone"]);
+    expect((await d.select({ name: savedViews.name }).from(savedViews)).map((v) => v.name).sort()).toEqual(["Ada elsewhere", "All bounces"]);
 
     // The audit log: the erasure by hash, earlier entries of this project scrubbed, another project's left alone.
     const all = await d.select().from(auditLog);
