@@ -85,7 +85,7 @@ export async function controlEvent(seen: { recipients: Map<string, Set<string>> 
   const to = `control+${tag}-${unique()}@example.com`;
   const sent = await service("POST", "/v1/emails", { from: { email: `hello@${project === "acme-staging" ? "staging.acme.test" : "acme.test"}` }, to: [{ email: to }], subject: "control", text: "control" });
   if (sent.status !== 202) throw new Error(`control message: HTTP ${sent.status} ${JSON.stringify(sent.json)}`);
-  await eventually(() => (seen.recipients.get(to)?.size ?? 0) >= 1, 30_000, "the control message's accepted event");
+  await eventually(() => (seen.recipients.get(to)?.size ?? 0) >= 1, 60_000, "the control message's accepted event");
 }
 
 /** Waits until `check` holds, polling. */
