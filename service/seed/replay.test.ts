@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, lte, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "../../contract/db-rows";
 import { EVENT_TYPES } from "../../contract/wire";
@@ -112,6 +112,12 @@ describe("the demo history's hand-over to the first endpoint", () => {
     const { id } = await sent.json();
     const arrived = (r: SignedReceiver) => r.deliveries.some((d) => d.payload.data.messageId === id && d.payload.type === "delivery");
     await waitFor(async () => arrived(first) && arrived(second), "the live delivery at both endpoints");
+    // The message's other events may still be on their way (deliveries run concurrently): compare once none is pending.
+    await waitFor(async () => {
+      const pending = await svc.db.select({ n: sql<number>`count(*)::int` }).from(webhookDeliveries)
+        .where(and(eq(webhookDeliveries.state, "pending"), inArray(webhookDeliveries.webhookId, [hook.id, other.id])));
+      return Number(pending[0].n) === 0;
+    }, "every live delivery to be made");
     expect(second.deliveries.every((d) => d.payload.data.messageId === id)).toBe(true);
     const live = first.deliveries.slice(before);
     expect(live.every((d) => d.payload.data.messageId === id)).toBe(true);

@@ -64,35 +64,49 @@ async function retry(db: Db, job: ClaimedJob, error: unknown) {
 
 export type Worker = { kick: () => void; stop: () => Promise<void>; idle: () => Promise<void> };
 
+/**
+ * Runs up to `concurrency` jobs at once, as a pool rather than in rounds: a slot that frees
+ * is filled again without waiting for the others, so one slow job (a webhook endpoint that
+ * answers only at its timeout, a DNS lookup) never holds back the sends queued behind it.
+ * Slots are claimed in groups once half of them are free, which keeps the claim queries few.
+ */
 export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurrency?: number } = {}): Worker {
   const concurrency = opts.concurrency ?? 16;
+  const refillBelow = Math.max(1, Math.floor(concurrency / 2));
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
-  let running: Promise<void> | null = null;
+  let claiming: Promise<void> | null = null;
   let again = false;
+  const inFlight = new Set<Promise<void>>();
 
-  async function runOnce(): Promise<number> {
-    const claimed = await claim(deps.db, concurrency);
-    await Promise.all(
-      claimed.map(async (job) => {
-        const handler = handlers[job.kind];
-        try {
-          if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
-          await handler(deps, job.payload, job.attempts);
-          await finish(deps.db, job.id);
-        } catch (error) {
-          await retry(deps.db, job, error).catch((e) => console.error(`[service] retry bookkeeping failed: ${safeErrorSummary(e)}`));
-        }
-      }),
-    );
-    return claimed.length;
+  async function run(job: ClaimedJob) {
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind '${job.kind}'`);
+      await handler(deps, job.payload, job.attempts);
+      await finish(deps.db, job.id);
+    } catch (error) {
+      await retry(deps.db, job, error).catch((e) => console.error(`[service] retry bookkeeping failed: ${safeErrorSummary(e)}`));
+    }
   }
 
-  async function loop() {
+  function launch(job: ClaimedJob) {
+    const running: Promise<void> = run(job).finally(() => {
+      inFlight.delete(running);
+      if (inFlight.size <= refillBelow) tick();
+    });
+    inFlight.add(running);
+  }
+
+  async function fill() {
     do {
       again = false;
       try {
-        while (!stopped && (await runOnce()) === concurrency) {
+        while (!stopped && inFlight.size < concurrency) {
+          const wanted = concurrency - inFlight.size;
+          const claimed = await claim(deps.db, wanted);
+          for (const job of claimed) launch(job);
+          if (claimed.length < wanted) break;
           // In-process PGlite resolves without touching the event loop; yield so HTTP keeps flowing.
           await new Promise((resolve) => setImmediate(resolve));
         }
@@ -104,12 +118,12 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
 
   function tick() {
     if (stopped) return;
-    if (running) {
+    if (claiming) {
       again = true;
       return;
     }
-    running = loop().finally(() => {
-      running = null;
+    claiming = fill().finally(() => {
+      claiming = null;
       schedule();
     });
   }
@@ -120,16 +134,22 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
     timer = setTimeout(tick, deps.config.SERVICE_WORKER_POLL_MS);
   }
 
+  /** Until no claim is under way and no job runs (a finishing job may claim the next ones). */
+  async function settled() {
+    while (claiming || inFlight.size > 0) {
+      await claiming;
+      await Promise.all([...inFlight]);
+    }
+  }
+
   schedule();
   return {
     kick: () => setImmediate(tick),
-    idle: async () => {
-      while (running) await running;
-    },
+    idle: settled,
     stop: async () => {
       stopped = true;
       if (timer) clearTimeout(timer);
-      if (running) await running;
+      await settled();
     },
   };
 }
