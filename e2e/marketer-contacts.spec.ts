@@ -5,7 +5,8 @@ import { project, unique, waitForStatus } from "./helpers/marketer";
 test.use({ storageState: authFile("marketer") });
 
 test("a contact created, unsubscribed by a complaint and resubscribed shows each state; the audit log records the resubscribe", async ({ page, browser }) => {
-  test.setTimeout(90_000);
+  // waitForStatus alone may take 90 s (the service steps its sandbox lifecycle through its one job queue).
+  test.setTimeout(150_000);
   const u = unique();
   const email = `complaint+${u}@example.com`;
   await visit(page, `/p/${project}/contacts`);
