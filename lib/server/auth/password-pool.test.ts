@@ -7,7 +7,8 @@ import { passwordPoolStats, resetPasswordPool } from "./password-pool";
 /** The process-wide bound on password checks (the review: 20 parallel sign-ins stalled every request). */
 beforeAll(async () => {
   setTestEnv({ PASSWORD_WORKERS: "2", PASSWORD_QUEUE: "8" });
-  await resetPasswordPool();
+  // The counts below are the bounds' (2 running, 8 waiting), not the clock's: none may expire.
+  await resetPasswordPool({ timeoutMs: 60_000 });
 });
 afterAll(() => resetPasswordPool());
 
