@@ -189,6 +189,12 @@ describe("first-load imports", () => {
     expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx"), "utf8")).toMatch(/<PreparedEmailHtmlProvider value=\{initialFrame\}>/);
   });
 
+  it("the pre-send checks panel loads with React.lazy: next/dynamic's loader is no part of the template or compose screen's first load", () => {
+    const packages = staticPackages("components/presend/presend-checks.tsx");
+    expect(packages.has("react")).toBe(true);
+    expect(packages).not.toContain("next");
+  });
+
   it("the template screen keeps react-hook-form off its first load (the samples bar's one field keeps its own state)", () => {
     expectLoadsNone("app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx", ["react-hook-form", "@hookform/resolvers"], { seesReact: true });
   });
