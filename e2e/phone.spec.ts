@@ -150,6 +150,22 @@ for (const pattern of THUMB_SCREENS) {
   });
 }
 
+test("the drawer closes when the window is widened past the md breakpoint", async ({ page }) => {
+  expect(await visit(page, fill("/p/[project]/messages", values))).toBe(200);
+  await menuButton(page).tap();
+  await expect(drawer(page)).toBeVisible();
+  // Still a phone-ish width just under md (768 px): the drawer stays.
+  await page.setViewportSize({ width: 767, height: PHONE.height });
+  await expect(drawer(page)).toBeVisible();
+  await page.setViewportSize({ width: 1024, height: 800 });
+  await expect(drawer(page)).toBeHidden();
+  // The page is whole again: the sidebar is in the accessibility tree (an open dialog hides it) and usable.
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Suppressions" }).click();
+  await expect(page).toHaveURL(new RegExp(`/p/${project}/suppressions$`));
+  await screenshot(page, "phone-drawer-widened");
+});
+
 test("on a desktop the sidebar shows and the menu button does not", async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   for (const [pattern, name] of [["/p/[project]", "desktop-overview"], ["/p/[project]/messages", "desktop-messages"]] as const) {

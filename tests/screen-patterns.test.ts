@@ -69,6 +69,7 @@ describe("queries: one options builder", () => {
 const OWN_FORMS: Record<string, string> = {
   "app/(auth)/login/login-form.tsx": "a server action: the sign-in page loads no form library (components/common/first-load.test.ts)",
   "app/(dashboard)/p/[project]/compose/compose-screen.tsx": "compose: every field its own control, its state in use-compose-form.ts",
+  "app/(dashboard)/p/[project]/templates/[id]/samples-bar.tsx": "one field whose refusal is a toast: free of the form library on the template screen's first load",
   "app/(dashboard)/p/[project]/contacts/lookup-form.tsx": "a look-up box (a read, like the search inputs), free of the form library on the contacts screen's first load",
   "components/common/form-dialog.tsx": "the scaffold itself",
 };

@@ -167,12 +167,37 @@ describe("first-load imports", () => {
   it.each(["app/(dashboard)/p/[project]/messages/[id]/message-body.tsx", "app/(dashboard)/p/[project]/templates/[id]/preview-panel.tsx", "app/(dashboard)/p/[project]/compose/review-dialog-content.tsx"])(
     "%s loads the email frame's html tokenizer on use, not with the screen",
     (file) => {
-      expect(staticPackages("components/messages/sandboxed-frame.tsx")).toContain("htmlparser2"); // the walk does see it
+      expect(staticPackages("components/messages/email-html.ts")).toContain("htmlparser2"); // the walk does see it
       const packages = staticPackages(file);
       expect(packages.has("react")).toBe(true);
       expect(packages).not.toContain("htmlparser2");
     },
   );
+
+  it("the frame's own chunk (sandboxed-frame.tsx) holds no tokenizer: html the server rewrote is drawn without it, any other loads it then", () => {
+    const frame = staticPackages("components/messages/sandboxed-frame.tsx");
+    expect(frame.has("react")).toBe(true);
+    expect(frame).not.toContain("htmlparser2");
+    expect(frame).not.toContain("entities");
+  });
+
+  it("the template page hands its screen the first preview's html rewritten for the frames, so they draw it without the rewriter", () => {
+    const root = path.resolve(__dirname, "../..");
+    const shell = readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/page.tsx"), "utf8");
+    expect(shell).toMatch(/\brewriteEmailHtml\(/);
+    expect(shell).toMatch(/\binitialFrame=\{/);
+    expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx"), "utf8")).toMatch(/<PreparedEmailHtmlProvider value=\{initialFrame\}>/);
+  });
+
+  it("the pre-send checks panel loads with React.lazy: next/dynamic's loader is no part of the template or compose screen's first load", () => {
+    const packages = staticPackages("components/presend/presend-checks.tsx");
+    expect(packages.has("react")).toBe(true);
+    expect(packages).not.toContain("next");
+  });
+
+  it("the template screen keeps react-hook-form off its first load (the samples bar's one field keeps its own state)", () => {
+    expectLoadsNone("app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx", ["react-hook-form", "@hookform/resolvers"], { seesReact: true });
+  });
 });
 
 describe("firstLoad: a page's first data or why it failed (rule 3)", () => {

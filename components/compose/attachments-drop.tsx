@@ -6,14 +6,9 @@ import { MAX_ATTACHMENTS_BYTES } from "@/lib/schemas/limits";
 import { Button } from "@/components/ui/button";
 import { useFileDrop } from "@/components/common/use-file-drop";
 import { cn } from "@/lib/utils";
+import { formatBytes } from "@/components/common/format-bytes";
 
 export type ComposeAttachment = { filename: string; content: string; contentType: string; size: number };
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** The file's bytes as base64, which is how the service expects `content`. */
 async function toBase64(file: File): Promise<string> {

@@ -5,12 +5,9 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { count, isPreviewable, MAX_PREVIEW_HTML_CHARS } from "./bounds";
 import { DownloadTextButton } from "./download-text-button";
 import type { EmailFrameProps } from "./email-frame-props";
+import { useMounted } from "@/components/hooks/use-mounted";
 
 const SandboxedFrame = React.lazy(() => import("./sandboxed-frame"));
-
-const subscribeNever = () => () => {};
-/** False while the server renders and while the page hydrates, true after. */
-const useMounted = () => React.useSyncExternalStore(subscribeNever, () => true, () => false);
 
 /**
  * The one way the dashboard shows untrusted email HTML: a srcdoc iframe sandboxed without

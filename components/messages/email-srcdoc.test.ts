@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockRemoteImages, countRemoteImages, emailSrcDoc } from "./email-srcdoc";
+import { blockRemoteImages, countRemoteImages, emailSrcDoc } from "./email-document";
 import { bestTimeMs } from "@/lib/test/best-time";
 
 const HOSTILE = `<p>Hi</p><img src="https://tracker.example/p.gif"><img src='//cdn.example/a.png' srcset="https://x.example/b.png 2x"><img src="data:image/png;base64,AAA"><table background="http://x.example/bg.png"><tr><td style="background:url('https://x.example/c.png')">x</td></tr></table><a href="https://example.com">link</a><script>alert(1)</script>`;

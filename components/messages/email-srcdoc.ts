@@ -1,28 +1,15 @@
-import { rewriteEmailHtml } from "./email-html";
-
 /**
  * The srcdoc of an untrusted email (inbound mail, a template preview). Defence in depth
  * around the iframe's sandbox (no scripts, no same origin):
  * - a CSP `<meta>` first in the document: no scripts, no fetches, no forms; images only
  *   from `data:`/`cid:` until the viewer allows remote images;
- * - remote image sources rewritten to `data-remote-src` so nothing is even requested;
+ * - remote image sources rewritten to `data-remote-src` so nothing is even requested
+ *   (email-html.ts, before the body reaches this document);
  * - `<base target="_blank">` and `rel="noopener noreferrer"` on links, no referrer at all.
  * The page around it keeps its own CSP, which a srcdoc document inherits as well.
- * The rewriting is one linear pass of htmlparser2's tokenizer (email-html.ts); callers bound
- * the html's length first (bounds.ts).
+ * This file holds no tokenizer, so the frame can be drawn from html the server already
+ * rewrote without loading it (use-rewritten-html.ts); email-document.ts joins the two.
  */
-export function blockRemoteImages(html: string): string {
-  return rewriteEmailHtml(html, { blockImages: true }).html;
-}
-
-/** How many remote image references the viewer would allow (for "Show 3 remote images"). */
-export function countRemoteImages(html: string): number {
-  return rewriteEmailHtml(html, { blockImages: true }).remote;
-}
-
-export function emailSrcDoc(html: string, opts: { allowRemoteImages?: boolean } = {}): string {
-  return srcDocAround(rewriteEmailHtml(html, { blockImages: !opts.allowRemoteImages }).html, opts);
-}
 
 /** The document around a body already rewritten by rewriteEmailHtml with the same `allowRemoteImages`. */
 export function srcDocAround(body: string, opts: { allowRemoteImages?: boolean }): string {

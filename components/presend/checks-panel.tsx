@@ -6,7 +6,7 @@ import { CircleCheckIcon, LoaderIcon } from "lucide-react";
 import type { Finding, FindingKind, PresendDraft, PresendResult } from "@/lib/schemas/presend";
 import { FINDING_KINDS, SEVERITIES } from "@/lib/schemas/words";
 import { presendQuery } from "@/lib/queries/presend";
-import { formatBytes } from "@/components/compose/attachments-drop";
+import { formatBytes } from "@/components/common/format-bytes";
 import { ErrorState } from "@/components/common/error-state";
 import { Skeleton } from "@/components/ui/skeleton";
 import { FindingItem } from "./finding-item";

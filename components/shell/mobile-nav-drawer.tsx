@@ -4,13 +4,28 @@ import * as React from "react";
 import { Sheet, SheetContent, SheetTitle, SheetTrigger } from "@/components/ui/sheet";
 import { Brand, MainNav } from "@/components/shell/app-sidebar";
 
+/** Tailwind's `md` (48rem), where the sidebar shows and the menu button hides (mobile-nav.tsx). */
+const SIDEBAR_SHOWN = "(min-width: 48rem)";
+
 /**
  * The phone's navigation: the sidebar's links in a sheet from the left. Radix's dialog moves
  * focus in, closes on Esc and on a tap outside, and gives focus back to the menu button;
  * choosing a link closes it too (the current screen's link as well, which navigates nowhere).
+ * Widening the window past `md` closes it as well: the sidebar then shows, and an open drawer
+ * would keep covering it, with the rest of the page hidden from assistive technology.
  */
 export function MobileNavDrawer({ id, open, onOpenChange, trigger }: { id: string; open: boolean; onOpenChange: (open: boolean) => void; trigger: React.ReactElement }) {
   const close = React.useCallback(() => onOpenChange(false), [onOpenChange]);
+  React.useEffect(() => {
+    if (!open) return;
+    const wide = window.matchMedia(SIDEBAR_SHOWN);
+    const onChange = () => {
+      if (wide.matches) close();
+    };
+    onChange();
+    wide.addEventListener("change", onChange);
+    return () => wide.removeEventListener("change", onChange);
+  }, [open, close]);
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
       <SheetTrigger asChild>{trigger}</SheetTrigger>

@@ -12,7 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 import { EmailFrame as PreviewFrame } from "@/components/messages/email-frame";
-import { formatBytes } from "@/components/compose/attachments-drop";
+import { formatBytes } from "@/components/common/format-bytes";
 import { scheduleInWords } from "@/components/compose/schedule-words";
 import { base64Size } from "@/lib/schemas/emails";
 import type { PresendDraft } from "@/lib/schemas/presend";

@@ -1,11 +1,6 @@
 import { DownloadIcon, PaperclipIcon } from "lucide-react";
 import type { AttachmentView } from "@/lib/schemas/messages-index";
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+import { formatBytes } from "@/components/common/format-bytes";
 
 /** Downloads go through the dashboard (`download` + the route's Content-Disposition), never inline. */
 export function AttachmentsList({ attachments, error }: { attachments: AttachmentView[]; error: string | null }) {

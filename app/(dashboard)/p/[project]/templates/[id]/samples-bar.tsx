@@ -2,16 +2,19 @@
 
 import * as React from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { SaveIcon, Trash2Icon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import type { TemplateSample } from "@/lib/schemas/templates-form";
 import { samplesQuery, templateKeys, templateMutations } from "@/lib/queries/templates";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
-/** Named sample-data sets of this template ("long name", "no optional fields"), saved in the dashboard. */
+/**
+ * Named sample-data sets of this template ("long name", "no optional fields"), saved in the
+ * dashboard. Its one-field form keeps its own state rather than react-hook-form's: a refusal
+ * is told in a toast, there is no field error to place, and the library stays off the
+ * template screen's first load (tests/screen-patterns.test.ts, OWN_FORMS).
+ */
 export function SamplesBar({
   project,
   templateId,
@@ -30,16 +33,15 @@ export function SamplesBar({
   const queryClient = useQueryClient();
   const { data: samples = initial } = useQuery({ ...samplesQuery(project, templateId), initialData: initial });
   const [selected, setSelected] = React.useState("");
-  const form = useForm<{ name: string }>({ defaultValues: { name: "" } });
-  const name = form.watch("name");
+  const [name, setName] = React.useState("");
   const refresh = () => queryClient.invalidateQueries({ queryKey: templateKeys.samples(project, templateId) });
   // A refusal is told in a toast, as the bar has no room under its box.
-  const { mutation: save } = useFormMutation(form, [], {
+  const save = useMutation({
     mutationFn: (v: { name: string }) => templateMutations.saveSample(project, templateId, { name: v.name.trim(), data }),
     onSuccess: async (_r, v) => {
       toast.success(`Sample set "${v.name.trim()}" saved`);
       await refresh();
-      form.reset();
+      setName("");
     },
     onSettled: (_r, e) => {
       if (e) toast.error("Could not save the sample set", { description: e instanceof Error ? e.message : String(e) });
@@ -80,13 +82,14 @@ export function SamplesBar({
       {canWrite && (
         <form
           className="flex items-end gap-2"
-          onSubmit={form.handleSubmit((v) => {
-            if (v.name.trim()) save.mutate(v);
-          })}
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (name.trim()) save.mutate({ name });
+          }}
         >
           <div className="space-y-1">
             <label htmlFor="sample-name" className="text-sm font-medium">Save current data as</label>
-            <Input id="sample-name" placeholder="long name" {...form.register("name")} />
+            <Input id="sample-name" name="name" placeholder="long name" value={name} onChange={(e) => setName(e.target.value)} />
           </div>
           <Button type="submit" variant="outline" disabled={!name.trim()} pending={save.isPending}>
             <SaveIcon aria-hidden="true" />

@@ -21,6 +21,7 @@ import { VariablesPanel } from "./variables-panel";
 import { SamplesBar } from "./samples-bar";
 import { useDebounced } from "@/components/hooks/use-debounced";
 import { PresendChecks } from "@/components/presend/presend-checks";
+import { loadEmailRewriter, PreparedEmailHtmlProvider, type PreparedEmailHtml } from "@/components/messages/use-rewritten-html";
 
 /**
  * "What will Ada see, on her phone, if her last name is missing?" Merge data (form, JSON or
@@ -32,6 +33,7 @@ export function TemplateScreen({
   template,
   initialSamples,
   initialPreview,
+  initialFrame,
   initialChecks,
   canWrite,
   canSend,
@@ -41,6 +43,8 @@ export function TemplateScreen({
   template: Template;
   initialSamples: TemplateSample[];
   initialPreview?: PreviewResponse;
+  /** The first preview's html as the page rewrote it for the frames (use-rewritten-html.tsx). */
+  initialFrame?: PreparedEmailHtml;
   initialChecks?: Promise<PresendResult | null>;
   canWrite: boolean;
   canSend: boolean;
@@ -64,6 +68,12 @@ export function TemplateScreen({
     onError: (e) => toast.error("The test could not be sent", { description: e.message }),
   });
   const draftId = React.useId();
+  // The first change of what the preview renders: the frames will need the rewriter for the
+  // next preview, so its download starts while that preview is debounced and rendered.
+  const edited = draft || Object.keys(data).length > 0;
+  React.useEffect(() => {
+    if (edited) void loadEmailRewriter().catch(() => {});
+  }, [edited]);
 
   return (
     <div className="space-y-6">
@@ -109,7 +119,9 @@ export function TemplateScreen({
           </div>
         </aside>
         <div className="min-w-0 space-y-6">
-          {preview.error ? <ErrorState title="The preview could not be rendered" error={preview.error} onRetry={() => preview.refetch()} /> : <PreviewPanel preview={preview.data} loading={preview.isFetching} />}
+          <PreparedEmailHtmlProvider value={initialFrame}>
+            {preview.error ? <ErrorState title="The preview could not be rendered" error={preview.error} onRetry={() => preview.refetch()} /> : <PreviewPanel preview={preview.data} loading={preview.isFetching} />}
+          </PreparedEmailHtmlProvider>
           <PresendChecks project={project} draft={checksDraft} initial={openingChecks} />
         </div>
       </div>
