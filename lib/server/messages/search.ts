@@ -108,7 +108,11 @@ export async function searchQuery(projectId: string, input: MessageListQuery, no
   const { where, limit, cursor, problems } = await searchConditions(projectId, input, now, pageSize);
   if (cursor) {
     const c = decodeCursor(cursor);
-    where.push(sql`(${indexedMessages.createdAt}, ${indexedMessages.id}) < (${c.at.toISOString()}::timestamptz, ${c.id})`);
+    // The cursor's time is a JavaScript one, cut to the millisecond; the row's own (to the
+    // microsecond) is taken by its key, so messages apart by less than a millisecond are not
+    // skipped at a page's edge. The cursor's time stands in when that row has gone since.
+    const own = sql`(select k.created_at from ${indexedMessages} k where k.id = ${c.id} and k.project_id = ${projectId})`;
+    where.push(sql`(${indexedMessages.createdAt}, ${indexedMessages.id}) < (coalesce(${own}, ${c.at.toISOString()}::timestamptz), ${c.id})`);
   }
   const query = (await db())
     .select(LISTED)
