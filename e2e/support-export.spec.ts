@@ -69,3 +69,32 @@ test("exports every row of the current search, a recipient, contacts, suppressio
   expect(audit.some((e) => e.detail.includes(`"rows":2`) && e.detail.includes(word))).toBe(true);
   await admin.close();
 });
+
+test("a long export shows the rows written so far and can be cancelled", async ({ browser }) => {
+  const { page, close } = await pageAs(browser, "admin");
+  expect(await visit(page, "/admin/audit")).toBe(200);
+  // Once at full speed: the menu's and the download's code are loaded before the network slows.
+  expect((await exportRows(page, "CSV")).length).toBeGreaterThan(0);
+  // The audit log's file at 256 bytes a second (Chromium's own throttling): long enough to watch.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: 256, uploadThroughput: -1 });
+  let downloaded = false;
+  page.on("download", () => (downloaded = true));
+  await page.getByRole("button", { name: "Export", exact: true }).click();
+  await page.getByRole("menuitem", { name: /^CSV/ }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Exporting… [\d,]+ rows/ })).toBeVisible();
+  const cancel = page.getByRole("button", { name: "Cancel export" });
+  await expect(cancel).toBeVisible();
+  await painted(page);
+  await screenshot(page, "support-export-progress-1280");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await painted(page);
+  await screenshot(page, "support-export-progress-390");
+  await cancel.click();
+  await expect(page.getByText("Export cancelled")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Export", exact: true })).toBeVisible();
+  expect(downloaded).toBe(false);
+  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  await close();
+});

@@ -27,8 +27,11 @@ export function ExportMenu({ path, query = {} }: { path: string; query?: Record<
     for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
     try {
       const { runExport } = await import("./run-export");
-      const { rows, fileName } = await runExport(`${path}?${params}`, { signal: abort.signal, onRows: (rows) => setRunning((r) => (r ? { ...r, rows } : r)) });
-      toast.success("Export ready", { description: `${fileName}: ${rows.toLocaleString()} ${rows === 1 ? "row" : "rows"}.` });
+      const { rows, fileName, stopped } = await runExport(`${path}?${params}`, { signal: abort.signal, onRows: (rows) => setRunning((r) => (r ? { ...r, rows } : r)) });
+      const written = `${fileName}: ${rows.toLocaleString()} ${rows === 1 ? "row" : "rows"}.`;
+      // A file cut at a limit is downloaded, but not announced as the whole search.
+      if (stopped) toast.error("The export stopped at a limit", { description: `${written} ${stopped}` });
+      else toast.success("Export ready", { description: written });
     } catch (e) {
       if (abort.signal.aborted) toast.success("Export cancelled");
       else toast.error("The export failed", { description: e instanceof Error ? e.message : String(e) });

@@ -31,3 +31,10 @@ export const FINDING_KINDS = ["clients", "size", "links", "images", "text"] as c
 export const EXPORT_FORMATS = ["csv", "ndjson"] as const;
 /** Rows one export writes at most; the file ends there (README "Limits"). */
 export const MAX_EXPORT_ROWS = 1_000_000;
+/**
+ * How an export that stopped short of the whole search says so: its last line starts with this
+ * (CSV) or is a JSON object with this key (NDJSON), naming the limit it reached. A file is
+ * streamed, so no header can say it before the rows are written (lib/server/export/stream.ts).
+ */
+export const EXPORT_STOPPED_CSV = "# Export stopped";
+export const EXPORT_STOPPED_KEY = "export_stopped";

@@ -1,10 +1,10 @@
 import "server-only";
-import { and, asc, desc, eq, inArray } from "drizzle-orm";
+import { and, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { IndexedMessage, MessageListQuery } from "@/lib/schemas/messages-index";
 import { db } from "../db";
-import { indexedEvents } from "../db/schema/messages";
+import { indexedEvents, indexedMessages } from "../db/schema/messages";
 import type { Project } from "../gate/access";
-import { searchMessages } from "../messages/search";
+import { searchConditions } from "../messages/search";
 import type { ExportColumn } from "./format";
 import type { PageSource } from "./stream";
 
@@ -52,41 +52,90 @@ export function reasonOf(data: Record<string, unknown> | null | undefined, depth
   return null;
 }
 
-const FAILED = new Set(["bounced", "failed", "complained", "rejected", "dropped"]);
+const FAILED = ["bounced", "failed", "complained", "rejected", "dropped"];
 
-/** Each message's newest event, one query per page (the (message_id, occurred_at) index). */
-async function lastEvents(projectId: string, ids: string[]) {
-  if (!ids.length) return new Map<string, { type: string; at: Date; data: Record<string, unknown> }>();
-  const rows = await (await db())
-    .selectDistinctOn([indexedEvents.messageId], { messageId: indexedEvents.messageId, type: indexedEvents.type, at: indexedEvents.occurredAt, data: indexedEvents.data })
-    .from(indexedEvents)
-    .where(and(eq(indexedEvents.projectId, projectId), inArray(indexedEvents.messageId, ids)))
-    .orderBy(asc(indexedEvents.messageId), desc(indexedEvents.occurredAt), desc(indexedEvents.seq));
-  return new Map(rows.map((r) => [r.messageId, r]));
+/** A time as JavaScript's toISOString writes it (milliseconds, Z), formatted by the database. */
+const iso = (column: SQL | AnyColumn) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * One export row as one JSON text straight from the database: times formatted there, the
+ * newest event (by the (message_id, occurred_at) index) joined there, its data only for a
+ * failure, whose reason it holds. Parsing jsonb and timestamps column by column into objects
+ * and Dates, and a second query for the last events, was most of an export's CPU (PGlite,
+ * 100,000 fixture messages: about 32 ms a page of 500 against 21 ms as one text a row).
+ */
+const m = indexedMessages;
+const e = indexedEvents;
+const failed = sql.join(
+  FAILED.map((f) => sql`${f}`),
+  sql`, `,
+);
+const lastEvent = sql`(select json_build_array(${e.type}, ${iso(e.occurredAt)}, case when ${m.status} in (${failed}) then ${e.data} end) from ${e} where ${e.messageId} = ${m.id} and ${e.projectId} = ${m.projectId} order by ${e.occurredAt} desc, ${e.seq} desc limit 1)`;
+const EXPORTED = sql<string>`json_build_array(${m.id}, ${m.direction}, ${m.status}, ${m.from}, ${m.to}, ${m.cc}, ${m.subject}, ${m.tags}, ${iso(m.createdAt)}, ${iso(m.lastEventAt)}, ${m.source}, ${m.threadId}, ${lastEvent})::text`;
+
+type ExportedRow = [
+  id: string,
+  direction: IndexedMessage["direction"],
+  status: string,
+  from: string,
+  to: string[],
+  cc: string[] | null,
+  subject: string | null,
+  tags: IndexedMessage["tags"],
+  createdAt: string,
+  lastEventAt: string | null,
+  source: string,
+  threadId: string | null,
+  last: [type: string, at: string, data: Record<string, unknown> | null] | null,
+];
+
+function toExportRow(text: string): MessageExportRow {
+  const [id, direction, status, from, to, cc, subject, tags, createdAt, lastEventAt, source, threadId, last] = JSON.parse(text) as ExportedRow;
+  return {
+    id,
+    direction,
+    status,
+    from,
+    to,
+    cc,
+    subject,
+    tags,
+    createdAt,
+    lastEventAt,
+    source,
+    threadId,
+    lastEvent: last?.[0] ?? null,
+    lastEventTime: last?.[1] ?? lastEventAt,
+    failureReason: last?.[2] ? reasonOf(last[2]) : null,
+  } as MessageExportRow;
 }
 
 /**
- * The Messages search as export pages: the same read as the screen (searchMessages, so the
- * same filters, search language, project and erasures — the index holds erased addresses
- * only redacted), in larger keyset pages, with each page's last events joined.
+ * The Messages search as export pages: the screen's conditions (searchConditions, so the same
+ * filters, search language, project and erasures — the index holds erased addresses only
+ * redacted), in larger keyset pages, each page one query with its messages' last events.
+ * The keyset's time is the last row's own, read by its key: exact to the microsecond, where
+ * a time carried through JavaScript would be cut to the millisecond and could skip rows.
  */
 export function messagePages(project: Project, query: MessageListQuery): PageSource<MessageExportRow> {
   return async function* (signal) {
-    let cursor: string | undefined;
+    const { where } = await searchConditions(project.id, { ...query, cursor: undefined }, new Date());
+    const d = await db();
+    let after: string | undefined;
     while (!signal.aborted) {
-      const page = await searchMessages(project.id, { ...query, cursor }, MESSAGE_EXPORT_PAGE);
-      const events = await lastEvents(project.id, page.data.map((m) => m.id));
-      yield page.data.map((m) => {
-        const last = events.get(m.id);
-        return {
-          ...m,
-          lastEvent: last?.type ?? null,
-          lastEventTime: last?.at.toISOString() ?? m.lastEventAt,
-          failureReason: last && FAILED.has(m.status) ? reasonOf(last.data) : null,
-        };
-      });
-      if (!page.nextCursor) return;
-      cursor = page.nextCursor;
+      const keyset = after
+        ? [sql`(${m.createdAt}, ${m.id}) < ((select k.created_at from ${m} k where k.id = ${after}), ${after})`]
+        : [];
+      const texts = await d
+        .select({ row: EXPORTED })
+        .from(m)
+        .where(and(...where, ...keyset))
+        .orderBy(desc(m.createdAt), desc(m.id))
+        .limit(MESSAGE_EXPORT_PAGE);
+      const rows = texts.map((t) => toExportRow(t.row));
+      yield rows;
+      if (rows.length < MESSAGE_EXPORT_PAGE) return;
+      after = rows.at(-1)!.id;
     }
   };
 }

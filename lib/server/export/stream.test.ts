@@ -5,7 +5,7 @@ import type { Actor } from "@/lib/server/gate/access";
 import { isAppError } from "@/lib/errors";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import type { ExportColumn } from "./format";
-import { exportResponse, type PageSource } from "./stream";
+import { cursorPages, exportResponse, type PageSource } from "./stream";
 
 /**
  * The export machinery itself: reads a page only when the client takes one (so a client that
@@ -32,7 +32,9 @@ function counted(pages: number, empty: number[] = []) {
   };
   return { state, source };
 }
-const settle = () => new Promise((r) => setTimeout(r, 20));
+const settle = (ms = 20) => new Promise((r) => setTimeout(r, ms));
+const lastLine = (text: string) => text.trimEnd().split(/\r?\n/).at(-1)!;
+const newestAudit = async (email: string) => (await listAudit({ action: "export.numbers", actorId: undefined, q: email })).data[0];
 
 describe("exportResponse", () => {
   it("reads no further than the client has taken, and stops when it cancels", async () => {
@@ -97,5 +99,79 @@ describe("exportResponse", () => {
     await expect(exportResponse({ actor: actor("u6"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: failing })).rejects.toThrow("database gone");
     const [entry] = (await listAudit({ action: "export.numbers", outcome: "failure" })).data;
     expect(entry).toMatchObject({ actorEmail: "u6@example.com", detail: { rows: 0, ended: "failed" } });
+  });
+
+  it("ends at its row limit with a line saying so, and audits the limit", async () => {
+    const { state, source } = counted(1_000);
+    const res = await exportResponse({ actor: actor("u7"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: source, limits: { maxRows: 25 } });
+    expect(res.headers.get("x-export-row-limit")).toBe("25");
+    const lines = (await res.text()).replace(/^\ufeff/, "").trimEnd().split("\r\n");
+    expect(lines.slice(0, -1)).toEqual(["n", ...Array.from({ length: 25 }, (_, i) => String(i))]);
+    expect(lines.at(-1)).toBe("# Export stopped after 25 rows: it reached its limit of 25 rows. Narrow the search to export the rest.");
+    expect(state.reads).toBe(3);
+    await settle();
+    expect((await newestAudit("u7@example.com"))!.detail).toEqual({ format: "csv", filter: {}, rows: 25, ended: "limit", limit: "rows" });
+  });
+
+  it("cannot be given a looser limit than the dashboard's", async () => {
+    const res = await exportResponse({ actor: actor("u8"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: counted(1).source, limits: { maxRows: 10_000_000 } });
+    expect(res.headers.get("x-export-row-limit")).toBe("1000000");
+    await res.text();
+  });
+
+  it("ends at its time limit with a line saying so (NDJSON), and audits the limit", async () => {
+    // Pages that take 30 ms each: a 100 ms export writes a few of them, then stops before the next read.
+    let reads = 0;
+    const slow: PageSource<number> = async function* (signal) {
+      for (let p = 0; p < 1_000 && !signal.aborted; p++) {
+        reads++;
+        await settle(30);
+        yield [p];
+      }
+    };
+    const res = await exportResponse({ actor: actor("u9"), project: null, kind: "numbers", filter: {}, format: "ndjson", columns: COLUMNS, pages: slow, limits: { maxMs: 100 } });
+    const lines = (await res.text()).trimEnd().split("\n").map((l) => JSON.parse(l));
+    const stopLine = lines.at(-1);
+    expect(stopLine).toMatchObject({ export_stopped: "time", rows: lines.length - 1 });
+    expect(stopLine.message).toMatch(/^Export stopped after \d+ rows: it ran for its limit of 0 minutes\./);
+    expect(lines.length - 1).toBeGreaterThan(0);
+    expect(lines.length - 1).toBeLessThan(10);
+    const readsAtEnd = reads;
+    await settle(100);
+    expect(reads).toBe(readsAtEnd);
+    expect((await newestAudit("u9@example.com"))!.detail).toMatchObject({ rows: lines.length - 1, ended: "limit", limit: "time" });
+  });
+
+  it("lets go of its slot at the time limit when the client stops reading, and the file still says why it ended", async () => {
+    const { state, source } = counted(1_000);
+    const res = await exportResponse({ actor: actor("u10"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: source, limits: { maxMs: 80 } });
+    const reader = res.body!.getReader();
+    await reader.read();
+    await settle(200);
+    // The user's one export is over: a new one starts.
+    await (await exportResponse({ actor: actor("u10"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: counted(1).source })).text();
+    expect(state.reads).toBeLessThanOrEqual(2);
+    let rest = "";
+    const decoder = new TextDecoder();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) rest += decoder.decode(r.value);
+    expect(lastLine(rest)).toMatch(/^# Export stopped after \d+ rows: it ran for its limit of 0 minutes\./);
+    const entries = (await listAudit({ action: "export.numbers", actorId: undefined, q: "u10@example.com" })).data;
+    expect(entries.map((e) => e.detail.limit ?? null)).toEqual([null, "time"]);
+  });
+
+  it("says so when its source stopped at its page limit with more to read, and not when the list ended there", async () => {
+    const endless = cursorPages(async (cursor) => ({ data: [Number(cursor ?? 0)], nextCursor: String(Number(cursor ?? 0) + 1) }), 3);
+    const res = await exportResponse({ actor: actor("u11"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: endless });
+    const text = await res.text();
+    expect(text.replace(/^\ufeff/, "").split("\r\n").slice(0, 4)).toEqual(["n", "0", "1", "2"]);
+    expect(lastLine(text)).toBe("# Export stopped after 3 rows: it read the 3 pages one export may ask the service for. Narrow the search to export the rest.");
+    await settle();
+    expect((await newestAudit("u11@example.com"))!.detail).toMatchObject({ rows: 3, ended: "limit", limit: "pages" });
+
+    const exact = cursorPages(async (cursor) => ({ data: [Number(cursor ?? 0)], nextCursor: cursor === "2" ? null : String(Number(cursor ?? 0) + 1) }), 3);
+    const whole = await (await exportResponse({ actor: actor("u12"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: exact })).text();
+    expect(lastLine(whole)).toBe("2");
+    await settle();
+    expect((await newestAudit("u12@example.com"))!.detail).toEqual({ format: "csv", filter: {}, rows: 3 });
   });
 });

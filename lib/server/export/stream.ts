@@ -6,24 +6,32 @@ import { recordAudit } from "../audit";
 import type { Actor, Project } from "../gate/access";
 import { busyError, oneAtATime } from "../limits/one-at-a-time";
 import { createSlots } from "../limits/slots";
-import { encodeHead, encodeRows, type ExportColumn } from "./format";
+import { encodeHead, encodeRows, encodeStop, type ExportColumn, type ExportStop } from "./format";
 
 /** Exports running at once in one dashboard process, whoever asks: each holds a database connection while the client reads. */
 export const EXPORTS_PER_PROCESS = 4;
 /** The longest one export may run (a client reading very slowly holds its slot no longer). */
 export const EXPORT_MAX_MS = 30 * 60_000;
 
+/** The bounds of one export: the rows it writes at most and how long it may run (README "Limits"). */
+export type ExportLimits = { maxRows: number; maxMs: number };
+export const EXPORT_LIMITS: ExportLimits = { maxRows: MAX_EXPORT_ROWS, maxMs: EXPORT_MAX_MS };
+
 const perUser = oneAtATime("export", () => busyError("export_running", "An export of yours is still running: wait for it to finish or cancel it.", 10));
 const SLOTS_KEY = Symbol.for("mail-dashboard.export-slots");
 const holder = globalThis as { [SLOTS_KEY]?: ReturnType<typeof createSlots> };
 const slots = (holder[SLOTS_KEY] ??= createSlots(EXPORTS_PER_PROCESS));
 
+/** What a source returns when it stopped at its own bound with more to read (a page cap on a service's list). */
+export type SourceStop = { stop: "pages"; limit: number };
+
 /**
  * Where an export's rows come from: pages in the screen's order, each a bounded keyset read
  * (never OFFSET, never all rows at once). The signal aborts when the client goes away, so a
- * source stops before its next read.
+ * source stops before its next read. A source that stops at its own bound with rows left
+ * returns a SourceStop, and the file says so.
  */
-export type PageSource<T> = (signal: AbortSignal) => AsyncIterable<readonly T[]>;
+export type PageSource<T> = (signal: AbortSignal) => AsyncGenerator<readonly T[], SourceStop | void, undefined>;
 
 export type ExportSpec<T> = {
   actor: Actor;
@@ -37,18 +45,23 @@ export type ExportSpec<T> = {
   pages: PageSource<T>;
   /** The request's signal: the client going away ends the export. */
   signal?: AbortSignal;
+  /** Tighter bounds than EXPORT_LIMITS (tests); never looser. */
+  limits?: Partial<ExportLimits>;
 };
 
 /** A page source over any cursor-paged read (the screens' own reads), at most `maxPages` pages. */
 export function cursorPages<T>(read: (cursor: string | undefined) => Promise<{ data: readonly T[]; nextCursor: string | null }>, maxPages = Infinity): PageSource<T> {
   return async function* (signal) {
     let cursor: string | undefined;
-    for (let i = 0; i < maxPages && !signal.aborted; i++) {
+    for (let i = 0; i < maxPages; i++) {
+      if (signal.aborted) return;
       const page = await read(cursor);
       yield page.data;
       if (!page.nextCursor) return;
       cursor = page.nextCursor;
     }
+    // The bound was reached and the list goes on.
+    return { stop: "pages", limit: maxPages };
   };
 }
 
@@ -64,9 +77,15 @@ export function exportFileName(kind: string, project: Project | null, format: Ex
  * CSV (formulae neutralised) or NDJSON, and audited once at the end with the filter and the
  * row count — also when the client cancels (with the count so far) or a read fails. One
  * export per user (429 otherwise) and EXPORTS_PER_PROCESS per process. The first page is read
- * before answering, so a failing read is an error answer, not a cut-off file.
+ * before answering, so a failing read is an error answer, not a cut-off file. An export that
+ * reaches a limit (rows, time, its source's pages) ends with a line saying so (encodeStop) and
+ * is audited with `ended: "limit"` and which limit.
  */
 export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> {
+  const limits: ExportLimits = {
+    maxRows: Math.min(spec.limits?.maxRows ?? Infinity, EXPORT_LIMITS.maxRows),
+    maxMs: Math.min(spec.limits?.maxMs ?? Infinity, EXPORT_LIMITS.maxMs),
+  };
   const stop = new AbortController();
   let finish!: () => void;
   const held = new Promise<void>((resolve) => (finish = resolve));
@@ -83,9 +102,9 @@ export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> 
   let count = 0;
   let ended = false;
   let deadline: ReturnType<typeof setTimeout> | undefined;
-  const iterator = spec.pages(stop.signal)[Symbol.asyncIterator]();
+  const iterator = spec.pages(stop.signal);
 
-  const end = async (how: "complete" | "cancelled" | "failed" | "limit", error?: unknown) => {
+  const end = async (how: "complete" | "cancelled" | "failed" | ExportStop, error?: unknown) => {
     if (ended) return;
     ended = true;
     clearTimeout(deadline);
@@ -94,73 +113,102 @@ export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> 
     release();
     finish();
     // Ends the source (a pending read finishes first); its failure changes nothing now.
-    void Promise.resolve(iterator.return?.()).catch(() => {});
+    void iterator.return(undefined).catch(() => {});
+    const limit = how === "rows" || how === "time" || how === "pages" ? { ended: "limit", limit: how } : {};
     await recordAudit({
       actor: spec.actor,
       action: `export.${spec.kind}`,
       project: spec.project?.externalId ?? null,
       outcome: how === "failed" ? "failure" : "success",
-      detail: { format: spec.format, filter: spec.filter, rows: count, ...(how === "complete" ? {} : { ended: how }), ...(error ? { error: safeErrorSummary(error) } : {}) },
+      detail: {
+        format: spec.format,
+        filter: spec.filter,
+        rows: count,
+        ...(how === "complete" ? {} : how === "cancelled" || how === "failed" ? { ended: how } : limit),
+        ...(error ? { error: safeErrorSummary(error) } : {}),
+      },
     }).catch((e) => console.error(`export: could not audit: ${safeErrorSummary(e)}`));
   };
   const onAbort = () => void end("cancelled");
   spec.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const encoder = new TextEncoder();
-  /** The next page as bytes, or null at the end; counts rows and applies the bounds. */
-  const nextChunk = async (): Promise<Uint8Array | null> => {
-    if (ended) return null;
-    if (Date.now() - startedAt > EXPORT_MAX_MS) {
-      await end("limit");
-      return null;
-    }
-    const next = await iterator.next();
-    if (next.done || ended) {
-      await end(ended ? "cancelled" : "complete");
-      return null;
-    }
-    const rows = next.value.slice(0, MAX_EXPORT_ROWS - count);
-    count += rows.length;
-    const bytes = encoder.encode(encodeRows(spec.format, spec.columns, rows));
-    if (count >= MAX_EXPORT_ROWS) await end("limit");
-    return bytes;
+  /** The file's last line when a limit ended it; set before anything can close the stream. */
+  let stopLine = "";
+  /** Ends the export at a limit: the rows so far are audited, and the file's last line says which limit. */
+  const stopAt = async (why: ExportStop, limit: number) => {
+    if (ended) return;
+    stopLine = encodeStop(spec.format, why, limit, count);
+    await end(why);
   };
 
-  let first: Uint8Array | null;
+  /** The next page as text, and whether it is the last; counts rows and applies the bounds. */
+  const nextChunk = async (): Promise<{ text: string; last: boolean }> => {
+    if (ended) return { text: "", last: true };
+    if (Date.now() - startedAt >= limits.maxMs) {
+      await stopAt("time", limits.maxMs);
+      return { text: "", last: true };
+    }
+    const next = await iterator.next();
+    // Cancelled, or past the deadline, while the page was read: it is not written.
+    if (ended) return { text: "", last: true };
+    if (next.done) {
+      if (next.value) await stopAt(next.value.stop, next.value.limit);
+      else await end("complete");
+      return { text: "", last: true };
+    }
+    const rows = next.value.length > limits.maxRows - count ? next.value.slice(0, limits.maxRows - count) : next.value;
+    count += rows.length;
+    const text = encodeRows(spec.format, spec.columns, rows);
+    if (count >= limits.maxRows) await stopAt("rows", limits.maxRows);
+    return { text, last: count >= limits.maxRows };
+  };
+
+  let first: { text: string; last: boolean };
   try {
     first = await nextChunk();
   } catch (e) {
     await end("failed", e);
     throw e;
   }
-  const head = encoder.encode(encodeHead(spec.format, spec.columns));
+  const encoder = new TextEncoder();
+  let closed = false;
+  /** Writes the last rows, and the limit's line if one ended the export, then ends the file. */
+  const close = (controller: ReadableStreamDefaultController<Uint8Array>, text = "") => {
+    if (closed) return;
+    closed = true;
+    if (text || stopLine) controller.enqueue(encoder.encode(text + stopLine));
+    controller.close();
+  };
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        if (head.length) controller.enqueue(head);
-        if (first?.length) controller.enqueue(first);
-        if (first === null || ended) return controller.close();
-        // A client that keeps the connection open but stops reading still lets go of its slot.
+        const head = encodeHead(spec.format, spec.columns) + first.text;
+        if (first.last || ended) return close(controller, head);
+        if (head) controller.enqueue(encoder.encode(head));
+        // A client that keeps the connection open but stops reading still lets go of its slot;
+        // the file ends with the time limit's line, for when it reads on.
         deadline = setTimeout(() => {
           if (ended) return;
-          void end("limit");
-          controller.error(new Error(`export: past ${EXPORT_MAX_MS / 60_000} minutes`));
-        }, Math.max(0, EXPORT_MAX_MS - (Date.now() - startedAt)));
+          void stopAt("time", limits.maxMs).then(() => close(controller));
+        }, Math.max(0, limits.maxMs - (Date.now() - startedAt)));
         deadline.unref?.();
       },
       async pull(controller) {
         try {
           // An empty page enqueues nothing, and a pull that enqueues nothing is not called again: read on.
           let chunk = await nextChunk();
-          while (chunk !== null && !chunk.length && !ended) chunk = await nextChunk();
-          if (chunk?.length) controller.enqueue(chunk);
-          if (chunk === null || ended) controller.close();
+          while (!chunk.last && !chunk.text) chunk = await nextChunk();
+          if (closed) return;
+          if (chunk.last) return close(controller, chunk.text);
+          controller.enqueue(encoder.encode(chunk.text));
         } catch (e) {
           await end("failed", e);
-          controller.error(e);
+          if (!closed) controller.error(e);
+          closed = true;
         }
       },
       async cancel() {
+        closed = true;
         await end("cancelled");
       },
     },
@@ -171,7 +219,7 @@ export async function exportResponse<T>(spec: ExportSpec<T>): Promise<Response> 
     headers: {
       "Content-Type": spec.format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8",
       "Content-Disposition": `attachment; filename="${exportFileName(spec.kind, spec.project, spec.format)}"`,
-      "X-Export-Row-Limit": String(MAX_EXPORT_ROWS),
+      "X-Export-Row-Limit": String(limits.maxRows),
     },
   });
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { db } from "@/lib/server/db";
+import { indexedMessages } from "@/lib/server/db/schema/messages";
 import type { MessageListQuery } from "@/lib/schemas/messages-index";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
@@ -44,5 +47,18 @@ describe("searchMessages keeps to its project", () => {
     expect((await searchMessages(ids.alpha, { q: "beta-out-0001" })).data).toEqual([]);
     expect((await searchMessages(ids.alpha, { q: "beta-in-0004" })).data).toEqual([]);
     expect((await searchMessages(ids.alpha, { q: "alpha-out-0001" })).data.map((m) => m.id)).toEqual(["alpha-out-0001"]);
+  });
+});
+
+describe("searchMessages pages", () => {
+  it("skip no message at a page's edge when times differ below the millisecond", async () => {
+    const micro = (await registerProject({ externalId: "micro" }, SYSTEM_ACTOR, { checkWithService: false })).id;
+    await (await db()).insert(indexedMessages).values(
+      Array.from({ length: 6 }, (_, i) => ({
+        id: `micro-${i}`, projectId: micro, direction: "outbound" as const, status: "sent", from: "shop@acme.test", source: "dashboard",
+        createdAt: sql`'2026-03-01T00:00:00.000Z'::timestamptz + make_interval(secs => ${i} / 1000000.0)` as unknown as Date,
+      })),
+    );
+    expect(await allPageIds((cursor) => searchMessages(micro, { limit: 2, cursor }))).toEqual(["micro-5", "micro-4", "micro-3", "micro-2", "micro-1", "micro-0"]);
   });
 });

@@ -8,7 +8,27 @@ import { parseSearchQuery } from "@/lib/messages/search-query/parse";
 import type { SearchProblem } from "@/lib/messages/search-query/terms";
 import { termCondition } from "./search-terms";
 
-export function toIndexedMessage(r: IndexedMessageRow): IndexedMessage {
+/**
+ * The columns a listed message needs (toIndexedMessage): a search reads these, not the bodies
+ * and headers a row also holds (the export reads a million rows by it, bench:export).
+ */
+const LISTED = {
+  id: indexedMessages.id,
+  direction: indexedMessages.direction,
+  status: indexedMessages.status,
+  from: indexedMessages.from,
+  to: indexedMessages.to,
+  cc: indexedMessages.cc,
+  subject: indexedMessages.subject,
+  tags: indexedMessages.tags,
+  createdAt: indexedMessages.createdAt,
+  lastEventAt: indexedMessages.lastEventAt,
+  source: indexedMessages.source,
+  threadId: indexedMessages.threadId,
+};
+type ListedRow = Pick<IndexedMessageRow, keyof typeof LISTED>;
+
+export function toIndexedMessage(r: ListedRow): IndexedMessage {
   return {
     id: r.id,
     direction: r.direction,
@@ -26,7 +46,7 @@ export function toIndexedMessage(r: IndexedMessageRow): IndexedMessage {
 }
 
 /** Cursor: the (createdAt, id) of the last row listed — stable while new rows arrive. */
-function encodeCursor(row: IndexedMessageRow): string {
+function encodeCursor(row: ListedRow): string {
   return Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
 }
 function decodeCursor(cursor: string): { at: Date; id: string } {
@@ -52,13 +72,13 @@ export async function searchMessages(projectId: string, input: MessageListQuery,
 }
 
 /**
- * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
- * object: a query builder is a thenable, which an async function would run on return.
+ * The search's conditions and page size: the filters and the terms of `q`, without the cursor.
+ * The screen's page (searchQuery) and the export's pages (lib/server/export/messages.ts) both
+ * read by these, so an export holds exactly what the screen lists.
  */
-export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
+export async function searchConditions(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
   // `pageSize`: the server's own larger pages (an export, lib/server/export/), past the screen's limit.
   const q = { ...messageListQuery.parse(input), ...(pageSize ? { limit: pageSize } : {}) };
-  const d = await db();
   const where: SQL[] = [eq(indexedMessages.projectId, projectId)];
   if (q.status) where.push(eq(indexedMessages.status, q.status));
   if (q.direction) where.push(eq(indexedMessages.direction, q.direction));
@@ -77,17 +97,30 @@ export async function searchQuery(projectId: string, input: MessageListQuery, no
   } else {
     for (const term of terms) where.push(termCondition(projectId, term));
   }
-  if (q.cursor) {
-    const c = decodeCursor(q.cursor);
-    where.push(sql`(${indexedMessages.createdAt}, ${indexedMessages.id}) < (${c.at.toISOString()}::timestamptz, ${c.id})`);
+  return { where, limit: q.limit, cursor: q.cursor, problems };
+}
+
+/**
+ * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
+ * object: a query builder is a thenable, which an async function would run on return.
+ */
+export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
+  const { where, limit, cursor, problems } = await searchConditions(projectId, input, now, pageSize);
+  if (cursor) {
+    const c = decodeCursor(cursor);
+    // The cursor's time is a JavaScript one, cut to the millisecond; the row's own (to the
+    // microsecond) is taken by its key, so messages apart by less than a millisecond are not
+    // skipped at a page's edge. The cursor's time stands in when that row has gone since.
+    const own = sql`(select k.created_at from ${indexedMessages} k where k.id = ${c.id} and k.project_id = ${projectId})`;
+    where.push(sql`(${indexedMessages.createdAt}, ${indexedMessages.id}) < (coalesce(${own}, ${c.at.toISOString()}::timestamptz), ${c.id})`);
   }
-  const query = d
-    .select()
+  const query = (await db())
+    .select(LISTED)
     .from(indexedMessages)
     .where(and(...where))
     .orderBy(desc(indexedMessages.createdAt), desc(indexedMessages.id))
-    .limit(q.limit + 1);
-  return { query, limit: q.limit, problems };
+    .limit(limit + 1);
+  return { query, limit, problems };
 }
 
 export async function findIndexedMessage(projectId: string, id: string): Promise<IndexedMessageRow | null> {

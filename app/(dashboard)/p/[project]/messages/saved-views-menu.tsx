@@ -6,7 +6,8 @@ import { useSearchParams } from "next/navigation";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { BookmarkIcon, BookmarkPlusIcon, PencilIcon, Share2Icon, Trash2Icon, UsersIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import { SAVED_VIEW_PARAMS, savedViewQuery, type SavedView, type SavedViewState } from "@/lib/schemas/saved-views";
+import { SAVED_VIEW_PARAMS, type SavedView, type SavedViewState } from "@/lib/schemas/saved-views";
+import { openView } from "@/lib/messages/saved-view-match";
 import { savedViewHref, savedViewKeys, savedViewMutations, savedViewsQuery } from "@/lib/queries/saved-views";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
@@ -15,9 +16,8 @@ import { SaveViewDialog } from "./save-view-dialog";
 import { RenameViewDialog } from "./rename-view-dialog";
 
 /** The search in the URL now, as a view keeps it. */
-function useCurrentSearch(): SavedViewState {
-  const searchParams = useSearchParams();
-  return React.useMemo(() => Object.fromEntries(SAVED_VIEW_PARAMS.flatMap((k) => (searchParams.get(k)?.trim() ? [[k, searchParams.get(k)!.trim()]] : []))), [searchParams]) as SavedViewState;
+function currentSearch(searchParams: URLSearchParams): SavedViewState {
+  return Object.fromEntries(SAVED_VIEW_PARAMS.flatMap((k) => (searchParams.get(k)?.trim() ? [[k, searchParams.get(k)!.trim()]] : []))) as SavedViewState;
 }
 
 /**
@@ -29,9 +29,10 @@ export function SavedViewsMenu({ project, open, onOpenChange, trigger }: { proje
   const [dialog, setDialog] = React.useState<"save" | "rename" | "delete" | null>(null);
   const queryClient = useQueryClient();
   const views = useQuery(savedViewsQuery(project));
-  const state = useCurrentSearch();
-  const currentQuery = savedViewQuery(state);
-  const current = views.data?.find((v) => v.query === currentQuery && v.canManage) ?? null;
+  const searchParams = useSearchParams();
+  const state = React.useMemo(() => currentSearch(searchParams), [searchParams]);
+  // The open search is a view however its URL spells it (order, encoding, spaces): by its parameters.
+  const current = openView(views.data, searchParams);
   const mine = views.data?.filter((v) => v.mine) ?? [];
   const shared = views.data?.filter((v) => !v.mine) ?? [];
   const refresh = () => queryClient.invalidateQueries({ queryKey: savedViewKeys.all(project) });

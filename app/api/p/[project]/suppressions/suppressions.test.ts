@@ -7,6 +7,7 @@ import { registerProject } from "@/lib/server/projects";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { GET as EXPORT } from "@/app/api/p/[project]/suppressions/export/route";
+import { SUPPRESSION_EXPORT_PAGES } from "@/lib/server/export/sources";
 import { GET as LIST, POST as ADD } from "./route";
 import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
@@ -34,6 +35,12 @@ const deleted: string[] = [];
 beforeAll(async () => {
   ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
+    if (url.pathname === "/v1/suppressions" && req.method === "GET" && req.headers["x-service-product"] === "endless") {
+      // A list longer than an export may read: every page has a next one.
+      const n = Number(url.searchParams.get("cursor") ?? 0);
+      const data = Array.from({ length: 100 }, (_, i) => ({ email: `s${n}-${i}@example.com`, reason: "manual", createdAt: "2026-01-01T00:00:00Z" }));
+      return json(res, 200, { data, nextCursor: String(n + 1) });
+    }
     if (url.pathname === "/v1/suppressions" && req.method === "GET") return json(res, 200, { data: SUPPRESSIONS, nextCursor: null });
     if (url.pathname === "/v1/suppressions" && req.method === "POST") return json(res, 201, { ...JSON.parse(req.body), createdAt: "2026-01-04T00:00:00Z" });
     if (url.pathname === "/v1/webhooks") return json(res, 200, { data: HOOKS_LIST, nextCursor: null });
@@ -46,6 +53,7 @@ beforeAll(async () => {
     json(res, 404, {});
   }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
+  await registerProject({ externalId: "endless", name: "Endless" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const d = await db();
   await d.insert(indexedMessages).values({ id: "msg_bounced", projectId: project.id, direction: "outbound", status: "bounced", from: "a@x.test", to: ["gone@example.com"], source: "dashboard", createdAt: new Date("2026-01-02T00:00:00Z") });
   await d.insert(indexedRecipients).values({ messageId: "msg_bounced", projectId: project.id, email: "gone@example.com", role: "to", createdAt: new Date("2026-01-02T00:00:00Z") });
@@ -80,6 +88,19 @@ describe("suppressions", () => {
     expect(text).toContain(`"'=cmd|' /C calc'!A0@evil.test",manual`);
     expect(text).toContain("gone@example.com,bounce,2026-01-02T00:00:00Z,msg_bounced");
   });
+
+  it("says at the end of the file when it stopped at the service pages one export may read, as the audit entry does", async () => {
+    const whole = await (await EXPORT(await apiRequest("/api/p/p1/suppressions/export", { cookie: marketer }), params({ project: "p1" }))).text();
+    expect(whole).not.toContain("# Export stopped");
+    const res = await EXPORT(await apiRequest("/api/p/endless/suppressions/export?format=csv", { cookie: marketer }), params({ project: "endless" }));
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trimEnd().split("\r\n");
+    expect(lines).toHaveLength(1 + SUPPRESSION_EXPORT_PAGES * 100 + 1);
+    expect(lines.at(-2)).toMatch(new RegExp(`^s${SUPPRESSION_EXPORT_PAGES - 1}-99@example.com,manual,`));
+    expect(lines.at(-1)).toMatch(new RegExp(`^# Export stopped after ${SUPPRESSION_EXPORT_PAGES * 100} rows: it read the ${SUPPRESSION_EXPORT_PAGES} pages one export may ask the service for\\.`));
+    const [entry] = (await listAudit({ action: "export.suppressions", project: "endless" })).data;
+    expect(entry!.detail).toMatchObject({ rows: SUPPRESSION_EXPORT_PAGES * 100, ended: "limit", limit: "pages" });
+  }, 60_000);
 });
 
 describe("webhooks", () => {

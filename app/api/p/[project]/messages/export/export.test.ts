@@ -3,7 +3,8 @@ import Papa from "papaparse";
 import { listAudit, SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
-import { indexedEvents } from "@/lib/server/db/schema/messages";
+import { sql } from "drizzle-orm";
+import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, json, params, sessionCookie } from "@/lib/server/test-helpers";
@@ -113,6 +114,21 @@ describe("message export", () => {
     const res = await exportMessages({ format: "xlsx" });
     expect(res.status).toBe(400);
     expect((await res.json()).error.param).toBe("format");
+  });
+
+  it("loses no message at a page's edge when times differ below the millisecond", async () => {
+    // Messages a few microseconds apart (the index keeps microseconds; a JavaScript Date does not).
+    const micro = await registerProject({ externalId: "micro" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+    const count = MESSAGE_EXPORT_PAGE + 20;
+    await (await db()).insert(indexedMessages).values(
+      Array.from({ length: count }, (_, i) => ({
+        id: `u${String(i).padStart(4, "0")}`, projectId: micro.id, direction: "outbound" as const, status: "sent", from: "shop@acme.test", source: "dashboard",
+        createdAt: sql`'2026-03-01T00:00:00.000Z'::timestamptz + make_interval(secs => ${i} / 1000000.0)` as unknown as Date,
+      })),
+    );
+    const rows = csvRows(await (await exportMessages({ format: "csv" }, cookies.support, "micro")).text());
+    expect(new Set(rows.map((r) => r.id)).size).toBe(count);
+    expect(rows[0]!.created_at).toBe("2026-03-01T00:00:00.000Z");
   });
 
   it("leaves an erased address out, as the screens do", async () => {
