@@ -9,6 +9,7 @@ import { EMPTY_HEALTH, readAllStreamHealth } from "./health";
 import { streamMode, type StreamMode } from "./mode";
 import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
 import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
+import { recordStreamMode } from "@/lib/server/metrics/work";
 
 /**
  * The reconciler: for when events do not come. Every pass, per project:
@@ -82,8 +83,9 @@ export async function reconcileOnce(): Promise<ReconcileReport[] | null> {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`));
     if (!lock?.ok) return null;
     const out: ReconcileReport[] = [];
-    for (const project of await tx.select({ id: projects.id }).from(projects).orderBy(asc(projects.createdAt))) {
+    for (const project of await tx.select({ id: projects.id, externalId: projects.externalId }).from(projects).orderBy(asc(projects.createdAt))) {
       const mode = await streamMode(project.id, health.get(project.id) ?? EMPTY_HEALTH, tx);
+      recordStreamMode(project.externalId, mode.code);
       const ids = new Set(await stuck(tx, project.id));
       if (mode.mode === "polling") for (const id of await unsettled(tx, project.id)) ids.add(id);
       out.push({ projectId: project.id, mode, queued: await enqueueRereads(tx, project.id, [...ids], "reconcile") });
