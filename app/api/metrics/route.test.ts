@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -118,6 +120,17 @@ describe("GET /api/metrics: who gets it", () => {
     const counters = [...text.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => m[1]!);
     expect(counters.length).toBeGreaterThan(5);
     expect(counters.filter((name) => !name.endsWith("_total"))).toEqual([]);
+  });
+});
+
+describe("ops/grafana-dashboard.json", () => {
+  it("queries only series this endpoint serves", async () => {
+    const dashboard = JSON.parse(readFileSync(path.resolve(__dirname, "../../../ops/grafana-dashboard.json"), "utf8")) as { panels: { targets: { expr: string }[] }[] };
+    const queried = new Set(dashboard.panels.flatMap((p) => p.targets.flatMap((t) => [...t.expr.matchAll(/\bmail_dashboard_\w+/g)].map((m) => m[0]))));
+    expect(queried.size).toBeGreaterThan(10);
+    const text = await (await scrape(`Bearer ${TOKEN}`)).text();
+    const served = new Set([...text.matchAll(/^# TYPE (\S+) (\w+)$/gm)].flatMap((m) => (m[2] === "histogram" ? [`${m[1]}_bucket`, `${m[1]}_count`, `${m[1]}_sum`] : [m[1]!])));
+    expect([...queried].filter((name) => !served.has(name))).toEqual([]);
   });
 });
 
