@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { isAppError } from "@/lib/errors";
 import { declaredLength } from "@/contract/http/read-body";
 import { clientAddress } from "@/lib/server/http/client-address";
+import { requestContext } from "@/lib/server/http/request-context";
 import { series } from "@/lib/server/metrics/registry";
 import { env } from "@/lib/server/env";
 import { invalidateMessage } from "@/lib/server/message-index/read";
@@ -63,6 +64,9 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   // The same answer as a bad signature: an unknown project says nothing about which exist.
   if (!stream) return fail(401, "invalid_signature", "The delivery could not be verified.");
   const project = { id: stream.projectId, externalId: projectExternalId };
+  // The request's log line names the project once it is one the dashboard knows.
+  const context = requestContext();
+  if (context) context.project = projectExternalId;
   const claim = readSignatureClaim(headers);
   if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
   // With a timestamp out of tolerance the delivery is refused whatever its body; it is read
