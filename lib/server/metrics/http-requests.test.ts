@@ -79,3 +79,22 @@ describe("the request hook on Node's server", () => {
     await expect.poll(async () => [await count(page), await count(refused)]).toEqual([pageBefore + 1, refusedBefore + 1]);
   });
 });
+
+describe("a client gone before the answer", () => {
+  it("is counted as aborted, not as Node's default 200", async () => {
+    const slow = http.createServer(() => {}); // never answers
+    const hooked = { route: "/p/[project]/messages", method: "GET", status: "aborted" };
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const before = await count(hooked);
+      const req = http.get(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/p/alpha/messages`);
+      req.on("error", () => {});
+      await new Promise((r) => setTimeout(r, 200));
+      req.destroy();
+      await expect.poll(() => count(hooked)).toBe(before + 1);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+});

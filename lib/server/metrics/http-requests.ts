@@ -15,7 +15,7 @@ const methodLabel = (m: string | undefined) => (m && METHODS.has(m) ? m : "other
 /**
  * Observes one request: its context entered for everything that answers it (the body limits,
  * the ingest's fast path, Next and route()), and when its answer ends — or the client goes
- * away, with the status the answer had by then — the request counted by route pattern, method and status, its duration observed, and, with
+ * away (status "aborted" when no answer had been written) — the request counted by route pattern, method and status, its duration observed, and, with
  * LOG_FORMAT=json, its log line written. Exported for tests, which drive a plain Node server.
  */
 export function observeRequest(req: http.IncomingMessage, res: http.ServerResponse, next: () => boolean): boolean {
@@ -25,12 +25,14 @@ export function observeRequest(req: http.IncomingMessage, res: http.ServerRespon
     const seconds = (performance.now() - started) / 1000;
     const route = routePatternOf(req.url);
     const method = methodLabel(req.method);
-    const labels = { route, method, status: String(res.statusCode) };
+    // A client gone before any answer was written saw no status: "aborted", not Node's default 200.
+    const answered = res.headersSent;
+    const labels = { route, method, status: answered ? String(res.statusCode) : "aborted" };
     const s = series();
     s.httpRequests.inc(labels);
     s.httpDuration.observe(labels, seconds);
     const logger = installedJsonLogger();
-    if (logger) writeRequestLine(logger, { requestId: context.requestId, method, route, status: res.statusCode, durationMs: seconds * 1000, userId: context.userId, project: context.project });
+    if (logger) writeRequestLine(logger, { requestId: context.requestId, method, route, status: answered ? res.statusCode : null, durationMs: seconds * 1000, userId: context.userId, project: context.project });
   });
   return runInRequestContext(context, next);
 }
