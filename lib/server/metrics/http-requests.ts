@@ -14,8 +14,8 @@ const methodLabel = (m: string | undefined) => (m && METHODS.has(m) ? m : "other
 
 /**
  * Observes one request: its context entered for everything that answers it (the body limits,
- * the ingest's fast path, Next and route()), and when its answer ends — or the client goes
- * away (status "aborted" when no answer had been written) — the request counted by route pattern, method and status, its duration observed, and, with
+ * the ingest's fast path, Next and route()), and when its answer ends or the client goes away,
+ * the request counted by route pattern, method and status, its duration observed, and, with
  * LOG_FORMAT=json, its log line written. Exported for tests, which drive a plain Node server.
  */
 export function observeRequest(req: http.IncomingMessage, res: http.ServerResponse, next: () => boolean): boolean {
