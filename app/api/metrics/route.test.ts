@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { createSendJob } from "@/lib/server/batches/jobs";
 import { runJob, settleRunningJobs } from "@/lib/server/batches/runner";
+import { sql } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { alertStates } from "@/lib/server/db/schema/insight";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
@@ -16,6 +17,7 @@ import { streamKeys } from "@/lib/server/event-stream/stream-cache";
 import type { Actor, Project } from "@/lib/server/gate/access";
 import { recordSentMessage } from "@/lib/server/message-index/record";
 import { installJsonConsole, jsonLogger, uninstallJsonConsole } from "@/lib/server/log/json-log";
+import { QUERY_TIMEOUT_MS } from "@/lib/server/metrics/database-gauges";
 import { observeRequest } from "@/lib/server/metrics/http-requests";
 import { runRetentionPass } from "@/lib/server/retention/background";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
@@ -120,6 +122,41 @@ describe("GET /api/metrics: who gets it", () => {
     const counters = [...text.matchAll(/^# TYPE (\S+) counter$/gm)].map((m) => m[1]!);
     expect(counters.length).toBeGreaterThan(5);
     expect(counters.filter((name) => !name.endsWith("_total"))).toEqual([]);
+  });
+});
+
+describe("GET /api/metrics: a slow database", () => {
+  it("answers by the deadline, leaves the gauges as they were, counts the late read, and never stacks a second one behind it", async () => {
+    const failures = (all: Sample[]) => valueOf(all, "mail_dashboard_metrics_collect_failures_total", { collector: "reread_queue" });
+    const depth = (all: Sample[]) => all.find((s) => s.name === "mail_dashboard_reread_queue_depth")?.value;
+    const before = await samples();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = (await db()).transaction(async (tx) => {
+      await tx.execute(sql`lock table message_rereads in access exclusive mode`);
+      locked();
+      await held;
+    });
+    try {
+      await isLocked;
+      let started = Date.now();
+      const during = await samples();
+      expect(Date.now() - started).toBeLessThan(QUERY_TIMEOUT_MS + 2_000);
+      expect(failures(during) - failures(before)).toBe(1);
+      expect(depth(during)).toBe(depth(before));
+      // The late statement still waits: the next scrape does not send another, and answers at once.
+      started = Date.now();
+      const again = await samples();
+      expect(Date.now() - started).toBeLessThan(QUERY_TIMEOUT_MS);
+      expect(failures(again) - failures(before)).toBe(2);
+    } finally {
+      release();
+      await holding;
+    }
+    // Once it has ended, the gauges are read again: a scrape adds no failure.
+    await expect.poll(async () => failures(await samples()) - failures(await samples()), { timeout: 5_000 }).toBe(0);
   });
 });
 

@@ -37,15 +37,26 @@ function state(): State {
 
 const num = (v: unknown) => (v === null || v === undefined ? 0 : Math.max(0, Number(v)));
 
-/** One statement under a deadline: the rows, or null (counted) when it failed or was late. */
+/**
+ * Statements still running, by collector. A late statement cannot be taken back (PGlite has
+ * no cancel), so the next scrape skips its collector until it ends: at most one statement of
+ * each kind in the database at any time, however often anyone scrapes.
+ */
+const KEY_RUNNING = Symbol.for("mail-dashboard.metrics.running");
+const running = () => ((globalThis as { [KEY_RUNNING]?: Set<string> })[KEY_RUNNING] ??= new Set());
+
+/** One statement under a deadline: the rows, or null (counted) when it failed, was late or is still running from before. */
 async function read(collector: string, statement: SQL): Promise<Record<string, unknown>[] | null> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
+    if (running().has(collector)) throw new Error(`${collector}: the last statement is still running`);
+    running().add(collector);
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`${collector}: no answer within ${QUERY_TIMEOUT_MS} ms`)), QUERY_TIMEOUT_MS);
     });
     const run = (async () => rowsOf<Record<string, unknown>>(await (await db()).execute(statement)))();
-    run.catch(() => {}); // a late statement's own failure, after the deadline answered
+    // Its own failure after the deadline answered is swallowed; either way the collector is free again when it ends.
+    run.catch(() => {}).finally(() => running().delete(collector));
     return await Promise.race([run, late]);
   } catch {
     series().collectorFailures.inc({ collector });
