@@ -9,6 +9,9 @@ export async function register() {
   // Before anything can fail: errors Next or a library print go through the safe summary (no SQL parameters).
   const { guardConsoleErrors } = await import("./contract/log/console-guard");
   guardConsoleErrors();
+  // LOG_FORMAT=json: every line as one JSON object, under the same scrub (lib/server/log/json-log.ts).
+  const { installLogFormat } = await import("./lib/server/log/json-log");
+  installLogFormat();
   // First, so every request carries its TCP peer for sign-in throttling (lib/server/http/client-address.ts).
   const { installPeerAddressHeader } = await import("./lib/server/http/client-address");
   installPeerAddressHeader();
@@ -19,6 +22,10 @@ export async function register() {
   // The event stream's deliveries answered before Next routes them (lib/server/event-stream/fast-path.ts).
   const { installIngestFastPath } = await import("./lib/server/event-stream/fast-path");
   installIngestFastPath();
+  // Last, so it runs around every hook above: each answer counted by route pattern (GET /api/metrics)
+  // and, with LOG_FORMAT=json, logged (lib/server/metrics/http-requests.ts).
+  const { installRequestMetrics } = await import("./lib/server/metrics/http-requests");
+  installRequestMetrics();
   const { startOrExit } = await import("./lib/server/startup");
   await startOrExit();
 }

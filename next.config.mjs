@@ -11,7 +11,8 @@ const headers = JSON.parse(readFileSync(new URL("./lib/server/http/static-header
 const config = {
   // A separate build folder lets tests and a developer's own build coexist.
   distDir: process.env.NEXT_DIST_DIR || ".next",
-  serverExternalPackages: ["@electric-sql/pglite", "postgres", "caniemail"],
+  // prom-client and pino keep state per module (the registry, the log destination): loaded once from node_modules, not copied into each bundle.
+  serverExternalPackages: ["@electric-sql/pglite", "postgres", "caniemail", "prom-client", "pino"],
   poweredByHeader: false,
   // NEXT_SOURCE_MAPS=1 for a build whose browser bundles can be analysed (what makes up a screen's first load).
   productionBrowserSourceMaps: process.env.NEXT_SOURCE_MAPS === "1",

@@ -15,7 +15,7 @@ import { authFile, run, type Persona } from "./support/run";
  *   Y     allowed: neither 401 nor 403 (a made-up id or an empty body may still be 400/404/409)
  *   N     refused by the guard: 403 `forbidden`
  *   OUT   signed out: 401 for API routes; screens send to the sign-in page
- *   SIG   authenticated by a webhook signature, not a session: refused (4xx) for everyone
+ *   SIG   authenticated by a webhook signature or a bearer token, not a session: refused (4xx) for everyone
  */
 const Y = "Y";
 const N = "N";
@@ -56,6 +56,8 @@ const API_TABLE: Record<string, Row> = {
   "DELETE /api/projects/[id]": ACCOUNT_ADMIN,
 
   "POST /api/ingest/[project]": SIGNED,
+  // Prometheus's scrape: a bearer token (METRICS_TOKEN), never a session — a 404 for every session.
+  "GET /api/metrics": SIGNED,
 
   "GET /api/p/[project]/overview": READ,
   "GET /api/p/[project]/deliverability": READ,

@@ -12,7 +12,8 @@ import { scrubLogText } from "./scrub";
  */
 const GUARDED = Symbol.for("mail-dashboard.console-guarded");
 
-function reduce(arg: unknown): unknown {
+/** One argument of a log call as it may be written: an error as its safe summary, text scrubbed (also the JSON log's, lib/server/log/). */
+export function reduceLogArgument(arg: unknown): unknown {
   if (arg instanceof Error) return safeErrorSummary(arg);
   if (typeof arg === "string") return scrubLogText(arg);
   return arg;
@@ -25,6 +26,6 @@ export function guardConsoleErrors(target: Pick<Console, "error" | "warn"> & Par
   for (const level of ["error", "warn", "info"] as const) {
     const original = target[level]?.bind(target);
     if (!original) continue;
-    target[level] = (...args: unknown[]) => original(...args.map(reduce));
+    target[level] = (...args: unknown[]) => original(...args.map(reduceLogArgument));
   }
 }

@@ -74,6 +74,16 @@ describe("parseEnv", () => {
     expect(e.oidc).toEqual({ issuer: "https://id.example.com", clientId: "a", clientSecret: "b" });
   });
 
+  it("reads METRICS_TOKEN and LOG_FORMAT: unset by default, a short token or an unknown format named", () => {
+    expect(parseEnv(valid).METRICS_TOKEN).toBeUndefined();
+    expect(parseEnv(valid).LOG_FORMAT).toBe("text");
+    expect(parseEnv({ ...valid, METRICS_TOKEN: "t".repeat(24), LOG_FORMAT: "json" })).toMatchObject({ METRICS_TOKEN: "t".repeat(24), LOG_FORMAT: "json" });
+    expect(problems({ ...valid, METRICS_TOKEN: "short", LOG_FORMAT: "xml" })).toEqual([
+      "METRICS_TOKEN must be at least 24 characters (e.g. 32 random bytes as base64url)",
+      "LOG_FORMAT must be text or json",
+    ]);
+  });
+
   it("accepts postgres URLs", () => {
     expect(parseEnv({ ...valid, DATABASE_URL: "postgres://u:p@db:5432/dash" }).DATABASE_URL).toBe("postgres://u:p@db:5432/dash");
   });

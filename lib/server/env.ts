@@ -232,6 +232,12 @@ const schema = z
      */
     OUTBOUND_ALLOW_HOSTS: optionalText.transform((v) => (v ? v.split(",").map((s) => s.trim()).filter(Boolean) : [])),
     OUTBOUND_ALLOW_PRIVATE: optionalText.pipe(z.enum(["true", "false", "1", "0"], { error: "must be true or false" }).optional()).transform((v) => v === "true" || v === "1"),
+
+    // ── Observability (issue 29) ───────────────────────────────────────────────────
+    /** Bearer token for GET /api/metrics (lib/server/metrics/); unset, the route answers 404. At least 24 characters: it guards a scrape anyone could try. */
+    METRICS_TOKEN: optionalText.pipe(z.string().min(24, { error: "must be at least 24 characters (e.g. 32 random bytes as base64url)" }).optional()),
+    /** `json`: one JSON object per log line (pino, lib/server/log/); `text` (default): the human format. */
+    LOG_FORMAT: optionalText.pipe(z.enum(["text", "json"], { error: "must be text or json" }).optional()).transform((v) => v ?? "text"),
   })
   .superRefine((v, ctx) => {
     // Less, and the largest requests (a send with 10 MB of attachments, a 15 MB file) would be refused every time.

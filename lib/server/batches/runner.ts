@@ -9,6 +9,7 @@ import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { batchChunks, batchJobs, batchRows, type BatchChunkRow, type BatchJobRow } from "@/lib/server/db/schema/batches";
 import { rowsOf } from "@/contract/db-rows";
+import { recordBatchRows } from "@/lib/server/metrics/work";
 import { recordSentMessagesIn } from "@/lib/server/message-index/record";
 import { service } from "@/lib/server/service";
 import { rowSend } from "./check";
@@ -57,13 +58,15 @@ export async function claimChunk(d: Db, jobId: string, instance = INSTANCE_ID, l
 
 
 type Sent = Parameters<typeof recordSentMessagesIn>[1];
+type JobRef = Pick<BatchJobRow, "projectId" | "kind">;
 
 /**
  * Writes the outcomes of a chunk, the messages it sent into the index, and marks it done: one
  * transaction. The outcomes go in as one JSON document and the rows are reached through their
  * primary key with one array parameter (a list of a hundred parameters took PGlite ten times longer).
  */
-async function finishChunk(d: Db, projectId: string, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = [], erased: ErasedRow[] = []) {
+async function finishChunk(d: Db, job: JobRef, chunk: BatchChunkRow, outcomes: Outcome[], sent: Sent = [], erased: ErasedRow[] = []) {
+  const { projectId } = job;
   await d.transaction(async (tx) => {
     await recordSentMessagesIn(tx, sent);
     await markErased(tx, chunk.jobId, erased);
@@ -82,6 +85,8 @@ async function finishChunk(d: Db, projectId: string, chunk: BatchChunkRow, outco
       .set({ status: "done", leaseUntil: null })
       .where(and(eq(batchChunks.jobId, chunk.jobId), eq(batchChunks.round, chunk.round), eq(batchChunks.idx, chunk.idx)));
   });
+  // Counted once committed: a chunk whose write failed is sent again with its key, and counted then.
+  recordBatchRows(job.kind, outcomes);
 }
 
 /** Row numbers as one Postgres array parameter: the rows are reached through the primary key, however far apart. */
@@ -182,11 +187,11 @@ async function deliver(d: Db, job: BatchJobRow, claimed: Claimed): Promise<Deliv
  * chunk to be sent again with its key, up to MAX_ATTEMPTS; anything else gives its rows up
  * as failed, with the service's reason.
  */
-async function settle(d: Db, projectId: string, claimed: Claimed, delivery: Delivery): Promise<void> {
+async function settle(d: Db, job: JobRef, claimed: Claimed, delivery: Delivery): Promise<void> {
   const { chunk } = claimed;
   try {
     if (!delivery.ok) throw delivery.error;
-    await finishChunk(d, projectId, chunk, delivery.outcomes, delivery.sent, delivery.erased);
+    await finishChunk(d, job, chunk, delivery.outcomes, delivery.sent, delivery.erased);
   } catch (e) {
     const transient = !isAppError(e) || e.status >= 500 || e.status === 429 || e.code === "idempotency_in_flight";
     const message = isAppError(e) ? e.message : "unexpected error";
@@ -196,7 +201,7 @@ async function settle(d: Db, projectId: string, claimed: Claimed, delivery: Deli
     }
     const code = isAppError(e) ? e.code : "internal_error";
     const field = isAppError(e) ? e.param : null;
-    await finishChunk(d, projectId, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })), [], delivery.erased);
+    await finishChunk(d, job, chunk, chunk.rows.map((row) => ({ row, status: "failed", messageId: null, error: { message, code, field } })), [], delivery.erased);
   }
 }
 
@@ -245,9 +250,9 @@ async function work(d: Db, job: BatchJobRow) {
       const failed = await writing;
       if (failed) throw failed;
       next = await claimNext(d, job.id);
-      writing = settle(d, job.projectId, current, await answer).then(() => null, (e: unknown) => e ?? new Error("settle failed"));
+      writing = settle(d, job, current, await answer).then(() => null, (e: unknown) => e ?? new Error("settle failed"));
     } else {
-      await settle(d, job.projectId, current, await answer);
+      await settle(d, job, current, await answer);
       if (pauseMs) await sleep(pauseMs);
       next = await claimNext(d, job.id);
     }

@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { isAppError } from "@/lib/errors";
 import { declaredLength } from "@/contract/http/read-body";
 import { clientAddress } from "@/lib/server/http/client-address";
+import { requestContext } from "@/lib/server/http/request-context";
+import { series } from "@/lib/server/metrics/registry";
 import { env } from "@/lib/server/env";
 import { invalidateMessage } from "@/lib/server/message-index/read";
 import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
@@ -62,6 +64,9 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   // The same answer as a bad signature: an unknown project says nothing about which exist.
   if (!stream) return fail(401, "invalid_signature", "The delivery could not be verified.");
   const project = { id: stream.projectId, externalId: projectExternalId };
+  // The request's log line names the project once it is one the dashboard knows.
+  const context = requestContext();
+  if (context) context.project = projectExternalId;
   const claim = readSignatureClaim(headers);
   if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
   // With a timestamp out of tolerance the delivery is refused whatever its body; it is read
@@ -108,8 +113,13 @@ export function ingestDelivery(projectExternalId: string, raw: string, headers: 
 
 type ProjectRef = { id: string; externalId: string };
 
+/** The delivery's outcome on /api/metrics; a project only the dashboard knows, never a name a stranger posted to (that is refused before). */
+type DeliveryOutcome = "recorded" | "duplicate" | "unusable" | "refused";
+const countOutcome = (project: ProjectRef, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
+
 function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>): IngestResult {
   countDelivery(project, "refused", why.reason, console, { signed: why.signed });
+  countOutcome(project, "refused");
   return fail(401, "invalid_signature", "The delivery could not be verified (signature or timestamp).");
 }
 
@@ -141,12 +151,15 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
     if (fresh[i]) invalidateMessage(project.id, event.messageId);
   });
   countDelivery(project, "accepted");
+  // Every event of it taken before (the service retried a delivery we had answered): a duplicate.
+  countOutcome(project, fresh.some(Boolean) ? "recorded" : "duplicate");
   nudgeRereads(env().REREAD_COALESCE_MS);
   return { status: 204 };
 }
 
 function unusable(project: ProjectRef, reason: string): IngestResult {
   countDelivery(project, "unusable", reason);
+  countOutcome(project, "unusable");
   return { status: 202, body: { received: true, used: false, reason } };
 }
 

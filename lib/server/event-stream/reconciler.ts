@@ -9,6 +9,7 @@ import { EMPTY_HEALTH, readAllStreamHealth } from "./health";
 import { streamMode, type StreamMode } from "./mode";
 import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
 import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
+import { recordStreamModes } from "@/lib/server/metrics/work";
 
 /**
  * The reconciler: for when events do not come. Every pass, per project:
@@ -78,18 +79,22 @@ export async function reconcileOnce(): Promise<ReconcileReport[] | null> {
   // Read first: PGlite has one connection, and the pass's transaction must be the only user of it.
   const health = await readAllStreamHealth();
   const d = await db();
+  const modes: { project: string; code: StreamMode["code"] }[] = [];
   const report = await d.transaction(async (tx) => {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`));
     if (!lock?.ok) return null;
+    modes.length = 0;
     const out: ReconcileReport[] = [];
-    for (const project of await tx.select({ id: projects.id }).from(projects).orderBy(asc(projects.createdAt))) {
+    for (const project of await tx.select({ id: projects.id, externalId: projects.externalId }).from(projects).orderBy(asc(projects.createdAt))) {
       const mode = await streamMode(project.id, health.get(project.id) ?? EMPTY_HEALTH, tx);
+      modes.push({ project: project.externalId, code: mode.code });
       const ids = new Set(await stuck(tx, project.id));
       if (mode.mode === "polling") for (const id of await unsettled(tx, project.id)) ids.add(id);
       out.push({ projectId: project.id, mode, queued: await enqueueRereads(tx, project.id, [...ids], "reconcile") });
     }
     return out;
   });
+  recordStreamModes(report ? modes : null);
   if (report?.some((r) => r.queued > 0)) nudgeRereads(0);
   return report;
 }

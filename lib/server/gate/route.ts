@@ -10,6 +10,7 @@ import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
 import { bodyCutOff, errorResponse, tooLarge } from "../http/error-answer";
+import { requestContext } from "../http/request-context";
 import { isSameOriginWrite } from "../http/same-origin";
 
 type Params = Record<string, string>;
@@ -78,7 +79,9 @@ export function route<P extends Params>(
   // Built once per route, not per request.
   const paramSchema = input.params ? z.object(input.params) : null;
   return async (req, ctx) => {
-    const correlationId = crypto.randomUUID();
+    // Under `next start` the request's context (its log line) already has an id: the answer's X-Correlation-Id is that one.
+    const context = requestContext();
+    const correlationId = context?.requestId ?? crypto.randomUUID();
     try {
       if (!isSameOriginWrite(req)) {
         throw new AppError(403, "cross_origin", "This request did not come from the dashboard itself and was refused.");
@@ -94,6 +97,10 @@ export function route<P extends Params>(
         const load = (projectId?: string) => loadActorAndProject(claims, projectId);
         guarded =
           typeof params.project === "string" ? await checkAccess(load, permission, decodeParam(params.project)) : { user: (await checkAccess(load, permission)).user };
+        if (context) {
+          context.userId = guarded.user?.id ?? null;
+          context.project = guarded.project?.externalId ?? null;
+        }
       }
       // After the guard, as the body: who may not use the route learns nothing of its rules
       // (a 401 or 403 whatever the address), and the project is the guard's to resolve.

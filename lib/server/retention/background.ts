@@ -2,6 +2,7 @@ import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { withDbLock } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
+import { recordPrunePass } from "@/lib/server/metrics/work";
 import { pruneOnce, type PruneResult } from "./prune";
 
 /**
@@ -25,6 +26,7 @@ export async function runRetentionPass(signal?: AbortSignal, now = new Date()): 
   const locked = await withDbLock(RETENTION_LOCK, () => pruneOnce({ cutoff, batchSize: e.RETENTION_BATCH_SIZE, pauseMs: e.RETENTION_PAUSE_MS, signal }), { wait: false });
   if (!locked.acquired) return null;
   const r = locked.value;
+  recordPrunePass({ messages: r.messages, batch_jobs: r.batchJobs, batch_rows: r.batchRows, rereads: r.rereads, link_clickers: r.linkClickers, tombstones: r.tombstones });
   if (r.messages || r.batchJobs || r.rereads) {
     console.info(`retention: removed ${r.messages} messages, ${r.batchJobs} batch jobs (${r.batchRows} rows) and ${r.rereads} queued re-reads older than ${e.INDEX_RETENTION_DAYS} days`);
   }
