@@ -2,6 +2,7 @@
 
 import * as React from "react";
 import { rewriteEmailHtml } from "./email-html";
+import { effectiveScheme } from "./email-scheme";
 import { srcDocAround } from "./email-srcdoc";
 import type { EmailFrameProps } from "./email-frame-props";
 
@@ -9,22 +10,33 @@ import type { EmailFrameProps } from "./email-frame-props";
  * The iframe itself, loaded on its own after the screen (email-frame.tsx): the tokenizer
  * that rewrites the html, with its table of HTML entities, stays out of every screen's first
  * load, and the server never spends its thread on a stranger's markup while rendering a page.
+ * Dark mode comes from CSS alone, never a script: the iframe element's `color-scheme` is what
+ * `prefers-color-scheme` matches inside the frame, and the srcdoc's styles do the rest.
  */
-export default function SandboxedFrame({ html, allowRemoteImages = false, width = "100%", title, height = 520, className, onRemoteImages }: EmailFrameProps) {
-  const rewritten = React.useMemo(() => rewriteEmailHtml(html, { blockImages: !allowRemoteImages }), [html, allowRemoteImages]);
-  const srcDoc = React.useMemo(() => srcDocAround(rewritten.html, { allowRemoteImages }), [rewritten, allowRemoteImages]);
+export default function SandboxedFrame({ html, allowRemoteImages = false, width = "100%", title, height = 520, className, onRemoteImages, scheme = "light", onDarkStyles }: EmailFrameProps) {
+  const blockImages = !allowRemoteImages;
+  const rewritten = React.useMemo(() => rewriteEmailHtml(html, { blockImages }), [html, blockImages]);
+  const shown = effectiveScheme(scheme, rewritten.darkStyles);
+  // The partial approximation recolours the html itself: a second pass, only when it is shown.
+  const body = React.useMemo(() => (shown === "partial" ? rewriteEmailHtml(html, { blockImages, recolor: true }).html : rewritten.html), [shown, html, blockImages, rewritten]);
+  const srcDoc = React.useMemo(() => srcDocAround(body, { allowRemoteImages, scheme: shown, colorScheme: rewritten.colorScheme }), [body, allowRemoteImages, shown, rewritten]);
   React.useEffect(() => {
     if (!allowRemoteImages) onRemoteImages?.(rewritten.remote);
   }, [rewritten, allowRemoteImages, onRemoteImages]);
+  React.useEffect(() => {
+    onDarkStyles?.(rewritten.darkStyles);
+  }, [rewritten, onDarkStyles]);
+  const light = shown === "light";
   return (
     <iframe
       title={title}
       sandbox="allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
       srcDoc={srcDoc}
-      style={{ width: typeof width === "number" ? `${width}px` : width, height, maxWidth: "100%" }}
-      className={className ?? "rounded-md border bg-white"}
+      style={{ width: typeof width === "number" ? `${width}px` : width, height, maxWidth: "100%", colorScheme: light ? "light" : "dark" }}
+      className={className ?? `rounded-md border ${light ? "bg-white" : "bg-neutral-900"}`}
       data-remote-images={allowRemoteImages ? "allowed" : "blocked"}
+      data-scheme={shown}
     />
   );
 }
