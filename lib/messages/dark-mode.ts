@@ -202,3 +202,35 @@ function recolorValue(value: string, role: "background" | "text"): string | null
   flush();
   return changed ? words.join("") : null;
 }
+
+/** The value a style attribute gives `property` (its last declaration wins, as in CSS), or null. */
+export function declaredValue(style: string, property: string): string | null {
+  let found: string | null = null;
+  let start = 0;
+  for (let i = 0; i <= style.length; i++) {
+    if (i < style.length && style[i] !== ";") continue;
+    let colon = start;
+    while (colon < i && style[colon] !== ":") colon++;
+    if (colon < i && style.slice(start, colon).trim().toLowerCase() === property) found = style.slice(colon + 1, i).trim();
+    start = i + 1;
+  }
+  return found;
+}
+
+/** True when a `background` or `background-color` value paints something: an opaque colour, or an image. */
+export function paintsBackground(value: string): boolean {
+  const lower = value.toLowerCase();
+  if (lower.includes("url(") || lower.includes("gradient(")) return true;
+  let depth = 0;
+  let word = "";
+  for (const c of `${lower} `) {
+    if (c === "(") depth++;
+    if (c === ")") depth = Math.max(0, depth - 1);
+    if (depth === 0 && (c === " " || c === "\t" || c === "\n")) {
+      const color = word && word !== "!important" ? parseColor(word) : null;
+      if (color && color.a > 0) return true;
+      word = "";
+    } else word += c;
+  }
+  return false;
+}
