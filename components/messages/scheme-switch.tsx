@@ -30,7 +30,7 @@ export function SchemeSwitch({ value, onChange, darkStyles, className }: { value
           >
             <input type="radio" className="sr-only" name={name} value={scheme} checked={value === scheme} onChange={() => onChange(scheme)} />
             {LABELS[scheme].name}
-            {LABELS[scheme].hint && <span className="ml-1 text-xs opacity-80">({LABELS[scheme].hint})</span>}
+            {LABELS[scheme].hint && <span className="ml-1 text-xs">({LABELS[scheme].hint})</span>}
           </label>
         ))}
       </div>
