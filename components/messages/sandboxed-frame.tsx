@@ -29,6 +29,10 @@ export default function SandboxedFrame({ html, allowRemoteImages = false, width 
   const light = shown === "light";
   return (
     <iframe
+      // A new frame when the scheme flips between light and dark: Chromium (156) gives a document
+      // loaded into an existing frame the scheme the frame had before, so changing the srcdoc
+      // and the color-scheme together left the new document's prefers-color-scheme stale.
+      key={light ? "light" : "dark"}
       title={title}
       sandbox="allow-popups allow-popups-to-escape-sandbox"
       referrerPolicy="no-referrer"
