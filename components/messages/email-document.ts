@@ -1,5 +1,6 @@
 import { rewriteEmailHtml } from "./email-html";
-import { srcDocAround } from "./email-srcdoc";
+import { effectiveScheme } from "./email-scheme";
+import { srcDocAround, type SrcDocOptions } from "./email-srcdoc";
 
 /**
  * An email's html all the way to the frame's document: the rewriting pass (email-html.ts,
@@ -15,6 +16,11 @@ export function countRemoteImages(html: string): number {
   return rewriteEmailHtml(html, { blockImages: true }).remote;
 }
 
-export function emailSrcDoc(html: string, opts: { allowRemoteImages?: boolean } = {}): string {
-  return srcDocAround(rewriteEmailHtml(html, { blockImages: !opts.allowRemoteImages }).html, opts);
+/** The srcdoc of an email as a client in `scheme` would show it (see srcDocAround). */
+export function emailSrcDoc(html: string, opts: SrcDocOptions = {}): string {
+  const blockImages = !opts.allowRemoteImages;
+  const read = rewriteEmailHtml(html, { blockImages });
+  const scheme = effectiveScheme(opts.scheme ?? "light", read.darkStyles);
+  const body = scheme === "partial" ? rewriteEmailHtml(html, { blockImages, recolor: true }).html : read.html;
+  return srcDocAround(body, { ...opts, scheme, colorScheme: read.colorScheme });
 }

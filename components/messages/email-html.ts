@@ -1,5 +1,6 @@
 import { browserTokenizer, QuoteType, type TokenizerCallbacks } from "./html-tokenizer";
 import { FONT_BREAKOUT_ATTRIBUTES, OpenElements, type StartTag } from "./open-elements";
+import { cssHasDarkStyles, metaNamesDark, partialDarkColor, recolorCssPartially } from "@/lib/messages/dark-mode";
 import { blockCssUrls, isRemoteSrcset, isRemoteUrl } from "./remote-urls";
 
 /**
@@ -14,14 +15,34 @@ import { blockCssUrls, isRemoteSrcset, isRemoteUrl } from "./remote-urls";
  * - with `blockImages`, image sources that would be fetched (src, srcset, poster, background,
  *   SVG image href) are renamed `data-remote-<name>` and remote CSS `url(…)`s in style
  *   attributes and `<style>` elements point at `about:blank#remote-…`; `remote` counts them.
+ * - with `recolor`, the colours of style attributes, `<style>` elements and the bgcolor,
+ *   `<font color>` and `<body text>` attributes change as Outlook.com's dark mode changes them
+ *   (lib/messages/dark-mode.ts), for the preview's "Dark, partial" approximation.
  * The frame's CSP is what forbids remote loads; this keeps them from even being attempted
- * and counts them for "Show remote images".
+ * and counts them for "Show remote images". On the way it notes whether the email has dark
+ * styles of its own (`darkStyles`) and declares a colour scheme (`colorScheme`), for the
+ * dark-mode preview (email-srcdoc.ts).
  * The tokenizer reads as a browser does (html-tokenizer.ts): a stack of open elements
  * (open-elements.ts) tells it where raw text is, so inside `<svg>`/`<math>` a `<style>` holds
  * tags (`<svg><style><img src=…>` is an image) and its text, entities decoded, is CSS. A `url(`
  * split by a tag, comment or CDATA section inside an SVG `<style>` is left to the CSP.
  */
-export type RewrittenHtml = { html: string; remote: number };
+export type RewrittenHtml = {
+  html: string;
+  remote: number;
+  /** `@media (prefers-color-scheme: dark)`, Outlook.com's dark selectors, or a colour scheme naming dark. */
+  darkStyles: boolean;
+  /** A `<meta name="color-scheme">` of its own, which the preview must not override with its own. */
+  colorScheme: boolean;
+};
+export type RewriteOptions = { blockImages: boolean; recolor?: boolean };
+
+/** Attributes holding a colour, by element (`*`: any), and what the colour paints. */
+function colorAttribute(tag: string, attr: string): "background" | "text" | null {
+  if (attr === "bgcolor") return "background";
+  if ((tag === "font" && attr === "color") || (tag === "body" && attr === "text")) return "text";
+  return null;
+}
 
 const IMAGE_TAGS = new Set(["img", "image", "input", "source", "video"]);
 const IMAGE_ATTRS = new Set(["src", "srcset", "poster", "background"]);
@@ -40,10 +61,15 @@ function isImageAttribute(tag: string, attr: string): boolean {
 const escapeAttribute = (value: string) => value.replace(/[&"]/g, (c) => (c === "&" ? "&amp;" : "&quot;"));
 const escapeText = (value: string) => value.replace(/[&<]/g, (c) => (c === "&" ? "&amp;" : "&lt;"));
 
-export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): RewrittenHtml {
+export function rewriteEmailHtml(html: string, opts: RewriteOptions): RewrittenHtml {
   const out: string[] = [];
   let copied = 0; // html[0, copied) is already in `out`
   let remote = 0;
+  let darkStyles = false;
+  let colorScheme = false;
+  // The name and content of the `<meta>` being read.
+  let metaName = "";
+  let metaContent = "";
   let tag = "";
   const opening: StartTag = { name: "", fontBreakout: false, htmlEncoding: false }; // the start tag being read, for the tree
   let attr = "";
@@ -61,7 +87,6 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
 
   /** Whether text here is CSS, and how it is written: raw (HTML's `<style>`) or markup (an SVG one's). */
   function styleSheet(): "raw" | "markup" | null {
-    if (!opts.blockImages) return null;
     if (tree.current("html") === "style") return "raw";
     return tree.current("svg") === "style" || tree.current("math") === "style" ? "markup" : null;
   }
@@ -75,40 +100,68 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
 
   function endSheet() {
     if (!sheet) return;
-    const blocked = blockCssUrls(sheet.css);
-    if (blocked.remote > 0) {
+    if (!darkStyles && cssHasDarkStyles(sheet.css)) darkStyles = true;
+    const css = changedCss(sheet.css);
+    if (css !== null) {
       copyTo(sheet.start);
-      out.push(sheet.escape ? escapeText(blocked.css) : blocked.css);
+      out.push(sheet.escape ? escapeText(css) : css);
       copied = sheet.end;
-      remote += blocked.remote;
     }
     sheet = null;
+  }
+
+  /** CSS recoloured (with `recolor`) and its remote URLs blocked (with `blockImages`); null when unchanged. */
+  function changedCss(css: string): string | null {
+    const recolored = opts.recolor ? recolorCssPartially(css) : null;
+    let next = recolored ?? css;
+    let changed = recolored !== null;
+    if (opts.blockImages) {
+      const blocked = blockCssUrls(next);
+      if (blocked.remote > 0) {
+        next = blocked.css;
+        changed = true;
+        remote += blocked.remote;
+      }
+    }
+    return changed ? next : null;
   }
 
   function attributeEnd(quote: QuoteType, endIndex: number) {
     if (tag === "font" && FONT_BREAKOUT_ATTRIBUTES.has(attr)) opening.fontBreakout = true;
     if (tag === "annotation-xml" && attr === "encoding") opening.htmlEncoding = ["text/html", "application/xhtml+xml"].includes(value.toLowerCase());
+    if (tag === "meta" && attr === "name") metaName = value.trim().toLowerCase();
+    if (tag === "meta" && attr === "content") metaContent = value;
     if (tag === "meta" && attr === "http-equiv") {
       copyTo(attrStart);
       out.push("data-blocked-http-equiv");
       copied = attrEnd;
       return;
     }
-    if (!opts.blockImages || quote === QuoteType.NoValue) return;
+    if (quote === QuoteType.NoValue) return;
+    const role = opts.recolor ? colorAttribute(tag, attr) : null;
+    const color = role && partialDarkColor(value, role);
+    if (color) {
+      copyTo(attrStart);
+      out.push(`${attr}="${color}"`);
+      copied = endIndex;
+      return;
+    }
+    if (attr === "style") {
+      const css = changedCss(value);
+      if (css !== null) {
+        copyTo(attrStart);
+        out.push(`style="${escapeAttribute(css)}"`);
+        copied = endIndex;
+      }
+      return;
+    }
+    if (!opts.blockImages) return;
     if (isImageAttribute(tag, attr)) {
       if (attr === "srcset" ? isRemoteSrcset(value) : isRemoteUrl(value)) {
         copyTo(attrStart);
         out.push(`data-remote-${attr}`);
         copied = attrEnd;
         remote++;
-      }
-    } else if (attr === "style") {
-      const blocked = blockCssUrls(value);
-      if (blocked.remote > 0) {
-        copyTo(attrStart);
-        out.push(`style="${escapeAttribute(blocked.css)}"`);
-        copied = endIndex;
-        remote += blocked.remote;
       }
     }
   }
@@ -120,6 +173,8 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
       opening.name = tag;
       opening.fontBreakout = false;
       opening.htmlEncoding = false;
+      metaName = "";
+      metaContent = "";
       if (LINK_TAGS.has(tag)) {
         copyTo(end);
         out.push(LINK_REL);
@@ -139,6 +194,10 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
     },
     onattribend: attributeEnd,
     onopentagend() {
+      if (tag === "meta" && (metaName === "color-scheme" || metaName === "supported-color-schemes")) {
+        colorScheme = true;
+        if (metaNamesDark(metaContent)) darkStyles = true;
+      }
       const ns = tree.start(opening, false);
       tokenizer.rawText(ns !== "html" ? null : RAW_TEXT.has(tag) ? tag : tag === "plaintext" ? "" : null);
     },
@@ -176,7 +235,7 @@ export function rewriteEmailHtml(html: string, opts: { blockImages: boolean }): 
   });
   tokenizer.write(html);
   tokenizer.end();
-  if (copied === 0) return { html, remote };
+  if (copied === 0) return { html, remote, darkStyles, colorScheme };
   copyTo(html.length);
-  return { html: out.join(""), remote };
+  return { html: out.join(""), remote, darkStyles, colorScheme };
 }

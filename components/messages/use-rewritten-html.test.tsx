@@ -11,7 +11,7 @@ import { PreparedEmailHtmlProvider } from "./use-rewritten-html";
  */
 const SOURCE = '<p>Hi <img src="https://tracker.example/p.gif"></p>';
 // Not what the rewriter would make of SOURCE: seeing it in the frame shows the server's was used.
-const prepared = { source: SOURCE, rewritten: { html: "<p>rewritten by the server</p>", remote: 1 } };
+const prepared = { source: SOURCE, rewritten: { html: "<p>rewritten by the server</p>", remote: 1, darkStyles: false, colorScheme: false } };
 
 function render(html: string, allowRemoteImages = false): string {
   return renderToString(

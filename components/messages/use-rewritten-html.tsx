@@ -37,3 +37,9 @@ export function useRewrittenHtml(html: string, allowRemoteImages: boolean): Rewr
   const loaded = ready ? null : React.use(loadEmailRewriter());
   return React.useMemo(() => ready ?? loaded!.rewriteEmailHtml(html, { blockImages: !allowRemoteImages }), [ready, loaded, html, allowRemoteImages]);
 }
+
+/** The partial dark approximation's recoloured html (a second pass of the rewriter), only while `wanted`. */
+export function useRecoloredHtml(html: string, allowRemoteImages: boolean, wanted: boolean): string | null {
+  const loaded = wanted ? React.use(loadEmailRewriter()) : null;
+  return React.useMemo(() => (loaded ? loaded.rewriteEmailHtml(html, { blockImages: !allowRemoteImages, recolor: true }).html : null), [loaded, html, allowRemoteImages]);
+}

@@ -19,6 +19,7 @@ const KIND_TITLES: Record<FindingKind, string> = {
   size: "Size",
   links: "Links",
   images: "Images",
+  dark: "Dark mode",
   text: "Text part and unsubscribe",
 };
 
@@ -68,7 +69,7 @@ function Results({ project, result }: { project: string; result: PresendResult }
     <div className="space-y-5">
       {result.findings.length === 0 ? (
         <p className="flex items-center gap-2 text-sm" data-testid="checks-clean">
-          <CircleCheckIcon className="size-4 text-emerald-700 dark:text-emerald-300" aria-hidden="true" /> No problems found in the html, links, images, size or text.
+          <CircleCheckIcon className="size-4 text-emerald-700 dark:text-emerald-300" aria-hidden="true" /> No problems found in the html, links, images, dark mode, size or text.
         </p>
       ) : (
         byKind.map(([kind, list]) => <KindSection key={kind} kind={kind} findings={list} />)

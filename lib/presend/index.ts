@@ -1,5 +1,6 @@
 import { presendDraft, type PresendDraft, type PresendResult } from "@/lib/schemas/presend";
 import { checkClientSupport } from "./client-support";
+import { checkDarkMode } from "./dark-mode";
 import { sortFindings } from "./finding";
 import { checkImages } from "./images";
 import { checkLinks, extractLinks, listLinks } from "./links";
@@ -9,7 +10,7 @@ import { checkTextPart, checkUnsubscribe } from "./text-part";
 
 /**
  * Every pre-send check of one draft, without the network: email-client support, size,
- * links, images, the text part and (for a batch) unsubscribe. Pure and synchronous; the
+ * links, images, dark mode, the text part and (for a batch) unsubscribe. Pure and synchronous; the
  * html is parsed once and shared by the checks.
  */
 export function runChecks(input: PresendDraft): Omit<PresendResult, "spam"> {
@@ -22,6 +23,7 @@ export function runChecks(input: PresendDraft): Omit<PresendResult, "spam"> {
     ...checkSize(draft, source, sizes),
     ...checkLinks(links),
     ...(source ? checkImages(source) : []),
+    ...(source ? checkDarkMode(source) : []),
     ...checkTextPart(draft, source),
     ...checkUnsubscribe(draft, links),
   ];

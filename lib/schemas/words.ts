@@ -25,7 +25,7 @@ export const BATCH_ROW_STATUSES = ["pending", "sent", "failed", "invalid", "supp
 /** How many links one pre-send reachability check follows. */
 export const MAX_LINKS_CHECKED = 50;
 export const SEVERITIES = ["error", "warning", "info"] as const;
-export const FINDING_KINDS = ["clients", "size", "links", "images", "text"] as const;
+export const FINDING_KINDS = ["clients", "size", "links", "images", "dark", "text"] as const;
 
 /** The file formats of an export (lib/server/export/): a spreadsheet's, or one JSON object a line. */
 export const EXPORT_FORMATS = ["csv", "ndjson"] as const;

@@ -13,6 +13,8 @@ import { FormError } from "@/components/ui/form-error";
 import { describeError } from "@/components/common/error-advice";
 import { EmailFrame as PreviewFrame } from "@/components/messages/email-frame";
 import { formatBytes } from "@/components/common/format-bytes";
+import { SchemeSwitch } from "@/components/messages/scheme-switch";
+import { useEmailScheme } from "@/components/messages/use-email-scheme";
 import { scheduleInWords } from "@/components/compose/schedule-words";
 import { base64Size } from "@/lib/schemas/emails";
 import type { PresendDraft } from "@/lib/schemas/presend";
@@ -41,6 +43,8 @@ export function ReviewDialogContent({
 }) {
   const session = React.useRef<{ key: string; body: string } | null>(null);
   const inFlight = React.useRef(false);
+  const [scheme, setScheme] = useEmailScheme();
+  const [darkStyles, setDarkStyles] = React.useState<boolean | null>(null);
   const count = request ? request.to.length + (request.cc?.length ?? 0) + (request.bcc?.length ?? 0) : 0;
   const rendered = useQuery({
     ...renderQuery(project, request?.templateId ?? "", (request?.data as Record<string, unknown>) ?? {}),
@@ -114,7 +118,8 @@ export function ReviewDialogContent({
             </dl>
             {request.templateId && rendered.isLoading && <p className="text-muted-foreground">Rendering the template…</p>}
             {rendered.data?.missing?.length ? <p className="text-amber-700 dark:text-amber-300">Missing variables: {rendered.data.missing.join(", ")}</p> : null}
-            {html ? <PreviewFrame html={html} title="Preview of the message" height={320} /> : null}
+            {html ? <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} /> : null}
+            {html ? <PreviewFrame html={html} title="Preview of the message" height={320} scheme={scheme} onDarkStyles={setDarkStyles} /> : null}
             {text ? <pre className="max-h-48 overflow-auto whitespace-pre-wrap rounded-md border bg-muted/40 p-3 text-xs">{text}</pre> : null}
           </div>
         )}

@@ -7,6 +7,8 @@ import { Button } from "@/components/ui/button";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { EmailFrame } from "@/components/messages/email-frame";
+import { SchemeSwitch } from "@/components/messages/scheme-switch";
+import { useEmailScheme } from "@/components/messages/use-email-scheme";
 import { BoundedText } from "@/components/messages/bounded-text";
 import { HeadersList } from "@/components/messages/headers-list";
 
@@ -19,6 +21,8 @@ export function MessageBody({ message }: { message: Message }) {
   const [allowImages, setAllowImages] = React.useState(false);
   // Counted by the frame as it reads the html (in one pass with the rewriting).
   const [remote, setRemote] = React.useState(0);
+  const [scheme, setScheme] = useEmailScheme();
+  const [darkStyles, setDarkStyles] = React.useState<boolean | null>(null);
   const html = message.html ?? null;
   const text = message.text ?? null;
   const headers = Object.entries(message.headers ?? {});
@@ -62,7 +66,8 @@ export function MessageBody({ message }: { message: Message }) {
             )}
           </div>
         )}
-        {html && <EmailFrame html={html} allowRemoteImages={allowImages} onRemoteImages={setRemote} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
+        {html && <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} />}
+        {html && <EmailFrame html={html} allowRemoteImages={allowImages} onRemoteImages={setRemote} scheme={scheme} onDarkStyles={setDarkStyles} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
       </TabsContent>
       <TabsContent value="source">{html && <BoundedText text={html} filename={`${files}.html.txt`} label="HTML source" />}</TabsContent>
       <TabsContent value="text">{text && <BoundedText text={text} filename={`${files}.txt`} label="Text version" />}</TabsContent>

@@ -5,11 +5,15 @@ import { AlertTriangleIcon } from "lucide-react";
 import type { PreviewResponse } from "@/lib/schemas/templates";
 import { Switch } from "@/components/ui/switch";
 import { EmailFrame as PreviewFrame } from "@/components/messages/email-frame";
+import { SchemeSwitch } from "@/components/messages/scheme-switch";
+import { useEmailScheme } from "@/components/messages/use-email-scheme";
 
 /** The rendered draft: subject, html at desktop and mobile widths side by side, text, and missing variables flagged. */
 export function PreviewPanel({ preview, loading }: { preview: PreviewResponse | undefined; loading: boolean }) {
   const [images, setImages] = React.useState(false);
   const imagesId = React.useId();
+  const [scheme, setScheme] = useEmailScheme();
+  const [darkStyles, setDarkStyles] = React.useState<boolean | null>(null);
   return (
     <section className="space-y-4" aria-busy={loading} aria-label="Preview">
       {preview?.missing?.length ? (
@@ -30,15 +34,16 @@ export function PreviewPanel({ preview, loading }: { preview: PreviewResponse | 
         <Switch id={imagesId} checked={images} onCheckedChange={setImages} />
         <label htmlFor={imagesId} className="text-sm">Load remote images</label>
       </div>
+      {preview?.html ? <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} /> : null}
       {preview?.html ? (
         <div className="flex flex-wrap items-start gap-4 overflow-x-auto">
           <figure className="space-y-1">
             <figcaption className="text-xs text-muted-foreground">Desktop (600 px)</figcaption>
-            <PreviewFrame html={preview.html} title="Desktop preview" width={600} height={520} allowRemoteImages={images} />
+            <PreviewFrame html={preview.html} title="Desktop preview" width={600} height={520} allowRemoteImages={images} scheme={scheme} onDarkStyles={setDarkStyles} />
           </figure>
           <figure className="space-y-1">
             <figcaption className="text-xs text-muted-foreground">Mobile (375 px)</figcaption>
-            <PreviewFrame html={preview.html} title="Mobile preview" width={375} height={520} allowRemoteImages={images} />
+            <PreviewFrame html={preview.html} title="Mobile preview" width={375} height={520} allowRemoteImages={images} scheme={scheme} />
           </figure>
         </div>
       ) : (
