@@ -12,6 +12,9 @@ import { recordSentMessages } from "@/lib/server/message-index/record";
 import { registerProject } from "@/lib/server/projects";
 import { eraseMessages } from "@/lib/server/retention/erase-messages";
 import { pruneOnce } from "@/lib/server/retention/prune";
+import { eraseRecipient } from "@/lib/server/retention/erase";
+import { createUser } from "@/lib/server/users";
+import type { Actor } from "@/lib/server/gate/access";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { refreshInsight } from "./refresh";
 import { INSIGHT_TAG_PAIRS_MAX } from "./tag-refresh";
@@ -157,6 +160,30 @@ describe("the tag rollup", () => {
     expect((await rollupSums(a))["category=old"]).toBeUndefined();
     const facts = rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from insight_tag_facts where message_id in ('erase-1', 'old-1')`));
     expect(facts[0]!.n).toBe(0);
+  });
+
+  it("an erasure takes out a tag that names the address, and the message counts under its redacted tag", async () => {
+    const e = await registerProject({ externalId: "tags-erase" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+    const { user } = await createUser({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+    const actor: Actor = { id: user.id, email: user.email, name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null };
+    await send(e, "named-1", [{ name: "customer", value: "Ada@Example.com" }, { name: "category", value: "receipt" }], { to: "bob@example.com", status: "delivered" });
+    await send(e, "named-2", [{ name: "customer", value: "Ada@Example.com" }], { to: "cy@example.com", status: "bounced" });
+    await refreshInsight();
+    expect((await figures(e))["customer=Ada@Example.com"]).toEqual({ sent: 2, delivered: 1, bounced: 1, opened: 0 });
+
+    await eraseRecipient(e, actor, "ada@example.com", { confirmEmail: "ada@example.com" });
+    await refreshInsight();
+    const d = await db();
+    for (const table of ["insight_tag_keys", "insight_tag_facts", "insight_tag_hourly"]) {
+      const [row] = rowsOf<{ n: number }>(await d.execute(sql`select count(*)::int as n from ${sql.raw(table)} t where t::text ilike '%ada@example.com%'`));
+      expect([table, row!.n]).toEqual([table, 0]);
+    }
+    const after = await figures(e);
+    expect(Object.keys(after).some((k) => k.toLowerCase().includes("ada@example.com"))).toBe(false);
+    expect(after["category=receipt"]).toEqual({ sent: 1, delivered: 1, bounced: 0, opened: 0 });
+    // Both messages are still counted, under the tag as the scrub left it.
+    const customer = Object.entries(after).filter(([k]) => k.startsWith("customer="));
+    expect(customer.reduce((n, [, v]) => n + v.sent, 0)).toBe(2);
   });
 
   it(`keeps at most ${INSIGHT_TAG_PAIRS_MAX} pairs per project, the rest under "other tags", and frees the place of a pair gone idle`, async () => {

@@ -118,3 +118,18 @@ export function tagFactsSql(ids: string[]): SQL {
       complained = h.complained + excluded.complained, rejected = h.rejected + excluded.rejected, failed = h.failed + excluded.failed,
       opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked`;
 }
+
+/**
+ * Takes these pairs out of the tag figures whole — their place, their messages' rows and their
+ * hourly rows (an erasure: pairs naming the erased address). Every row of a pair goes together,
+ * so the rollup still equals its facts; the messages, their tags redacted by then, are counted
+ * again under what their tags now say when the refresher next takes them. Call under the
+ * refresher's lock (holdRefresherLock).
+ */
+export async function dropTagPairs(tx: Db, projectId: string, pairs: { name: string; value: string }[]): Promise<void> {
+  if (pairs.length === 0) return;
+  const list = sql`(select p->>'name' as name, p->>'value' as value from jsonb_array_elements(${JSON.stringify(pairs)}::jsonb) p)`;
+  for (const table of ["insight_tag_keys", "insight_tag_facts", "insight_tag_hourly"]) {
+    await tx.execute(sql`delete from ${sql.raw(table)} t where t.project_id = ${projectId} and (t.name, t.value) in ${list}`);
+  }
+}
