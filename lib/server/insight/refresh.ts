@@ -4,7 +4,7 @@ import { rowsOf } from "@/contract/db-rows";
 import { consumerProvider } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
 import { ALERT_TAG } from "./alert-tag";
-import { hourOf, idsOf } from "./sql-parts";
+import { hourOf, idsOf, moveHourlySql } from "./sql-parts";
 import { tagFactsSql, admitTagPairs } from "./tag-refresh";
 
 /**
@@ -113,28 +113,7 @@ export function factsSql(ids: string[]): SQL {
       on conflict (message_id) do update set project_id = excluded.project_id, at = excluded.at, recipient = excluded.recipient,
         domain = excluded.domain, provider = excluded.provider, outcome = excluded.outcome, opened = excluded.opened, clicked = excluded.clicked
     ),
-    delta as (
-      select project_id, hour, provider,
-             sum(sign) as sent,
-             sum(sign * (outcome in ('delivered', 'complained'))::int) as delivered,
-             sum(sign * (outcome = 'bounced')::int) as bounced,
-             sum(sign * (outcome = 'complained')::int) as complained,
-             sum(sign * (outcome = 'rejected')::int) as rejected,
-             sum(sign * (outcome = 'failed')::int) as failed,
-             sum(sign * opened::int) as opened,
-             sum(sign * clicked::int) as clicked
-        from (select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, 1 as sign from fresh
-              union all
-              select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, -1 as sign from old) x
-       group by project_id, hour, provider
-    )
-    insert into insight_hourly as h (project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked)
-    select project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked from delta
-     where sent <> 0 or delivered <> 0 or bounced <> 0 or complained <> 0 or rejected <> 0 or failed <> 0 or opened <> 0 or clicked <> 0
-    on conflict (project_id, hour, provider) do update set
-      sent = h.sent + excluded.sent, delivered = h.delivered + excluded.delivered, bounced = h.bounced + excluded.bounced,
-      complained = h.complained + excluded.complained, rejected = h.rejected + excluded.rejected, failed = h.failed + excluded.failed,
-      opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked`;
+    ${moveHourlySql("insight_hourly", ["provider"])}`;
 }
 
 /** The links clicked in these messages (after their facts are saved: the link rows take the message's time and recipient). */

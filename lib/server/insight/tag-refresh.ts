@@ -1,7 +1,7 @@
 import "server-only";
 import { sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/lib/server/db";
-import { hourOf, idsOf } from "./sql-parts";
+import { idsOf, moveHourlySql } from "./sql-parts";
 
 /**
  * The refresher's part for tags (called by refreshBatch after the messages' facts are saved):
@@ -95,28 +95,7 @@ export function tagFactsSql(ids: string[]): SQL {
       on conflict (message_id, name, value) do update set project_id = excluded.project_id, at = excluded.at, outcome = excluded.outcome,
         opened = excluded.opened, clicked = excluded.clicked
     ),
-    delta as (
-      select project_id, hour, name, value,
-             sum(sign) as sent,
-             sum(sign * (outcome in ('delivered', 'complained'))::int) as delivered,
-             sum(sign * (outcome = 'bounced')::int) as bounced,
-             sum(sign * (outcome = 'complained')::int) as complained,
-             sum(sign * (outcome = 'rejected')::int) as rejected,
-             sum(sign * (outcome = 'failed')::int) as failed,
-             sum(sign * opened::int) as opened,
-             sum(sign * clicked::int) as clicked
-        from (select project_id, ${hourOf("at")} as hour, name, value, outcome, opened, clicked, 1 as sign from fresh
-              union all
-              select project_id, ${hourOf("at")} as hour, name, value, outcome, opened, clicked, -1 as sign from old) x
-       group by project_id, hour, name, value
-    )
-    insert into insight_tag_hourly as h (project_id, hour, name, value, sent, delivered, bounced, complained, rejected, failed, opened, clicked)
-    select project_id, hour, name, value, sent, delivered, bounced, complained, rejected, failed, opened, clicked from delta
-     where sent <> 0 or delivered <> 0 or bounced <> 0 or complained <> 0 or rejected <> 0 or failed <> 0 or opened <> 0 or clicked <> 0
-    on conflict (project_id, hour, name, value) do update set
-      sent = h.sent + excluded.sent, delivered = h.delivered + excluded.delivered, bounced = h.bounced + excluded.bounced,
-      complained = h.complained + excluded.complained, rejected = h.rejected + excluded.rejected, failed = h.failed + excluded.failed,
-      opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked`;
+    ${moveHourlySql("insight_tag_hourly", ["name", "value"])}`;
 }
 
 /**
