@@ -6,33 +6,9 @@ import type { TagRow, TagsData } from "@/lib/schemas/insight-tags";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";
 import { quoteValue } from "@/lib/messages/search-query/format";
 import { projectHref } from "@/lib/nav";
+import { defaultDir, sortTagRows, tagLabel as label, type TagSort, type TagSortKey as SortKey } from "@/lib/insight/tag-sort";
 import { LevelBadge } from "@/components/insight/level-badge";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-
-const SORT_KEYS = ["tag", "sent", "delivered", "bounceRate", "complaintRate", "openRate", "clickRate"] as const;
-type SortKey = (typeof SORT_KEYS)[number];
-export type TagSort = { key: SortKey; dir: "asc" | "desc" };
-
-/** The sort the URL asks for (`?sort=&dir=`): most sent first when absent or unknown. */
-export function sortFrom(key: string | null, dir: string | null): TagSort {
-  const k = (SORT_KEYS as readonly string[]).includes(key ?? "") ? (key as SortKey) : "sent";
-  return { key: k, dir: dir === "asc" ? "asc" : dir === "desc" ? "desc" : k === "tag" ? "asc" : "desc" };
-}
-
-const label = (row: TagRow) => `${row.name}=${row.value}`;
-const valueOf = (row: TagRow, key: SortKey): number | string => (key === "tag" ? label(row) : (row[key] ?? -1));
-
-/** Rows in the chosen order; "Other tags" stays last whatever the order, as it is not a tag. */
-function sorted(rows: TagRow[], sort: TagSort): TagRow[] {
-  const sign = sort.dir === "asc" ? 1 : -1;
-  return [...rows].sort((a, b) => {
-    if (a.other !== b.other) return a.other ? 1 : -1;
-    const x = valueOf(a, sort.key);
-    const y = valueOf(b, sort.key);
-    const by = typeof x === "string" ? x.localeCompare(String(y)) : x - Number(y);
-    return by * sign || b.sent - a.sent || label(a).localeCompare(label(b));
-  });
-}
 
 /** The search on Messages for a tag's messages. */
 export function tagSearchHref(project: string, row: TagRow): string {
@@ -42,7 +18,7 @@ export function tagSearchHref(project: string, row: TagRow): string {
 function SortHead({ label: text, sortKey, sort, onSort, numeric = true }: { label: string; sortKey: SortKey; sort: TagSort; onSort: (s: TagSort) => void; numeric?: boolean }) {
   const active = sort.key === sortKey;
   const Icon = !active ? ArrowUpDownIcon : sort.dir === "asc" ? ArrowUpIcon : ArrowDownIcon;
-  const next: TagSort = { key: sortKey, dir: active ? (sort.dir === "asc" ? "desc" : "asc") : sortKey === "tag" ? "asc" : "desc" };
+  const next: TagSort = { key: sortKey, dir: active ? (sort.dir === "asc" ? "desc" : "asc") : defaultDir(sortKey) };
   return (
     <TableHead className={numeric ? "text-right" : undefined} aria-sort={active ? (sort.dir === "asc" ? "ascending" : "descending") : undefined}>
       <button type="button" className="inline-flex items-center gap-1 rounded-sm hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring" onClick={() => onSort(next)}>
@@ -91,7 +67,7 @@ export function TagTable({ project, data, sort, onSort }: { project: string; dat
         </TableRow>
       </TableHeader>
       <TableBody>
-        {sorted(data.tags, sort).map((row) => (
+        {sortTagRows(data.tags, sort).map((row) => (
           <TableRow key={row.other ? "" : label(row)} data-tag={row.other ? "(other)" : label(row)}>
             <TableCell className="max-w-64 truncate font-medium">
               {row.other ? (

@@ -15,7 +15,8 @@ import { PeriodPicker } from "@/components/insight/period-picker";
 import { RANGE_LABELS, rangeFrom } from "@/lib/insight/ranges";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
-import { sortFrom, TagTable } from "./tag-table";
+import { sortFrom } from "@/lib/insight/tag-sort";
+import { TagTable } from "./tag-table";
 
 /** "Do our password resets bounce more than our invoices?": the period's figures per tag, against the thresholds. */
 export function TagsScreen({ project, initial }: { project: string; initial: FirstLoad<TagsData> }) {
