@@ -15,7 +15,7 @@ import { PeriodPicker } from "@/components/insight/period-picker";
 import { RANGE_LABELS, rangeFrom } from "@/lib/insight/ranges";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
-import { sortFrom } from "@/lib/insight/tag-sort";
+import { defaultDir, sortFrom } from "@/lib/insight/tag-sort";
 import { TagTable } from "./tag-table";
 
 /** "Do our password resets bounce more than our invoices?": the period's figures per tag, against the thresholds. */
@@ -50,7 +50,7 @@ export function TagsScreen({ project, initial }: { project: string; initial: Fir
         />
       ) : (
         <>
-          <TagTable project={project} data={data} sort={sort} onSort={(s) => set({ sort: s.key === "sent" ? null : s.key, dir: s.dir === "desc" ? null : s.dir }, { replace: true })} />
+          <TagTable project={project} data={data} sort={sort} onSort={(s) => set({ sort: s.key === "sent" ? null : s.key, dir: s.dir === defaultDir(s.key) ? null : s.dir }, { replace: true })} />
           <p className="text-xs text-muted-foreground">
             A message counts under each of its tags. A tag&apos;s rates are judged from {data.minVolume.toLocaleString()} messages; below that they are shown without a colour. The figures
             keep {data.maxPairs.toLocaleString()} tags per project: messages with any other tag count under &ldquo;Other tags&rdquo;, and a tag unused for a month gives up its place.
