@@ -61,6 +61,7 @@ const API_TABLE: Record<string, Row> = {
 
   "GET /api/p/[project]/overview": READ,
   "GET /api/p/[project]/deliverability": READ,
+  "GET /api/p/[project]/insight/tags": READ,
   "GET /api/p/[project]/alerts": READ,
   "GET /api/p/[project]/alerts/active": READ,
   "PUT /api/p/[project]/alerts/settings": PROJECT_ADMIN,
@@ -149,6 +150,7 @@ const SCREEN_TABLE: Record<string, Row> = {
   "/admin/audit": ACCOUNT_ADMIN,
   "/p/[project]": READ,
   "/p/[project]/deliverability": READ,
+  "/p/[project]/tags": READ,
   "/p/[project]/alerts": READ,
   "/p/[project]/messages": READ,
   "/p/[project]/messages/[id]": READ,

@@ -20,6 +20,7 @@ export type AdminScreen = { key: string; label: string; href: string; permission
 export const PROJECT_SCREENS: ProjectScreen[] = [
   { key: "overview", label: "Overview", segment: "", permission: "overview:read", keywords: ["home", "health", "stats"] },
   { key: "deliverability", label: "Deliverability", segment: "deliverability", permission: "overview:read", keywords: ["providers", "gmail", "outlook", "yahoo", "bounces", "inbox"] },
+  { key: "tags", label: "Tags", segment: "tags", permission: "overview:read", keywords: ["categories", "bounce rate by tag", "campaigns", "compare"] },
   { key: "alerts", label: "Alerts", segment: "alerts", permission: "overview:read", keywords: ["thresholds", "notifications", "bounce rate", "complaint rate"] },
   { key: "messages", label: "Messages", segment: "messages", permission: "messages:read", keywords: ["emails", "search", "logs", "inbound"] },
   { key: "compose", label: "Compose", segment: "compose", permission: "messages:send", keywords: ["send", "new", "write"] },

@@ -5,7 +5,8 @@
  *   presend  the pre-send checks (no SpamAssassin) of a generated 100 KB template,
  *            N runs after a warm-up; target: under 1 s.
  *   index    1,000,000 messages in the index: load, rollup build, sizes, and p50/p95 of the
- *            overview's figures, the provider table, the top links and one alert check;
+ *            overview's figures, the provider table, the top links, one alert check and
+ *            the Tags screen's figures (50 tag values);
  *            target: p95 under 200 ms each (scripts/lib/insight-bench.ts).
  *   ingest   the stream's per-event write cost and the insight mark's share of it.
  */

@@ -43,13 +43,13 @@ describe("role-aware screens", () => {
   });
 
   it("shows admins everything", () => {
-    expect(visibleProjectScreens(everyProject("admin"))).toHaveLength(13);
+    expect(visibleProjectScreens(everyProject("admin"))).toHaveLength(14);
     expect(visibleAdminScreens(everyProject("admin")).map((s) => s.href)).toEqual(["/admin/users", "/admin/projects", "/admin/audit"]);
   });
 
   it("shows an admin limited to some projects every project screen but no admin screen", () => {
     const limited = { role: "admin" as const, allProjects: false };
-    expect(visibleProjectScreens(limited)).toHaveLength(13);
+    expect(visibleProjectScreens(limited)).toHaveLength(14);
     expect(visibleAdminScreens(limited)).toEqual([]);
   });
 });

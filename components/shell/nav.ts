@@ -13,6 +13,7 @@ import {
   ScrollTextIcon,
   FolderKanbanIcon,
   GaugeIcon,
+  TagsIcon,
   UsersIcon,
   WebhookIcon,
   type LucideIcon,
@@ -30,6 +31,7 @@ export { looksLikeMessageId } from "@/lib/messages/message-id";
 const ICONS: Record<string, LucideIcon> = {
   overview: LayoutDashboardIcon,
   deliverability: GaugeIcon,
+  tags: TagsIcon,
   alerts: BellIcon,
   messages: MailIcon,
   compose: PenSquareIcon,

@@ -5,17 +5,24 @@ import type { AlertSettingsInput } from "@/lib/schemas/alerts";
 
 const deliverabilitySchemas = () => import("@/lib/schemas/deliverability");
 const alertsSchemas = () => import("@/lib/schemas/alerts");
+const tagsSchemas = () => import("@/lib/schemas/insight-tags");
 
 const base = (project: string) => `/api/p/${encodeURIComponent(project)}`;
 
 export const insightKeys = {
   deliverability: (project: string, range: DeliverabilityRange) => ["deliverability", project, range] as const,
+  tags: (project: string, period: DeliverabilityRange) => ["insight-tags", project, period] as const,
   alerts: (project: string) => ["alerts", project] as const,
   activeAlerts: (project: string) => ["alerts", project, "active"] as const,
 };
 
 export function deliverabilityQuery(project: string, range: DeliverabilityRange) {
   return apiQuery(insightKeys.deliverability(project, range), `${base(project)}/deliverability`, lazySchema(deliverabilitySchemas, "deliverabilityData"), { query: { range } }, { refetchInterval: 60_000 });
+}
+
+/** The Tags screen's figures per tag pair over a period. */
+export function tagsQuery(project: string, period: DeliverabilityRange) {
+  return apiQuery(insightKeys.tags(project, period), `${base(project)}/insight/tags`, lazySchema(tagsSchemas, "tagsData"), { query: { period } }, { refetchInterval: 60_000 });
 }
 
 export function alertsQuery(project: string) {

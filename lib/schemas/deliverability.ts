@@ -10,7 +10,8 @@ export type DeliverabilityRange = OverviewRange;
 const providerKey = z.enum(PROVIDER_KEYS);
 const level = z.enum(LEVELS);
 
-const providerFigures = z.object({
+/** A group's figures and rates held against the thresholds (a provider here, a tag on the Tags screen). */
+export const rateFigures = z.object({
   sent: z.number(),
   delivered: z.number(),
   bounced: z.number(),
@@ -24,7 +25,7 @@ const providerFigures = z.object({
   complaintLevel: level,
 });
 
-export const providerRow = providerFigures.extend({ provider: providerKey });
+export const providerRow = rateFigures.extend({ provider: providerKey });
 export type ProviderRow = z.infer<typeof providerRow>;
 
 export const providerFlag = z.object({
@@ -41,7 +42,7 @@ export const deliverabilityData = z.object({
   generatedAt: z.string(),
   /** Every provider, in PROVIDER_KEYS order, with zeros where no mail went. */
   providers: z.array(providerRow),
-  total: providerFigures,
+  total: rateFigures,
   flags: z.array(providerFlag),
   thresholds: thresholdsView,
   /** Below this volume a provider's rate is shown but neither flagged nor coloured. */
@@ -51,3 +52,4 @@ export const deliverabilityData = z.object({
 });
 export type DeliverabilityData = z.infer<typeof deliverabilityData>;
 export type ProviderFlag = z.infer<typeof providerFlag>;
+export type RateFigures = z.infer<typeof rateFigures>;

@@ -8,7 +8,8 @@
  *           (Yahoo bouncing more), open and click events (some twice, as the stream and a read
  *           both record them) — then the rollups built from it; prints load and build times,
  *           sizes, and p50/p95 of the overview's figures, the provider table, the top links and
- *           one alert check over every project, each against its 200 ms target.
+ *           one alert check over every project, and the Tags screen's read (50 tag values), each
+ *           against its 200 ms target.
  *   ingest  the per-event cost of the stream's write path (recordEvent) and the share of it the
  *           insight mark takes, and how fast the refresher folds marked messages into the rollups.
  */
@@ -52,6 +53,8 @@ const DOMAINS = [
   ...Array(2).fill("icloud.com"), "me.com",
   ...Array.from({ length: 8 }, (_, i) => `company-${i}.test`),
 ];
+/** Tag values: every message carries one of them (category=kind-N), for the Tags screen's read. */
+const TAG_VALUES = 50;
 const LINKS = ["https://shop.acme.test/sale", "https://shop.acme.test/new", "https://acme.test/account", "https://acme.test/help", "https://shop.acme.test/p/kettle"];
 
 export async function indexSection(N: number, time: Timer, total = 1_000_000): Promise<void> {
@@ -65,6 +68,7 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000): P
   const { getDeliverability } = await import("@/lib/server/alerts/deliverability");
   const { topLinks } = await import("@/lib/server/insight/links");
   const { evaluateAlerts } = await import("@/lib/server/alerts/evaluate");
+  const { getTagFigures } = await import("@/lib/server/alerts/tag-figures");
   const { consumerProvider } = await import("@/lib/insight/providers");
 
   console.log(`\n## index: ${total.toLocaleString("en")} messages of one project in 30 days (+${(total / 10).toLocaleString("en")} of another), PGlite on disk; target p95 ${TARGET_MS} ms`);
@@ -82,12 +86,13 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000): P
         // the delivered) and clicks (~8 %), a third of them recorded twice (stream and read).
         await db.execute(sql`
           with added as (
-            insert into indexed_messages (id, project_id, direction, status, from_address, to_addresses, subject, source, created_at, last_event_at)
+            insert into indexed_messages (id, project_id, direction, status, from_address, to_addresses, subject, tags, source, created_at, last_event_at)
             select ${prefix} || g, ${projectId}, 'outbound',
                    case when r < (case when d like 'yahoo%' or d = 'aol.com' then 0.06 else 0.02 end) then 'bounced'
                         when r < 0.0708 then 'complained' when r < 0.08 then 'rejected' when r < 0.085 then 'failed' when r < 0.09 then 'sent'
                         else 'delivered' end,
-                   'Acme <hello@acme.test>', jsonb_build_array('user' || (g % 150000) || '@' || d), 'Order ' || g, 'webhook', at, at
+                   'Acme <hello@acme.test>', jsonb_build_array('user' || (g % 150000) || '@' || d), 'Order ' || g,
+                   jsonb_build_array(jsonb_build_object('name', 'category', 'value', 'kind-' || (g % ${String(TAG_VALUES)}::int))), 'webhook', at, at
               from (select g, random() as r, (${domains})[1 + floor(random() * ${String(DOMAINS.length)}::int)::int] as d,
                            now() - random() * interval '30 days' as at
                       from generate_series(${String(start)}::int, ${String(end - 1)}::int) g) x
@@ -129,9 +134,11 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000): P
                pg_size_pretty(pg_total_relation_size('indexed_events')) as events,
                pg_size_pretty(pg_total_relation_size('insight_facts')) as facts,
                pg_size_pretty(pg_total_relation_size('insight_hourly') + pg_total_relation_size('insight_link_hourly') + pg_total_relation_size('insight_link_clicks') + pg_total_relation_size('insight_link_recipients')) as rollups,
+               pg_size_pretty(pg_total_relation_size('insight_tag_facts') + pg_total_relation_size('insight_tag_hourly')) as tag_tables,
+               (select count(*) from insight_tag_hourly)::text as tag_hourly_rows,
                (select count(*) from insight_hourly)::text as hourly_rows`),
     )[0]!;
-    console.log(`  sizes: database ${sizes.database}; indexed_messages ${sizes.messages}, indexed_events ${sizes.events}; insight_facts ${sizes.facts}, rollups and link tables ${sizes.rollups} (${sizes.hourly_rows} hourly rows)`);
+    console.log(`  sizes: database ${sizes.database}; indexed_messages ${sizes.messages}, indexed_events ${sizes.events}; insight_facts ${sizes.facts}, rollups and link tables ${sizes.rollups} (${sizes.hourly_rows} hourly rows); tag facts and rollup ${sizes.tag_tables} (${sizes.tag_hourly_rows} hourly rows)`);
 
     const project = { id: main!.id, externalId: main!.externalId, name: main!.name, createdAt: main!.createdAt.toISOString() };
     const now = () => new Date();
@@ -140,11 +147,14 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000): P
       ["provider table, 30 days", () => getDeliverability(project, "30d", now())],
       ["top links, 30 days", () => topLinks(project.id, new Date(Date.now() - 30 * 86_400_000), now())],
       ["one alert check (every project)", () => evaluateAlerts()],
+      [`tags screen, 30 days (${TAG_VALUES} tag values)`, () => getTagFigures(project, "30d", now())],
+      ["tags screen, 24 hours", () => getTagFigures(project, "24h", now())],
     ];
     const sample = await overviewFigures(project, "30d", now());
     const providers = await getDeliverability(project, "30d", now());
+    const tagSample = await getTagFigures(project, "30d", now());
     console.log(
-      `  check: 30 d sent ${sample.counts["30d"].sent.toLocaleString("en")}, opened ${sample.engagement["30d"].opened.toLocaleString("en")}, clicked ${sample.engagement["30d"].clicked.toLocaleString("en")}; flagged: ${providers.flags.map((f) => f.text.split(":")[0]).join("; ") || "none"}`,
+      `  check: 30 d sent ${sample.counts["30d"].sent.toLocaleString("en")}, opened ${sample.engagement["30d"].opened.toLocaleString("en")}, clicked ${sample.engagement["30d"].clicked.toLocaleString("en")}; flagged: ${providers.flags.map((f) => f.text.split(":")[0]).join("; ") || "none"}; ${tagSample.tags.length} tag rows, their sent adding up to ${tagSample.tags.reduce((n, t) => n + t.sent, 0).toLocaleString("en")}`,
     );
     for (const [label, run] of cases) {
       const { median, p95 } = await time(run, N);

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeliverabilityData, DeliverabilityRange, ProviderRow } from "@/lib/schemas/deliverability";
+import type { DeliverabilityData, DeliverabilityRange, ProviderRow, RateFigures } from "@/lib/schemas/deliverability";
 import { flagProviders } from "@/lib/insight/flags";
 import { PROVIDER_KEYS, type ProviderKey } from "@/lib/insight/providers";
 import { RANGE_MS } from "@/lib/insight/ranges";
@@ -11,13 +11,13 @@ import { pendingDomains } from "@/lib/server/insight/domains";
 import { catchUpInsight } from "@/lib/server/insight/read";
 import { emptyTotals, windowTotals, type Totals } from "@/lib/server/insight/windows";
 
-/** Sent, delivered, bounced, complained and opened per mailbox provider for a period, each rate held against the thresholds. */
-function toRow(provider: ProviderKey, t: Totals, thresholds: Thresholds, minVolume: number): ProviderRow {
-  const per = (n: number, of: number) => (of ? n / of : null);
+const per = (n: number, of: number) => (of ? n / of : null);
+
+/** Sent, delivered, bounced, complained and opened of one group (a provider, a tag), each rate held against the thresholds. */
+export function rateFiguresOf(t: Totals, thresholds: Thresholds, minVolume: number): RateFigures {
   const bounceRate = per(t.bounced, t.sent);
   const complaintRate = per(t.complained, t.delivered);
   return {
-    provider,
     sent: t.sent,
     delivered: t.delivered,
     bounced: t.bounced,
@@ -32,17 +32,21 @@ function toRow(provider: ProviderKey, t: Totals, thresholds: Thresholds, minVolu
   };
 }
 
+const toRow = (provider: ProviderKey, t: Totals, thresholds: Thresholds, minVolume: number): ProviderRow => ({ provider, ...rateFiguresOf(t, thresholds, minVolume) });
+
 /**
  * A provider's rates are coloured and compared from this many messages (or ALERT_MIN_VOLUME
  * when lower): a week of a small project's Yahoo mail is enough to see it bounce more, and
  * fewer than this is chance.
  */
 export const PROVIDER_MIN_VOLUME = 50;
+/** The volume from which a group's rates are coloured: ALERT_MIN_VOLUME when lower. */
+export const groupMinVolume = () => Math.min(env().ALERT_MIN_VOLUME, PROVIDER_MIN_VOLUME);
 
 export async function getDeliverability(project: Project, range: DeliverabilityRange, now = new Date()): Promise<DeliverabilityData> {
   await catchUpInsight();
   const since = new Date(now.getTime() - RANGE_MS[range]);
-  const minVolume = Math.min(env().ALERT_MIN_VOLUME, PROVIDER_MIN_VOLUME);
+  const minVolume = groupMinVolume();
   const [byProvider, thresholds, pending] = await Promise.all([
     windowTotals(project.id, [since.getTime()], now, { byProvider: true }),
     projectThresholds(project.id),

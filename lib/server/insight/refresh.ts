@@ -3,12 +3,13 @@ import { sql, type SQL } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
 import { consumerProvider } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
-import { textArray } from "@/lib/server/db/arrays";
 import { ALERT_TAG } from "./alert-tag";
+import { hourOf, idsOf, moveHourlySql } from "./sql-parts";
+import { tagFactsSql, admitTagPairs } from "./tag-refresh";
 
 /**
  * The refresher: recomputes the facts of the messages marked in `insight_dirty` from the
- * index and moves the rollups (`insight_hourly`, `insight_link_*`) by the difference between
+ * index and moves the rollups (`insight_hourly`, `insight_tag_hourly`, `insight_link_*`) by the difference between
  * each message's old facts and its new ones, in one transaction per batch. Deriving from the
  * state rather than counting writes is what lets the index be written from several paths, any
  * number of times, in any order.
@@ -47,16 +48,12 @@ export function deleteLinkPeopleSql(deleted: SQL): SQL {
 /** The first recipient as a lower-cased bare address: `Ada <ada@x.test>` → `ada@x.test`. */
 export const RECIPIENT_SQL = sql.raw(`lower(trim(coalesce(substring(m.to_addresses->>0 from '<([^<>]+)>\\s*$'), m.to_addresses->>0, '')))`);
 
-/** The rollup's bucket of a timestamp: its hour in UTC, whatever the session's time zone. */
-export const hourOf = (column: string) => sql.raw(`(date_trunc('hour', ${column} at time zone 'UTC') at time zone 'UTC')`);
 
 /** Where services put the link of a click (`link` for the interface's local service). */
 const LINK_SQL = sql.raw(
   `coalesce(e.data->>'link', e.data->>'url', e.data->>'clickedUrl', e.data->>'clickedLink', e.data->>'originalLink', e.data->>'OriginalLink', e.data->>'href', e.data->'click'->>'link', e.data->'click'->>'url')`,
 );
 
-/** The ids as a subquery; an array, so the planner knows how many (lib/server/db/arrays.ts). */
-const idsOf = (ids: string[]) => sql`(select unnest(${textArray(ids)}::text[]) as id)`;
 
 /** Recipient domains of these messages that the domains table does not hold yet: consumer ones classified now, the rest queued for an MX lookup. */
 async function addNewDomains(tx: Db, ids: string[]): Promise<void> {
@@ -116,28 +113,7 @@ export function factsSql(ids: string[]): SQL {
       on conflict (message_id) do update set project_id = excluded.project_id, at = excluded.at, recipient = excluded.recipient,
         domain = excluded.domain, provider = excluded.provider, outcome = excluded.outcome, opened = excluded.opened, clicked = excluded.clicked
     ),
-    delta as (
-      select project_id, hour, provider,
-             sum(sign) as sent,
-             sum(sign * (outcome in ('delivered', 'complained'))::int) as delivered,
-             sum(sign * (outcome = 'bounced')::int) as bounced,
-             sum(sign * (outcome = 'complained')::int) as complained,
-             sum(sign * (outcome = 'rejected')::int) as rejected,
-             sum(sign * (outcome = 'failed')::int) as failed,
-             sum(sign * opened::int) as opened,
-             sum(sign * clicked::int) as clicked
-        from (select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, 1 as sign from fresh
-              union all
-              select project_id, ${hourOf("at")} as hour, provider, outcome, opened, clicked, -1 as sign from old) x
-       group by project_id, hour, provider
-    )
-    insert into insight_hourly as h (project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked)
-    select project_id, hour, provider, sent, delivered, bounced, complained, rejected, failed, opened, clicked from delta
-     where sent <> 0 or delivered <> 0 or bounced <> 0 or complained <> 0 or rejected <> 0 or failed <> 0 or opened <> 0 or clicked <> 0
-    on conflict (project_id, hour, provider) do update set
-      sent = h.sent + excluded.sent, delivered = h.delivered + excluded.delivered, bounced = h.bounced + excluded.bounced,
-      complained = h.complained + excluded.complained, rejected = h.rejected + excluded.rejected, failed = h.failed + excluded.failed,
-      opened = h.opened + excluded.opened, clicked = h.clicked + excluded.clicked`;
+    ${moveHourlySql("insight_hourly", ["provider"])}`;
 }
 
 /** The links clicked in these messages (after their facts are saved: the link rows take the message's time and recipient). */
@@ -223,6 +199,8 @@ export async function refreshBatch(limit = 500, d?: Db, wait = false): Promise<n
     const ids = [...new Set(claimed.map((r) => r.message_id))];
     await addNewDomains(tx, ids);
     await tx.execute(factsSql(ids));
+    await admitTagPairs(tx, ids);
+    await tx.execute(tagFactsSql(ids));
     await tx.execute(linksSql(ids));
     return claimed.length;
   });

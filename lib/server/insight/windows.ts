@@ -38,14 +38,16 @@ export async function windowTotals(
   projectId: string,
   sinceMs: number[],
   now: Date,
-  opts: { byProvider?: boolean; d?: Db } = {},
+  opts: { byProvider?: boolean; byTag?: boolean; d?: Db } = {},
 ): Promise<Map<string, Totals[]>> {
   const d = opts.d ?? (await db());
   const nowMs = now.getTime();
   const currentHour = floorHour(nowMs);
   const windows: Window[] = sinceMs.map((since) => ({ since, edgeEnd: Math.min(ceilHour(since), currentHour) }));
   const earliestFull = Math.min(...windows.map((w) => w.edgeEnd));
-  const group = opts.byProvider ? sql.raw("provider") : sql.raw("'all'");
+  // By tag: the tag rollup and its facts (lib/server/insight/tag-refresh.ts), grouped by the pair as a JSON array.
+  const group = sql.raw(opts.byTag ? "json_build_array(name, value)::text" : opts.byProvider ? "provider" : "'all'");
+  const [rollup, facts] = opts.byTag ? [sql.raw("insight_tag_hourly"), sql.raw("insight_tag_facts")] : [sql.raw("insight_hourly"), sql.raw("insight_facts")];
 
   const rollupColumns: SQL[] = [];
   const factColumns: SQL[] = [];
@@ -63,12 +65,12 @@ export async function windowTotals(
   const [full, edges] = await Promise.all([
     d.execute(sql`
       select ${group} as grp, ${sql.join(rollupColumns, sql`, `)}
-        from insight_hourly
+        from ${rollup}
        where project_id = ${projectId} and hour >= ${ts(earliestFull)} and hour < ${ts(currentHour)}
        group by grp`),
     d.execute(sql`
       select ${group} as grp, ${sql.join(factColumns, sql`, `)}
-        from insight_facts
+        from ${facts}
        where project_id = ${projectId} and (${anyEdge})
        group by grp`),
   ]);

@@ -12,6 +12,7 @@ import { erasedAddresses } from "@/lib/server/db/schema/retention";
 import { savedViews } from "@/lib/server/db/schema/saved-views";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
+import { dropTagPairs } from "@/lib/server/insight/tag-refresh";
 import { invalidateMessage } from "@/lib/server/message-index/read";
 import { addressAnchors } from "@/lib/server/redaction/address-matcher";
 import { addressHash } from "@/lib/server/redaction/address-hash";
@@ -140,6 +141,19 @@ async function erase(project: Project, address: string, hash: string): Promise<E
   result.savedViews = namingViews.length;
 
   result.redacted = await scrubProject(d, project.id, address, redact);
+
+  // A tag naming the address (`customer=ada@…`) leaves the Tags figures whole, after the scrub
+  // redacted the messages' tags, so the refresher cannot count it again. Found in the hourly
+  // rollup, which holds every pair with rows (a pair's place in insight_tag_keys may have lapsed).
+  const tagPairs = rowsOf<{ name: string; value: string }>(
+    await d.execute(sql`select distinct name, value from insight_tag_hourly where project_id = ${project.id} and ${mentions(sql`(name || '=' || value)`, anchors)}`),
+  ).filter((p) => redact.text(`${p.name}=${p.value}`) !== `${p.name}=${p.value}`);
+  if (tagPairs.length) {
+    await d.transaction(async (tx) => {
+      await holdRefresherLock(tx);
+      await dropTagPairs(tx, project.id, tagPairs);
+    });
+  }
   result.auditEntries = await scrubAudit(d, project.externalId, anchors, redact);
   return result;
 }

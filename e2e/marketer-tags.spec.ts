@@ -1,0 +1,58 @@
+import { sendMessage } from "../scripts/lib/service-api";
+import { api, expect, expectNoSeriousA11yViolations, painted, screenshot, test, visit } from "./fixtures";
+import { authFile, run, serviceKey } from "./support/run";
+
+/**
+ * The Tags screen (issue 30): mail sent through the service with a tag value no other run
+ * used shows up as its own row with its figures, sorts, fits a phone, and links to its
+ * messages on the Messages screen (the search `tag:name=value`).
+ */
+const project = run.projects[1] ?? run.projects[0];
+type TagRow = { name: string; value: string; sent: number; delivered: number; bounced: number };
+
+test.use({ storageState: authFile("marketer") });
+
+test("a fresh tag's row shows its figures, sorts, fits a phone and links to its messages", async ({ page }) => {
+  const value = `e2e-${Date.now().toString(36)}`;
+  const tag = `category=${value}`;
+  const access = { serviceURL: run.serviceURL, key: serviceKey(), project };
+  const ids: string[] = [];
+  for (const to of ["delivered@example.com", "delivered@example.com", "bounce@example.com"]) {
+    ids.push(await sendMessage(access, { to, subject: `Tags ${value}`, tags: [{ name: "category", value }] }));
+  }
+  const read = async () => {
+    const rows = ((await api(page, "GET", `/api/p/${project}/insight/tags?period=24h`)).json as { tags: TagRow[] }).tags;
+    const row = rows.find((r) => r.name === "category" && r.value === value);
+    return row ? { sent: row.sent, delivered: row.delivered, bounced: row.bounced } : null;
+  };
+  await expect.poll(read, { timeout: 30_000 }).toEqual({ sent: 3, delivered: 2, bounced: 1 });
+
+  expect(await visit(page, `/p/${project}/tags?period=24h`)).toBe(200);
+  await expect(page.getByRole("heading", { name: "Tags", level: 1 })).toBeVisible();
+  const row = page.locator(`tr[data-tag="${tag}"]`);
+  await expect(row.locator('[data-metric="sent"]')).toHaveText("3");
+  await expect(row.locator('[data-metric="delivered"]')).toHaveText("2");
+  await expect(row.locator('[data-metric="bounced"]')).toContainText("33.3%");
+
+  // Sorted by bounce rate, highest first, kept in the URL.
+  await page.getByRole("button", { name: "Bounced" }).click();
+  await expect(page).toHaveURL(/sort=bounceRate/);
+  await expect(page.getByRole("columnheader", { name: "Bounced" })).toHaveAttribute("aria-sort", "descending");
+  await expectNoSeriousA11yViolations(page);
+  await painted(page);
+  await screenshot(page, "marketer-tags");
+
+  // A phone: the table scrolls inside its own box, the page does not scroll sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await painted(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await screenshot(page, "marketer-tags-390");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The row's link: Messages searching for the tag, listing the three messages.
+  await row.getByRole("link", { name: tag }).click();
+  await page.waitForURL(/\/messages\?q=/);
+  await expect(page.getByLabel("Search messages")).toHaveValue(`tag:${tag}`);
+  for (const id of ids) await expect(page.locator(`tr[data-message-id="${id}"]`)).toBeVisible();
+  await expect(page.locator("tr[data-message-id]")).toHaveCount(3);
+});
