@@ -4,9 +4,10 @@ import { gzipSync, zipSync, strToU8 } from "fflate";
  * Hand-written DMARC aggregate reports (RFC 7489 appendix C) in the shapes the large
  * reporters send, and malicious ones. Used by the Vitest files and the e2e journey.
  */
-export type SampleRecord = { ip: string; count: number; disposition?: string; dkim: "pass" | "fail"; spf: "pass" | "fail"; dkimDomain?: string; spfDomain?: string };
+export type SampleRecord = { ip: string; count: number; disposition?: string; dkim: "pass" | "fail"; spf: "pass" | "fail"; dkimDomain?: string; spfDomain?: string; dkimResult?: string; spfResult?: string };
 
-const T0 = 1_764_288_000; // 2025-11-28T00:00:00Z
+/** Yesterday, 00:00 UTC: the reports cover one UTC day, recent enough for the screen's window. */
+const T0 = Math.floor(Date.now() / 86_400_000 - 1) * 86_400;
 
 function records(domain: string, rows: SampleRecord[], ns = ""): string {
   return rows
@@ -29,12 +30,12 @@ function records(domain: string, rows: SampleRecord[], ns = ""): string {
       <${ns}dkim>
         <${ns}domain>${r.dkimDomain ?? domain}</${ns}domain>
         <${ns}selector>s1</${ns}selector>
-        <${ns}result>${r.dkim}</${ns}result>
+        <${ns}result>${r.dkimResult ?? r.dkim}</${ns}result>
       </${ns}dkim>
       <${ns}spf>
         <${ns}domain>${r.spfDomain ?? domain}</${ns}domain>
         <${ns}scope>mfrom</${ns}scope>
-        <${ns}result>${r.spf}</${ns}result>
+        <${ns}result>${r.spfResult ?? r.spf}</${ns}result>
       </${ns}spf>
     </${ns}auth_results>
   </${ns}record>`,
@@ -116,5 +117,6 @@ export function twoEntryZip(xml: string) {
 export const SAMPLE_ROWS: SampleRecord[] = [
   { ip: "209.85.220.41", count: 120, dkim: "pass", spf: "pass" },
   { ip: "40.107.22.95", count: 30, dkim: "pass", spf: "fail", spfDomain: "bounce.forwarder.example" },
-  { ip: "203.0.113.9", count: 7, dkim: "fail", spf: "fail", dkimDomain: "mailer.example", spfDomain: "mailer.example", disposition: "none" },
+  // A sender never set up for the domain: valid DKIM and SPF, but for its own domain, so not aligned.
+  { ip: "203.0.113.9", count: 7, dkim: "fail", spf: "fail", dkimDomain: "mailer.example", spfDomain: "mailer.example", dkimResult: "pass", spfResult: "pass", disposition: "none" },
 ];

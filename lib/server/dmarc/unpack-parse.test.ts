@@ -22,7 +22,8 @@ describe("DMARC aggregate reports: each reporter's format and compression", () =
   ])("%s", (_name, sample, org, id) => {
     const report = read(sample.bytes);
     expect(report).toMatchObject({ orgName: org, reportId: id, domain: "example.com", policy: "none", pct: 100 });
-    expect(report.begin.toISOString()).toBe("2025-11-28T00:00:00.000Z");
+    expect(report.begin.toISOString()).toMatch(/T00:00:00.000Z$/);
+    expect(report.end.getTime() - report.begin.getTime()).toBeGreaterThanOrEqual(86_399_000);
     expect(report.records).toHaveLength(3);
     expect(report.records[0]).toMatchObject({ sourceIp: "209.85.220.41", count: 120, dkimAligned: true, spfAligned: true, disposition: "none" });
     expect(report.records[1]).toMatchObject({ sourceIp: "40.107.22.95", dkimAligned: true, spfAligned: false, spfDomain: "bounce.forwarder.example", spfResult: "fail" });
