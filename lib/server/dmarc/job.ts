@@ -39,7 +39,7 @@ async function readReports(d: Db, projectId: string, externalId: string, message
       const bytes = await readBodyBytes(await service.emails.downloadAttachment(meta.url), DMARC_LIMITS.attachmentBytes).catch((e) => {
         throw e instanceof BodyTooLargeError ? tooLarge() : e;
       });
-      const report = parseReport(unpackReport(bytes));
+      const report = await parseReport(await unpackReport(bytes));
       const stored = await storeReport(d, projectId, messageId, report);
       const bySize = [...report.records].sort((a, b) => b.count - a.count).map((r) => r.sourceIp);
       return { outcome: stored, detail: null, sources: bySize };

@@ -6,15 +6,30 @@ import { refuse } from "./refusal";
  * An attachment's bytes → the report's XML text. The format is told by the bytes themselves
  * (gzip and zip magic numbers, else XML), not by a name or type a sender chose. Decompression
  * is streamed in small slices and the output counted as it is produced, so a bomb is stopped
- * after at most one slice's worth of output past the limit, never inflated whole.
+ * after at most one slice's worth of output past the limit, never inflated whole; every
+ * YIELD_BYTES of output the event loop gets a turn, so a large report never holds up requests.
  */
 const SLICE = 1024;
+const YIELD_BYTES = 512 * 1024;
+
+/** Pushes the input a slice at a time, yielding to the event loop as output accumulates. */
+async function feed(bytes: Uint8Array, push: (chunk: Uint8Array, final: boolean) => void, produced: () => number, setPushed: (n: number) => void) {
+  let nextYield = YIELD_BYTES;
+  for (let i = 0; i < bytes.length; i += SLICE) {
+    setPushed(Math.min(bytes.length, i + SLICE));
+    push(bytes.subarray(i, i + SLICE), i + SLICE >= bytes.length);
+    if (produced() >= nextYield) {
+      nextYield = produced() + YIELD_BYTES;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}
 
 type Limits = Pick<DmarcLimits, "xmlBytes" | "ratio" | "ratioFloorBytes" | "zipEntries">;
 
-export function unpackReport(bytes: Uint8Array, limits: Limits = DMARC_LIMITS): string {
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return decode(gunzip(bytes, limits));
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return decode(unzip(bytes, limits));
+export async function unpackReport(bytes: Uint8Array, limits: Limits = DMARC_LIMITS): Promise<string> {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return decode(await gunzip(bytes, limits));
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04) return decode(await unzip(bytes, limits));
   if (bytes.length > limits.xmlBytes) throw tooBig(limits);
   return decode(bytes);
 }
@@ -38,6 +53,7 @@ function collector(consumed: () => number, limits: Limits) {
       }
       chunks.push(chunk);
     },
+    total: () => total,
     bytes(): Uint8Array {
       const out = new Uint8Array(total);
       let at = 0;
@@ -50,7 +66,7 @@ function collector(consumed: () => number, limits: Limits) {
   };
 }
 
-function gunzip(bytes: Uint8Array, limits: Limits): Uint8Array {
+async function gunzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
   let pushed = 0;
   const out = collector(() => pushed, limits);
   let ended = false;
@@ -59,10 +75,7 @@ function gunzip(bytes: Uint8Array, limits: Limits): Uint8Array {
     if (final) ended = true;
   });
   try {
-    for (let i = 0; i < bytes.length; i += SLICE) {
-      pushed = Math.min(bytes.length, i + SLICE);
-      stream.push(bytes.subarray(i, i + SLICE), i + SLICE >= bytes.length);
-    }
+    await feed(bytes, (chunk, final) => stream.push(chunk, final), out.total, (n) => (pushed = n));
   } catch (e) {
     throw asRefusal(e, "The gzip attachment is damaged; it was not read.");
   }
@@ -70,7 +83,7 @@ function gunzip(bytes: Uint8Array, limits: Limits): Uint8Array {
   return out.bytes();
 }
 
-function unzip(bytes: Uint8Array, limits: Limits): Uint8Array {
+async function unzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
   let pushed = 0;
   const out = collector(() => pushed, limits);
   let entries = 0;
@@ -91,10 +104,7 @@ function unzip(bytes: Uint8Array, limits: Limits): Uint8Array {
   stream.register(UnzipInflate);
   stream.register(UnzipPassThrough);
   try {
-    for (let i = 0; i < bytes.length; i += SLICE) {
-      pushed = Math.min(bytes.length, i + SLICE);
-      stream.push(bytes.subarray(i, i + SLICE), i + SLICE >= bytes.length);
-    }
+    await feed(bytes, (chunk, final) => stream.push(chunk, final), out.total, (n) => (pushed = n));
   } catch (e) {
     throw asRefusal(e, "The zip attachment is damaged; it was not read.");
   }

@@ -35,10 +35,10 @@ beforeAll(async () => {
   support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
   const d = await db();
   for (const sample of [googleReport("example.org", SAMPLE_ROWS), microsoftReport("example.org", SAMPLE_ROWS), yahooReport("example.org", SAMPLE_ROWS)]) {
-    await storeReport(d, project.id, "msg", parseReport(unpackReport(sample.bytes)));
+    await storeReport(d, project.id, "msg", await parseReport(await unpackReport(sample.bytes)));
   }
   // Another domain's report stays out of this domain's view.
-  await storeReport(d, project.id, "msg", parseReport(yahooReport("other.example", SAMPLE_ROWS, "other-1").xml));
+  await storeReport(d, project.id, "msg", await parseReport(yahooReport("other.example", SAMPLE_ROWS, "other-1").xml));
 });
 afterAll(async () => {
   await close?.();
