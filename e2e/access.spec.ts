@@ -133,6 +133,7 @@ const API_TABLE: Record<string, Row> = {
   "POST /api/p/[project]/domains": PROJECT_ADMIN,
   "GET /api/p/[project]/domains/[id]": READ,
   "GET /api/p/[project]/domains/[id]/check": READ,
+  "GET /api/p/[project]/domains/[id]/dmarc": READ,
 
   "GET /api/p/[project]/api-keys": PROJECT_ADMIN,
   "POST /api/p/[project]/api-keys": PROJECT_ADMIN,

@@ -34,7 +34,7 @@ export function declaredLength(headers: Headers): number | null {
  * most `limit` bytes plus the chunk that crossed it. A declared Content-Length over the limit
  * is refused before anything is read.
  */
-export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
+export async function readBodyBytes(req: Pick<Request, "headers" | "body">, limit: number): Promise<Uint8Array> {
   const declared = declaredLength(req.headers);
   if (declared !== null && declared > limit) {
     await req.body?.cancel().catch(() => {});

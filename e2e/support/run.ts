@@ -16,6 +16,8 @@ export const run = {
   /** The service's demo projects (external ids), registered by the dashboard at start. */
   projects: required("E2E_PROJECTS").split(","),
   admin: { email: required("E2E_ADMIN_EMAIL"), password: required("E2E_ADMIN_PASSWORD") },
+  /** The service's inbound SMTP port, when it listens on one (the bundled service does; the contrarian does not). */
+  smtpPort: process.env.E2E_SMTP_PORT ? Number(process.env.E2E_SMTP_PORT) : null,
 };
 
 /** The account-wide key, read where the service wrote it (never from the dashboard). */

@@ -10,6 +10,7 @@ import { getProject, listAllProjects, registerProject } from "./projects";
 import { startBatchSweeper } from "./batches/sweeper";
 import { startRetention } from "./retention/background";
 import { startEventWork } from "./event-stream/background";
+import { startDmarcJobs } from "./dmarc/job";
 import { ensureFirstAdmin } from "./users";
 
 /**
@@ -36,6 +37,7 @@ export async function startDashboard(): Promise<void> {
   startEventWork(); // re-reads of messages the stream announced, and the reconciler for when it is silent
   startBatchSweeper(); // batch jobs whose instance stopped are taken over without anyone opening them
   startRetention(); // index rows older than INDEX_RETENTION_DAYS, pruned in small batches
+  startDmarcJobs(); // DMARC aggregate reports found among inbound mail, read one at a time
   startInsightWork(); // insight rollups, mailbox-provider lookups, alert checks and their notifications
 }
 

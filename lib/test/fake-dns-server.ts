@@ -10,6 +10,8 @@ export type FakeRecord =
   | { type: "MX"; exchange: string; priority: number }
   | { type: "CNAME"; target: string }
   | { type: "A"; address: string }
+  /** A reverse name, at "<reversed octets>.in-addr.arpa". */
+  | { type: "PTR"; target: string }
   /** The server fails every query for the name (SERVFAIL). */
   | { type: "SERVFAIL" };
 export type FakeZone = Record<string, FakeRecord[]>;
@@ -39,6 +41,8 @@ function answer(name: string, record: FakeRecord) {
       return { ...base, type: Packet.TYPE.CNAME, domain: record.target };
     case "A":
       return { ...base, type: Packet.TYPE.A, address: record.address };
+    case "PTR":
+      return { ...base, type: Packet.TYPE.PTR, domain: record.target };
     default:
       return null;
   }

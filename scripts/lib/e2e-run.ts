@@ -256,6 +256,7 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
         E2E_BASE_URL: stack.baseURL,
         E2E_SERVICE_URL: stack.serviceURL,
         E2E_SERVICE_ENV_FILE: stack.serviceEnvFile,
+        ...(stack.smtpPort ? { E2E_SMTP_PORT: String(stack.smtpPort) } : {}),
         E2E_PROJECTS: stack.projects.join(","),
         E2E_ADMIN_EMAIL: stack.admin.email,
         E2E_ADMIN_PASSWORD: stack.admin.password,

@@ -26,6 +26,8 @@ export interface Stack {
   serviceKey: string;
   projects: string[];
   serviceEnvFile: string;
+  /** The bundled service's inbound SMTP listener (SERVICE_SMTP_INBOUND_PORT); none on the contrarian. */
+  smtpPort: number | null;
   admin: { email: string; password: string };
   tmpDir: string;
   stop(): Promise<void>;
@@ -136,12 +138,17 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const servicePort = await freePort();
     let dashboardPort = await freePort();
     while (dashboardPort === servicePort) dashboardPort = await freePort();
+    let smtpPort: number | null = null;
+    if (options.target !== "contrarian") {
+      smtpPort = await freePort();
+      while (smtpPort === servicePort || smtpPort === dashboardPort) smtpPort = await freePort();
+    }
     const serviceEnvFile = path.join(tmpDir, "service.env");
     const logFile = path.join(options.logDir, "service.log");
     const started =
       options.target === "contrarian"
         ? await startContrarian({ port: servicePort, envFile: serviceEnvFile, logFile, stepMs: options.sandboxStepMs })
-        : await startBundled({ port: servicePort, envFile: serviceEnvFile, logFile, dataDir: path.join(tmpDir, "service"), stepMs: options.sandboxStepMs, demoHistory: options.demoHistory });
+        : await startBundled({ port: servicePort, envFile: serviceEnvFile, logFile, dataDir: path.join(tmpDir, "service"), stepMs: options.sandboxStepMs, demoHistory: options.demoHistory, smtpPort });
     children.push(started.child);
     const { serviceURL, serviceKey, projects, written } = started;
 
@@ -168,7 +175,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(dashboard);
     await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
 
-    return { target: options.target ?? "bundled", baseURL, serviceURL, serviceKey, projects, serviceEnvFile, admin, tmpDir, stop };
+    return { target: options.target ?? "bundled", baseURL, serviceURL, serviceKey, projects, serviceEnvFile, smtpPort, admin, tmpDir, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -203,7 +210,7 @@ async function startService(
 }
 
 /** The bundled service on fresh data; it seeds its demo account and writes the dashboard's connection. */
-function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean }): Promise<StartedService> {
+function startBundled(o: { port: number; envFile: string; logFile: string; dataDir: string; stepMs?: number; demoHistory?: boolean; smtpPort?: number | null }): Promise<StartedService> {
   const env: Env = {
     SERVICE_HOST: "127.0.0.1",
     SERVICE_PORT: String(o.port),
@@ -218,6 +225,8 @@ function startBundled(o: { port: number; envFile: string; logFile: string; dataD
     // Webhooks to this machine are refused by default; the dashboard's host (127.0.0.1, where the
     // harness's dashboard, the tests' own dashboards and their webhook receivers listen) is allowed.
     SERVICE_WEBHOOK_ALLOW_HOSTS: "127.0.0.1",
+    // Real inbound mail over SMTP (e2e/admin-dmarc.spec.ts sends a DMARC report to it).
+    ...(o.smtpPort ? { SERVICE_SMTP_INBOUND_PORT: String(o.smtpPort) } : {}),
   };
   return startService({ name: "service", script: "service/server.ts", logFile: o.logFile, env, timeoutMs: 90_000 }, (_url, child) => {
     const written = readEnvFile(o.envFile);

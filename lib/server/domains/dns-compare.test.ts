@@ -37,6 +37,12 @@ describe("compareRecord", () => {
     ]);
   });
 
+  it("accepts the DMARC record with a rua (or other tags) added, not with an expected tag changed", () => {
+    const record = rec({ type: "TXT", name: "_dmarc.example.com", value: "v=DMARC1; p=none;", purpose: "dmarc" });
+    expect(compareRecord(record, txt("v=DMARC1; p=none; rua=mailto:dmarc@example.com"))).toEqual({ status: "ok", problems: [] });
+    expect(compareRecord(record, txt("v=DMARC1; p=reject; rua=mailto:dmarc@example.com")).status).toBe("mismatch");
+  });
+
   it("names a different DKIM key", () => {
     const record = rec({ type: "TXT", name: "s._domainkey.example.com", value: "v=DKIM1; p=AAAA", purpose: "dkim" });
     expect(compareRecord(record, txt("v=DKIM1; p=BBBB")).problems).toEqual(["A different DKIM key is published here: replace it with the expected value"]);

@@ -1,3 +1,4 @@
+import { dmarcTags } from "@/lib/dmarc/advice";
 import type { DnsRecord } from "@/lib/schemas/domains";
 
 /**
@@ -42,6 +43,17 @@ function compareTxt(record: DnsRecord, published: Published[]): Comparison {
     // A selector with two keys (an old one left behind): verifiers may take either, or fail.
     const keys = dkim ? published.filter((p) => /^\s*v=dkim1|(^|;)\s*p=/i.test(p.text)).length : 1;
     return keys > 1 ? mismatch(`${keys} DKIM records at this name: receivers may use the wrong one — delete all but the expected one`) : OK;
+  }
+
+  // The DMARC record with tags added (the rua address the DMARC section suggests, ruf…): every
+  // expected tag with its value, and more. The same tags spaced differently fall through below.
+  if (/^\s*v\s*=\s*dmarc1/i.test(expected)) {
+    const want = Object.entries(dmarcTags(expected));
+    const extended = published.some((p) => {
+      const tags = dmarcTags(p.text);
+      return Object.keys(tags).length > want.length && want.every(([k, v]) => tags[k]?.toLowerCase() === v.toLowerCase());
+    });
+    if (extended) return OK;
   }
 
   const spaced = published.find((p) => squash(p.text) === squash(expected));

@@ -9,6 +9,9 @@ import { refusedByService, removeDisownedPlaceholder } from "./disowned";
 import { indexServiceMessage } from "./lookup";
 import { invalidateMessage } from "./read";
 import { service } from "@/lib/server/service";
+import { nudgeDmarcJobs } from "@/lib/server/dmarc/job";
+import { queueDmarcReport } from "@/lib/server/dmarc/queue";
+import { looksLikeAggregateReport } from "@/lib/server/dmarc/recognise";
 import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./reread-queue";
 
 /**
@@ -93,6 +96,8 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
     const message = await service.emails.get(project.externalId, r.messageId);
     await indexServiceMessage(project.id, message);
     invalidateMessage(project.id, r.messageId);
+    // A DMARC report is read by its own background job (lib/server/dmarc/job.ts), queued once per message.
+    if (looksLikeAggregateReport(message) && (await queueDmarcReport(d, project.id, r.messageId))) nudgeDmarcJobs();
     await finishReread(d, r, inst, env().REREAD_COALESCE_MS);
     if (hadPause) await clearPause(d, project.id);
   } catch (e) {

@@ -15,6 +15,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { RecordsTable } from "./records-table";
 import { ZoneFileButton } from "./zone-file-button";
 import { DnsCheckPanel } from "./dns-check-panel";
+import { DmarcSection } from "./dmarc-section";
 import { projectHref } from "@/lib/nav";
 
 /** While pending, the service's verdict is asked again this often, so "verified" appears without a reload. */
@@ -104,6 +105,7 @@ export function DomainScreen({ project, id, initial, initialCheck }: { project: 
           <p className="text-sm text-muted-foreground">The service lists no receiving records for this domain.</p>
         )}
       </section>
+      <DmarcSection project={project} id={id} domain={domain.domain} receiving={receiving?.enabled ?? false} />
       <DnsCheckPanel project={project} id={id} pending={status === "pending"} initial={initialCheck} />
     </div>
   );

@@ -1,0 +1,47 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { usePathname, useRouter, useSearchParams } from "next/navigation";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+
+/** The reports' part (chart, sources, advice) is loaded only when opened: the screen's first load stays small. */
+const DmarcPanel = dynamic(() => import("./dmarc-panel"), { ssr: false, loading: () => <Skeleton className="h-64" data-testid="dmarc-skeleton" /> });
+
+/**
+ * DMARC on the domain screen: the rua address to add to the DMARC record (beside the records
+ * above), and the aggregate reports receivers send to it, opened on demand and kept open in
+ * the URL (`?dmarc=1`), so a link or a reload shows them again.
+ */
+export function DmarcSection({ project, id, domain, receiving }: { project: string; id: string; domain: string; receiving: boolean }) {
+  const search = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const open = search.get("dmarc") === "1";
+  const toggle = () => {
+    const next = new URLSearchParams(search);
+    if (open) next.delete("dmarc");
+    else next.set("dmarc", "1");
+    const query = next.toString();
+    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
+  };
+  const rua = `dmarc@${domain}`;
+  return (
+    <section aria-labelledby="dmarc-title" className="space-y-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="dmarc-title" className="text-base font-semibold">
+          DMARC reports
+        </h2>
+        <Button variant="outline" size="sm" onClick={toggle} aria-expanded={open} aria-controls="dmarc-panel">
+          {open ? "Hide reports" : "Show reports"}
+        </Button>
+      </div>
+      <p className="text-sm text-muted-foreground">
+        Receivers send daily reports of who sends as {domain} to the address in the DMARC record&apos;s <span className="font-mono">rua</span> tag. Add{" "}
+        <span className="break-all font-mono text-foreground">rua=mailto:{rua}</span> to it
+        {receiving ? "; this domain receives mail, so the reports arrive here." : "; reports arrive once this domain receives mail (the MX records under Receiving)."}
+      </p>
+      <div id="dmarc-panel">{open && <DmarcPanel project={project} id={id} />}</div>
+    </section>
+  );
+}
