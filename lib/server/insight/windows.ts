@@ -46,14 +46,18 @@ export async function windowTotals(
   const windows: Window[] = sinceMs.map((since) => ({ since, edgeEnd: Math.min(ceilHour(since), currentHour) }));
   const earliestFull = Math.min(...windows.map((w) => w.edgeEnd));
   // By tag: the tag rollup and its facts (lib/server/insight/tag-refresh.ts), grouped by the pair as a JSON array.
+  // Grouped by the columns, the key built once per group: built per row, it took most of a 30-day read (36,000 rows at 50 tags).
   const group = sql.raw(opts.byTag ? "json_build_array(name, value)::text" : opts.byProvider ? "provider" : "'all'");
+  const groupBy = sql.raw(opts.byTag ? "name, value" : "grp");
   const [rollup, facts] = opts.byTag ? [sql.raw("insight_tag_hourly"), sql.raw("insight_tag_facts")] : [sql.raw("insight_hourly"), sql.raw("insight_facts")];
 
   const rollupColumns: SQL[] = [];
   const factColumns: SQL[] = [];
   windows.forEach((w, i) => {
     for (const key of TOTAL_KEYS) {
-      rollupColumns.push(sql`coalesce(sum(${sql.raw(key)}) filter (where hour >= ${ts(w.edgeEnd)}), 0)::int as ${sql.raw(`w${i}_${key}`)}`);
+      // One window: the WHERE already holds its hours, so no filter to evaluate per row.
+      const sum = windows.length === 1 ? sql`sum(${sql.raw(key)})` : sql`sum(${sql.raw(key)}) filter (where hour >= ${ts(w.edgeEnd)})`;
+      rollupColumns.push(sql`coalesce(${sum}, 0)::int as ${sql.raw(`w${i}_${key}`)}`);
       const inEdges = sql`((at >= ${ts(w.since)} and at < ${ts(w.edgeEnd)}) or (at >= ${ts(currentHour)} and at <= ${ts(nowMs)}))`;
       factColumns.push(sql`(count(*) filter (where ${inEdges} and ${sql.raw(FACT_CONDITION[key])}))::int as ${sql.raw(`w${i}_${key}`)}`);
     }
@@ -67,12 +71,12 @@ export async function windowTotals(
       select ${group} as grp, ${sql.join(rollupColumns, sql`, `)}
         from ${rollup}
        where project_id = ${projectId} and hour >= ${ts(earliestFull)} and hour < ${ts(currentHour)}
-       group by grp`),
+       group by ${groupBy}`),
     d.execute(sql`
       select ${group} as grp, ${sql.join(factColumns, sql`, `)}
         from ${facts}
        where project_id = ${projectId} and (${anyEdge})
-       group by grp`),
+       group by ${groupBy}`),
   ]);
   const out = new Map<string, Totals[]>();
   for (const row of [...rowsOf<Record<string, unknown>>(full), ...rowsOf<Record<string, unknown>>(edges)]) {
