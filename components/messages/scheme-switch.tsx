@@ -30,7 +30,8 @@ export function SchemeSwitch({ value, onChange, darkStyles, className }: { value
           >
             <input type="radio" className="sr-only" name={name} value={scheme} checked={value === scheme} onChange={() => onChange(scheme)} />
             {LABELS[scheme].name}
-            {LABELS[scheme].hint && <span className="ml-1 text-xs">({LABELS[scheme].hint})</span>}
+            {/* A space of its own, not a margin: the radio's accessible name reads "Dark, inverted (approximation, …)". */}
+            {LABELS[scheme].hint && <>{" "}<span className="text-xs">({LABELS[scheme].hint})</span></>}
           </label>
         ))}
       </div>
