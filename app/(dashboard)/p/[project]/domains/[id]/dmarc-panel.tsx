@@ -64,7 +64,10 @@ function RuaState({ view }: { view: DmarcView }) {
   if (!rua.published) {
     return (
       <WarningNote>
-        No DMARC record is published at _dmarc.{view.domain}. Publish <span className="break-all font-mono">v=DMARC1; p=none; rua=mailto:{rua.suggested}</span> to start receiving reports.
+        {/* One text block beside the icon: the note lays out its children as flex items. */}
+        <span>
+          No DMARC record is published at _dmarc.{view.domain}. Publish <span className="break-all font-mono">v=DMARC1; p=none; rua=mailto:{rua.suggested}</span> to start receiving reports.
+        </span>
       </WarningNote>
     );
   }
