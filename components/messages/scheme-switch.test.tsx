@@ -12,8 +12,9 @@ describe("the preview's scheme switch", () => {
     expect(html).toMatch(/<legend[^>]*>Preview as a mail client in<\/legend>/);
     expect(html).toMatch(/checked="" value="dark"/);
     expect(html.match(/checked=""/g)).toHaveLength(1);
-    expect(html).toContain("Dark, inverted<span class=\"ml-1 text-xs\">(approximation, like Gmail apps)</span>");
-    expect(html).toContain("Dark, partial<span class=\"ml-1 text-xs\">(approximation, like Outlook.com)</span>");
+    // A space of its own before the hint: the radio's accessible name must not run the words together.
+    expect(html).toContain("Dark, inverted <span class=\"text-xs\">(approximation, like Gmail apps)</span>");
+    expect(html).toContain("Dark, partial <span class=\"text-xs\">(approximation, like Outlook.com)</span>");
     expect(new Set(html.match(/name="[^"]+"/g)).size).toBe(1);
   });
 
