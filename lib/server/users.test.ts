@@ -9,6 +9,7 @@ import { registerProject } from "./projects";
 import { setTestEnv } from "./test-helpers";
 import { createUser, ensureFirstAdmin, listUsers, resetPassword, setUserProjects, updateUser } from "./users";
 import { eq } from "drizzle-orm";
+import { auditQuery } from "@/lib/schemas/audit";
 
 let dispose: () => Promise<void>;
 
@@ -56,7 +57,7 @@ describe("users", () => {
     expect([dup.status, dup.param]).toEqual([409, "email"]);
     const given = await createUser({ email: "kim@example.com", role: "marketer", password: "a long given password" }, admin);
     expect(given.password).toBeNull();
-    const audit = await listAudit({ action: "user.create", actorId: admin.id });
+    const audit = await listAudit(auditQuery.parse({ action: "user.create", actorId: admin.id }));
     // Newest first: kim, the refused duplicate, sam.
     expect(audit.data.map((e) => [e.target, e.outcome])).toEqual([
       ["kim@example.com", "success"],
@@ -84,7 +85,7 @@ describe("users", () => {
     const bad = await fails(createUser({ email: "bad@example.com", role: "support", projectIds: [p.id, "nope"] }, admin));
     expect([bad.status, bad.param]).toEqual([400, "projectIds.1"]);
     expect((await listUsers()).some((u) => u.email === "bad@example.com")).toBe(false);
-    const entry = (await listAudit({ action: "user.create", outcome: "success" })).data[0];
+    const entry = (await listAudit(auditQuery.parse({ action: "user.create", outcome: "success" }))).data[0];
     expect(entry).toMatchObject({ target: "alma@example.com", detail: { role: "support", allProjects: true, projects: [] } });
   });
 
@@ -109,7 +110,7 @@ describe("users", () => {
     expect(await updateUser(root.id, { role: "marketer" }, sam)).toMatchObject({ role: "marketer" });
     const back = await updateUser(root.id, { role: "admin" }, sam);
     expect(back.role).toBe("admin");
-    const failed = await listAudit({ action: "user.update", outcome: "failure" });
+    const failed = await listAudit(auditQuery.parse({ action: "user.update", outcome: "failure" }));
     expect(failed.data.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -137,7 +138,7 @@ describe("users", () => {
     expect(updated).toMatchObject({ allProjects: false, projectIds: [p.id] });
     const e = await fails(setUserProjects(kim.id, { allProjects: false, projectIds: [p.id, "nope"] }, SYSTEM_ACTOR));
     expect([e.status, e.param]).toEqual([400, "projectIds.1"]);
-    const entry = (await listAudit({ action: "user.projects", outcome: "success" })).data[0];
+    const entry = (await listAudit(auditQuery.parse({ action: "user.projects", outcome: "success" }))).data[0];
     expect(entry.detail).toEqual({ allProjects: false, projects: ["shop"] });
   });
 

@@ -10,6 +10,7 @@ import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, refusalMessage
 import { BusyLogin, InvalidLogin, ThrottledLogin } from "./next-auth";
 import { passwordPoolStats, resetPasswordPool } from "./password-pool";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
+import { auditQuery } from "@/lib/schemas/audit";
 
 let dispose: () => Promise<void>;
 const PASSWORD = "correct horse battery";
@@ -47,7 +48,7 @@ describe("checkCredentials", () => {
   it("accepts the right password, case-insensitively on the email, and records the sign-in", async () => {
     const result = await checkCredentials(" Ada@Example.com ", PASSWORD, "10.0.0.1");
     expect(result.ok).toBe(true);
-    const { data } = await listAudit({ action: "auth.sign_in", outcome: "success" });
+    const { data } = await listAudit(auditQuery.parse({ action: "auth.sign_in", outcome: "success" }));
     expect(data[0]).toMatchObject({ actorEmail: "ada@example.com", detail: { method: "password", address: "10.0.0.1" } });
   });
 

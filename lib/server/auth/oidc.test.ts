@@ -4,6 +4,7 @@ import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
 import { createUser, updateUser } from "../users";
 import { oidcProvider, oidcUserId } from "./oidc";
+import { auditQuery } from "@/lib/schemas/audit";
 
 let dispose: () => Promise<void>;
 let adaId: string;
@@ -41,7 +42,7 @@ describe("single sign-on", () => {
 
   it("records the sign-in once, when asked to", async () => {
     await oidcUserId({ email: "ada@example.com", email_verified: true }, { record: true });
-    const { data } = await listAudit({ action: "auth.sign_in" });
+    const { data } = await listAudit(auditQuery.parse({ action: "auth.sign_in" }));
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ actorId: adaId, detail: { method: "oidc" } });
   });

@@ -11,6 +11,7 @@ import { useTestDb } from "../db/test-db";
 import { registerProject } from "../projects";
 import { sessionCookie, sessionCookieFor, setTestEnv } from "../test-helpers";
 import { createUser, endUserSessions, resetPassword, setUserProjects, updateUser } from "../users";
+import { auditQuery } from "@/lib/schemas/audit";
 
 let dispose: () => Promise<void>;
 const ids: Record<string, string> = {};
@@ -218,7 +219,7 @@ describe("server-side sessions", () => {
     const admin = { id: ids.admin, email: "admin@example.com" };
     expect(await endUserSessions(user.id, admin)).toEqual({ ended: 1 });
     expect(await loadActor({ sub: user.id, sid: s.id })).toBeNull();
-    const { data } = await listAudit({ action: "user.sessions_end" });
+    const { data } = await listAudit(auditQuery.parse({ action: "user.sessions_end" }));
     expect(data[0]).toMatchObject({ actorEmail: "admin@example.com", target: "lost-laptop@example.com", outcome: "success", detail: { sessions: 1 } });
   });
 });

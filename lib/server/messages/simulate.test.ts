@@ -16,6 +16,7 @@ import { createUser } from "@/lib/server/users";
 import { FOREIGN_SECRET, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
 import { searchMessages } from "./search";
 import { simulateInbound } from "./simulate";
+import { messageListQuery } from "@/lib/schemas/messages-index";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -37,7 +38,7 @@ afterAll(async () => {
 });
 
 const simulate = (from: string, subject: string) => simulateInbound(project, support, { to: "support@acme.test", from, subject, text: "Hello there" });
-const found = async (address: string) => (await searchMessages(project.id, { q: address })).data;
+const found = async (address: string) => (await searchMessages(project.id, messageListQuery.parse({ q: address }))).data;
 
 describe("simulated inbound mail is in Messages at once", () => {
   it("an answer that only wraps the id: indexed from the request at once, then read back by id", async () => {

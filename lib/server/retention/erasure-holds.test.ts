@@ -27,6 +27,7 @@ import { foreignMessage, startForeignService, type ForeignMessage, type ForeignS
 import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "./erase";
+import { messageListQuery } from "@/lib/schemas/messages-index";
 
 /**
  * Issue 25, finding 4: an erasure holds. After erasing an address nothing in the dashboard's
@@ -270,9 +271,9 @@ describe("an erasure that holds", () => {
     // The search language's address terms too (issue 28), whole or in part.
     const terms = ["to", "from", "cc"].flatMap((k) => [`${k}:${ERASED}`, `${k}:erase-me`]);
     for (const q of [ERASED, ERASED.toUpperCase(), "erase-me", "example.com", `"${ERASED}"`, ...terms]) {
-      const found = await searchMessages(project.id, { q });
+      const found = await searchMessages(project.id, messageListQuery.parse({ q }));
       expect(found.data.filter((m) => JSON.stringify(m).toLowerCase().includes(ERASED))).toEqual([]);
     }
-    expect((await searchMessages(project.id, { q: ERASED })).data).toEqual([]);
+    expect((await searchMessages(project.id, messageListQuery.parse({ q: ERASED }))).data).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type Te
 import { createUser } from "@/lib/server/users";
 import { apiKeys as serviceKeys } from "@/service/db/schema";
 import { createTestService, type TestService } from "@/service/test/harness";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /**
  * Keys through the dashboard against the bundled service over real HTTP: who may mint an
@@ -61,7 +62,7 @@ describe("creating keys", () => {
     expect(res.status).toBe(403);
     expect((await res.json()).error).toMatchObject({ code: "forbidden", param: "reach", message: expect.stringMatching(/every project/) });
     expect(await serviceKeyCount()).toBe(before);
-    const audit = await listAudit({ q: "escape" });
+    const audit = await listAudit(auditQuery.parse({ q: "escape" }));
     expect(audit.data).toEqual([]);
   });
 
@@ -104,7 +105,7 @@ describe("revoking keys", () => {
     const again = await revoke(admin, "alpha", key.id);
     expect(again.status).toBe(409);
     expect((await again.json()).error.code).toBe("already_revoked");
-    const audit = await listAudit({ action: "api_key.revoke", outcome: "success" });
+    const audit = await listAudit(auditQuery.parse({ action: "api_key.revoke", outcome: "success" }));
     expect(audit.data[0]).toMatchObject({ actorEmail: "admin@example.com", project: "alpha", target: "to revoke" });
   });
 

@@ -12,6 +12,7 @@ import { GET as LIST, POST as ADD } from "./route";
 import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /** Suppressions linked to the bounce behind them, exported safely; the event stream protected. */
 const SUPPRESSIONS = [
@@ -77,7 +78,7 @@ describe("suppressions", () => {
     expect((await bad.json()).error.param).toBe("email");
     const ok = await ADD(await apiRequest("/api/p/p1/suppressions", { method: "POST", cookie: support, body: { email: "Block@Example.com", reason: "complaint" } }), params({ project: "p1" }));
     expect(ok.status).toBe(201);
-    const audit = await listAudit({ action: "suppression.create" });
+    const audit = await listAudit(auditQuery.parse({ action: "suppression.create" }));
     expect(audit.data[0]).toMatchObject({ target: "block@example.com", actorEmail: "s@example.com", detail: { reason: "complaint" }, outcome: "success" });
   });
 
@@ -98,7 +99,7 @@ describe("suppressions", () => {
     expect(lines).toHaveLength(1 + SUPPRESSION_EXPORT_PAGES * 100 + 1);
     expect(lines.at(-2)).toMatch(new RegExp(`^s${SUPPRESSION_EXPORT_PAGES - 1}-99@example.com,manual,`));
     expect(lines.at(-1)).toMatch(new RegExp(`^# Export stopped after ${SUPPRESSION_EXPORT_PAGES * 100} rows: it read the ${SUPPRESSION_EXPORT_PAGES} pages one export may ask the service for\\.`));
-    const [entry] = (await listAudit({ action: "export.suppressions", project: "endless" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.suppressions", project: "endless" }))).data;
     expect(entry!.detail).toMatchObject({ rows: SUPPRESSION_EXPORT_PAGES * 100, ended: "limit", limit: "pages" });
   }, 60_000);
 });

@@ -16,6 +16,7 @@ import { GET as CONTACTS_EXPORT } from "@/app/api/p/[project]/contacts/export/ro
 import { GET as RECIPIENT_EXPORT } from "@/app/api/p/[project]/recipients/[email]/export/route";
 import { POST as ERASE } from "@/app/api/p/[project]/recipients/[email]/erase/route";
 import { GET } from "./route";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /**
  * Exports (issue 28) through their routes, on the test database (PGlite, or Postgres with
@@ -93,7 +94,7 @@ describe("message export", () => {
 
   it("is audited once with its filter and row count", async () => {
     await (await exportMessages({ format: "ndjson", q: "subject:weekly", status: "delivered" })).text();
-    const [entry] = (await listAudit({ action: "export.messages", actorId: undefined })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.messages", actorId: undefined }))).data;
     expect(entry).toMatchObject({ actorEmail: "s@example.com", project: "demo", outcome: "success", detail: { format: "ndjson", rows: MANY, filter: { q: "subject:weekly", status: "delivered" } } });
   });
 

@@ -22,6 +22,7 @@ import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "./route";
 import { linkPeopleRollup } from "@/lib/test/link-people";
 import { addressHash } from "@/lib/server/redaction/address-hash";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /**
  * Erasing one recipient through its route: what goes, what stays, what the audit log keeps,
@@ -150,7 +151,7 @@ describe("erasing a recipient", () => {
     const entry = all.find((e) => e.action === "recipient.erase" && e.outcome === "success")!;
     expect(entry).toMatchObject({ target: hash, actorEmail: "support@staff.test", project: "acme" });
     // An admin who knows the address finds the erasure by searching for it.
-    expect((await listAudit({ q: "ADA@example.com", action: "recipient.erase", outcome: "success" })).data.map((e) => e.id)).toEqual([entry.id]);
+    expect((await listAudit(auditQuery.parse({ q: "ADA@example.com", action: "recipient.erase", outcome: "success" }))).data.map((e) => e.id)).toEqual([entry.id]);
     expect(hash).toMatch(/^erased:[0-9a-f]{40}$/);
     // Before any refresh: the address is out of insight's facts and link clickers, the messages marked.
     expect(rowsOf(await d.execute(sql`select 1 from insight_facts where project_id = ${project.id} and recipient = ${ADA} union all select 1 from insight_link_recipients where project_id = ${project.id} and recipient = ${ADA}`))).toEqual([]);
