@@ -17,6 +17,7 @@ import { FOREIGN_SECRET, startForeignService, type ForeignService } from "@/lib/
 import { searchMessages } from "./search";
 import { simulateInbound } from "./simulate";
 import { messageListQuery } from "@/lib/schemas/messages-index";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "inbox" }, SYSTEM_ACTOR, { checkWithService: false });
   await connectEventStream(project);
-  const { user } = await createUser({ email: "support@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "support@example.com", role: "support", password: "correct horse battery" }), SYSTEM_ACTOR);
   support = { ...user, projectIds: [], authAt: Date.now() } as unknown as Actor;
 });
 afterAll(async () => {

@@ -28,6 +28,7 @@ import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "./erase";
 import { messageListQuery } from "@/lib/schemas/messages-index";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Issue 25, finding 4: an erasure holds. After erasing an address nothing in the dashboard's
@@ -72,7 +73,7 @@ beforeAll(async () => {
   env();
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "foreign" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  const { user } = await createUser({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR);
   actor = { id: user.id, email: user.email, name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null };
   hash = addressHash(ERASED);
 

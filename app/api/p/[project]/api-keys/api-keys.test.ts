@@ -12,6 +12,7 @@ import { createUser } from "@/lib/server/users";
 import { apiKeys as serviceKeys } from "@/service/db/schema";
 import { createTestService, type TestService } from "@/service/test/harness";
 import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Keys through the dashboard against the bundled service over real HTTP: who may mint an
@@ -35,8 +36,8 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   const alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   await registerProject({ externalId: "beta" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
-  const { user } = await createUser({ email: "alpha-admin@example.com", role: "admin", password: PASSWORD, projectIds: [alpha.id] }, SYSTEM_ACTOR);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
+  const { user } = await createUser(createUserRequest.parse({ email: "alpha-admin@example.com", role: "admin", password: PASSWORD, projectIds: [alpha.id] }), SYSTEM_ACTOR);
   limited = await sessionCookie(user.id);
 });
 afterAll(async () => {

@@ -13,6 +13,7 @@ import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** Suppressions linked to the bounce behind them, exported safely; the event stream protected. */
 const SUPPRESSIONS = [
@@ -59,9 +60,9 @@ beforeAll(async () => {
   await d.insert(indexedMessages).values({ id: "msg_bounced", projectId: project.id, direction: "outbound", status: "bounced", from: "a@x.test", to: ["gone@example.com"], source: "dashboard", createdAt: new Date("2026-01-02T00:00:00Z") });
   await d.insert(indexedRecipients).values({ messageId: "msg_bounced", projectId: project.id, email: "gone@example.com", role: "to", createdAt: new Date("2026-01-02T00:00:00Z") });
   await d.insert(eventStreams).values({ projectId: project.id, webhookId: "wh_stream", url: "http://dash/api/ingest/p1", secretCiphertext: "x" });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

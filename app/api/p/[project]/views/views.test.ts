@@ -12,6 +12,7 @@ import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { GET, POST } from "./route";
 import { DELETE, PATCH } from "./[viewId]/route";
 import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Saved views (issue 28) through their routes, on the test database: PGlite, or Postgres when
@@ -32,7 +33,7 @@ beforeAll(async () => {
     ["cat", "support", false],
   ] as const;
   for (const [who, role, all] of people) {
-    const { user } = await createUser({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.demo] }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.demo] }), SYSTEM_ACTOR);
     ids[who] = user.id;
     cookies[who] = await sessionCookie(user.id);
   }
