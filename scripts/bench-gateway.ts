@@ -8,6 +8,8 @@
  * message (lib/server/message-index/read.ts); that is the figure held to the target. The same
  * route asked with `Cache-Control: no-cache` (every read goes to the service) is printed
  * beside it, so the price of the round trip stays visible.
+ *
+ * `--profile <dir>` writes a CPU profile (node --cpu-prof) of the dashboard's process there.
  */
 import { performance } from "node:perf_hooks";
 import { fromRoot } from "./lib/paths";
@@ -20,6 +22,8 @@ import { startStack } from "./lib/stack";
 stopChildrenOnSignal();
 
 const N = Number(process.argv[2]) || 500;
+const profileAt = process.argv.indexOf("--profile");
+const PROFILE = profileAt > 0 ? process.argv[profileAt + 1] : undefined;
 const WARM_UP = 100;
 /** Issue 27: a read the dashboard answers from its cache, and one that asks the service, against the direct call. */
 const TARGET_RATIO = 1.1;
@@ -50,7 +54,11 @@ function quantile(sorted: number[], q: number): number {
 }
 
 await withRunLock("gateway benchmark", async () => {
-  const stack = await startStack({ logDir: fromRoot("test-results", "bench-logs"), sandboxStepMs: 50 });
+  const stack = await startStack({
+    logDir: fromRoot("test-results", "bench-logs"),
+    sandboxStepMs: 50,
+    dashboardNodeFlags: PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE}`] : [],
+  });
   try {
     const project = stack.projects[0];
     if (!project) throw new Error("the service wrote no SERVICE_PROJECTS");

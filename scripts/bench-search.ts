@@ -26,6 +26,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { rerunUnderReactServer } from "./lib/react-server";
 import { scratchPostgresDatabase } from "./lib/scratch-postgres";
+import { messageListQuery, type MessageListQuery } from "@/lib/schemas/messages-index";
 
 rerunUnderReactServer(import.meta.url, "BENCH_SEARCH_CHILD");
 
@@ -145,8 +146,8 @@ async function main() {
     const DAY = 86_400_000;
     const now = Date.now();
 
-    type Query = Parameters<typeof listMessages>[1];
-    const firstPage = await listMessages(project, {});
+    type Query = MessageListQuery;
+    const firstPage = await listMessages(project, messageListQuery.parse({}));
     const cases: { name: string; query: () => Query }[] = [
       { name: "by recipient", query: () => ({ q: pick(recipients) }) },
       {
@@ -177,7 +178,7 @@ async function main() {
 
     if (flag("explain")) {
       for (const c of cases) {
-        const q = c.query();
+        const q = messageListQuery.parse(c.query());
         const built = (await searchQuery(main!.id, q)).query.toSQL();
         const inlined = built.sql.replace(/\$(\d+)/g, (_, n: string) => {
           const v = built.params[Number(n) - 1];
@@ -209,7 +210,7 @@ async function main() {
           `${(r.p95 / target).toFixed(2)}x of ${target} ms   (${r.note}/run)${r.p95 >= target ? "  ABOVE TARGET" : ""}`,
       );
     };
-    for (const c of cases) await measure(c.name, RUNS, SEARCH_TARGET_MS, async () => (await listMessages(project, c.query())).data.length);
+    for (const c of cases) await measure(c.name, RUNS, SEARCH_TARGET_MS, async () => (await listMessages(project, messageListQuery.parse(c.query()))).data.length);
     if (flag("searches-only")) {
       const above = rows.filter((r) => r.p95 >= r.target);
       console.log(`\n${ROWS.toLocaleString("en")} messages on ${POSTGRES ? "Postgres" : "PGlite"}: ${above.length ? `${above.length} above target (${above.map((r) => `${r.name} ${(r.p95 / r.target).toFixed(2)}x`).join(", ")}).` : "every search p95 under its target."}`);

@@ -26,6 +26,7 @@ import { suppressionMutations, suppressionsQuery } from "@/lib/queries/suppressi
 import { previewQuery, renderQuery, samplesQuery, templateMutations, templateQuery, templatesQuery } from "@/lib/queries/templates";
 import { userMutations, usersQuery } from "@/lib/queries/users";
 import { webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Every client call of lib/queries against the real answer of its route: the routes run here
@@ -51,7 +52,7 @@ beforeAll(async () => {
   await t.service.verifiedDomain("alpha", "alpha.test");
   await syncTemplates(t.service.svc.db);
   alpha = await t.register("alpha");
-  const admin = await createUser({ email: "ada@alpha.test", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+  const admin = await createUser(createUserRequest.parse({ email: "ada@alpha.test", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR);
   cookie = await sessionCookie(admin.user.id);
   ({ restore } = routeFetch({ cookie: () => cookie, origin: new URL(t.ingest.url).origin }));
 }, 120_000);

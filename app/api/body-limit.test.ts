@@ -9,6 +9,7 @@ import { registerProject } from "@/lib/server/projects";
 import { params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { hugeBody } from "@/contract/http/huge-body";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Finding 1 of the security review: a 400 MB chunked POST raised the server's memory by
@@ -24,7 +25,7 @@ beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  marketer = await sessionCookie((await createUser({ email: "mia@example.com", role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "mia@example.com", role: "marketer", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => dispose());
 

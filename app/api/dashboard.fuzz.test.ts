@@ -108,7 +108,7 @@ beforeAll(async () => {
   const alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   await registerProject({ externalId: "beta" }, SYSTEM_ACTOR, { checkWithService: false });
   const make = async (email: string, role: "admin" | "support" | "marketer") =>
-    (await createUser({ email, role, password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id;
+    (await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id;
   const limited = await make("limited@example.com", "admin");
   const d = await db();
   await d.update(users).set({ allProjects: false }).where(eq(users.id, limited));

@@ -9,6 +9,7 @@ import { registerProject } from "@/lib/server/projects";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Finding 8 of the security review: a NUL byte in an id, the project, a search or any string
@@ -24,7 +25,7 @@ let setupCalls = 0;
 beforeAll(async () => {
   ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 500, { error: { message: "the service must not be called", code: "unexpected" } })));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   setupCalls = service.requests.length;
 });
 afterAll(() => close());

@@ -14,6 +14,7 @@ import { registerProject } from "@/lib/server/projects";
 import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Every path parameter is declared with its kind's schema (lib/schemas/params.ts) and checked
@@ -29,7 +30,7 @@ beforeAll(async () => {
   // Whatever the service is asked answers 404: the well-formed unknown ids below.
   ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 404, { error: { message: "not found", code: "not_found" } })));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   setupCalls = service.requests.length;
 });
 afterAll(() => close());

@@ -11,7 +11,8 @@ function first(value: string | string[] | undefined): string | undefined {
  * A list screen's filters from its URL, checked by the list's query schema. A malformed value (a
  * hand-edited date, a stale cursor) is dropped and reported with its reason, rather than failing
  * the whole page; so is a `to` before the `from`. `fields` maps each URL parameter to its field of
- * the query (a pasted link reads better with `user` than with `actorId`).
+ * the query (a pasted link reads better with `user` than with `actorId`). `query` is the
+ * schema's output, ready for the list's server function.
  */
 export function parseUrlFilters<P extends string, Q>(
   raw: Record<string, string | string[] | undefined>,
@@ -46,5 +47,7 @@ export function parseUrlFilters<P extends string, Q>(
     delete candidate.to;
     delete filters["to" as P];
   }
-  return { filters, query: candidate as Q, invalid };
+  // The query as the schema reads it (trimmed, defaults filled in): the server functions take
+  // parsed input and do not read it again. What is left after the drops always parses.
+  return { filters, query: schema.parse(candidate), invalid };
 }

@@ -36,6 +36,8 @@ export const auditQuery = z.object({
     .default(50),
 });
 export type AuditQuery = z.input<typeof auditQuery>;
+/** As the route or the page read it: what listAudit takes. */
+export type AuditQueryParsed = z.output<typeof auditQuery>;
 
 export const auditPage = z.object({ data: z.array(auditEntry), nextCursor: z.string().nullable() });
 export type AuditPage = z.infer<typeof auditPage>;

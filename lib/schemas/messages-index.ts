@@ -45,6 +45,8 @@ export const messageListQuery = pageQuery.extend({
   to: isoDateTime.optional(),
 });
 export type MessageListQuery = z.input<typeof messageListQuery>;
+/** As the route or the page read it: what the search's server functions take. */
+export type MessageListQueryParsed = z.output<typeof messageListQuery>;
 
 export const indexedMessage = z.object({
   id: z.string(),

@@ -54,6 +54,8 @@ export const presendRequest = z.object({
   spam: z.boolean().default(true),
 });
 export type PresendRequest = z.input<typeof presendRequest>;
+/** As the route (or the template page) read it: what presendChecks takes. */
+export type PresendRequestParsed = z.output<typeof presendRequest>;
 
 export const severity = z.enum(SEVERITIES);
 export type Severity = z.infer<typeof severity>;

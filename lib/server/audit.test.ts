@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { listAudit, recordAudit, redact, withAudit } from "./audit";
 import { useTestDb } from "./db/test-db";
 import { setTestEnv } from "./test-helpers";
+import { auditQuery } from "@/lib/schemas/audit";
 
 let dispose: () => Promise<void>;
 const ada = { id: "u-ada", email: "ada@example.com" };
@@ -36,7 +37,7 @@ describe("redact", () => {
 describe("recordAudit and listAudit", () => {
   it("never stores a secret", async () => {
     await recordAudit({ actor: ada, action: "api_key.create", project: "demo", target: "staging", outcome: "success", detail: { secret: "sk_live_leak", name: "staging" } });
-    const { data } = await listAudit({ action: "api_key.create" });
+    const { data } = await listAudit(auditQuery.parse({ action: "api_key.create" }));
     expect(data[0].detail).toEqual({ name: "staging" });
     expect(JSON.stringify(data)).not.toContain("sk_live_leak");
   });
@@ -44,15 +45,15 @@ describe("recordAudit and listAudit", () => {
   it("filters by text, action, actor, project, outcome and time, newest first", async () => {
     await recordAudit({ actor: bob, action: "webhook.create", project: "shop", target: "https://hooks.example/x", outcome: "success" });
     await recordAudit({ actor: bob, action: "webhook.delete", project: "shop", target: "wh_9", outcome: "failure", detail: { error: "not_found" } });
-    expect((await listAudit({ q: "hooks.example" })).data.map((e) => e.action)).toEqual(["webhook.create"]);
-    expect((await listAudit({ q: "not_found" })).data.map((e) => e.target)).toEqual(["wh_9"]);
-    expect((await listAudit({ actorId: "u-bob" })).data.map((e) => e.action)).toEqual(["webhook.delete", "webhook.create"]);
-    expect((await listAudit({ project: "demo" })).data).toHaveLength(1);
-    expect((await listAudit({ outcome: "failure" })).data.map((e) => e.action)).toEqual(["webhook.delete"]);
-    expect((await listAudit({ from: new Date(Date.now() + 60_000).toISOString() })).data).toHaveLength(0);
-    expect((await listAudit({ to: new Date(Date.now() - 60_000).toISOString() })).data).toHaveLength(0);
+    expect((await listAudit(auditQuery.parse({ q: "hooks.example" }))).data.map((e) => e.action)).toEqual(["webhook.create"]);
+    expect((await listAudit(auditQuery.parse({ q: "not_found" }))).data.map((e) => e.target)).toEqual(["wh_9"]);
+    expect((await listAudit(auditQuery.parse({ actorId: "u-bob" }))).data.map((e) => e.action)).toEqual(["webhook.delete", "webhook.create"]);
+    expect((await listAudit(auditQuery.parse({ project: "demo" }))).data).toHaveLength(1);
+    expect((await listAudit(auditQuery.parse({ outcome: "failure" }))).data.map((e) => e.action)).toEqual(["webhook.delete"]);
+    expect((await listAudit(auditQuery.parse({ from: new Date(Date.now() + 60_000).toISOString() }))).data).toHaveLength(0);
+    expect((await listAudit(auditQuery.parse({ to: new Date(Date.now() - 60_000).toISOString() }))).data).toHaveLength(0);
     // LIKE wildcards in the search are literal.
-    expect((await listAudit({ q: "%" })).data).toHaveLength(0);
+    expect((await listAudit(auditQuery.parse({ q: "%" }))).data).toHaveLength(0);
   });
 
   it("pages with a cursor without skipping or repeating", async () => {
@@ -68,7 +69,7 @@ describe("recordAudit and listAudit", () => {
   });
 
   it("refuses a malformed cursor with a 400 naming it", async () => {
-    const err = await listAudit({ cursor: "garbage" }).catch((e) => e);
+    const err = await listAudit(auditQuery.parse({ cursor: "garbage" })).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);
     expect([err.status, err.param]).toEqual([400, "cursor"]);
   });
@@ -79,7 +80,7 @@ describe("withAudit", () => {
     await withAudit({ actor: ada, action: "thing.do", target: "x", detail: { n: 1 } }, async () => 1);
     const err = new AppError(409, "conflict", "no");
     await expect(withAudit({ actor: ada, action: "thing.do", target: "y" }, async () => { throw err; })).rejects.toBe(err);
-    const { data } = await listAudit({ action: "thing.do" });
+    const { data } = await listAudit(auditQuery.parse({ action: "thing.do" }));
     expect(data.map((e) => [e.target, e.outcome])).toEqual([["y", "failure"], ["x", "success"]]);
     expect(data[0].detail).toMatchObject({ error: "conflict" });
   });

@@ -4,7 +4,7 @@ import { safeErrorSummary } from "@/contract/log/safe-error";
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import { EMAIL_PATTERN } from "@/lib/schemas/common";
-import { auditQuery, type AuditEntry, type AuditPage, type AuditQuery } from "@/lib/schemas/audit";
+import type { AuditEntry, AuditPage, AuditQueryParsed } from "@/lib/schemas/audit";
 import { db } from "./db";
 import { auditLog } from "./db/schema/core";
 import { addressHash } from "./redaction/address-hash";
@@ -120,8 +120,8 @@ function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export async function listAudit(query: AuditQuery = {}): Promise<AuditPage> {
-  const q = auditQuery.parse(query);
+/** `q` is read with `auditQuery` by the route or the page. */
+export async function listAudit(q: AuditQueryParsed): Promise<AuditPage> {
   const where: SQL[] = [];
   if (q.action) where.push(eq(auditLog.action, q.action));
   if (q.actorId) where.push(eq(auditLog.actorId, q.actorId));

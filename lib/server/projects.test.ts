@@ -5,6 +5,7 @@ import { getProject, listProjectsForUser, registerProject, removeProject, update
 import { registerServiceProjects } from "./startup";
 import { json, type TestServer } from "./test-helpers";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /** Answers the one call registration makes, like the service: known projects list templates. */
 let service: TestServer;
@@ -30,7 +31,7 @@ describe("registerProject", () => {
     expect(call.url).toBe("/v1/templates?limit=1");
     expect(call.headers["x-service-product"]).toBe("demo");
     expect(await getProject("demo")).toEqual(p);
-    const [entry] = (await listAudit({ action: "project.register" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "project.register" }))).data;
     expect(entry).toMatchObject({ actorEmail: "admin@example.com", project: "demo", outcome: "success" });
   });
 
@@ -40,7 +41,7 @@ describe("registerProject", () => {
     expect([e.status, e.code, e.param]).toEqual([400, "unknown_project", "externalId"]);
     expect(e.message).toMatch(/^externalId: /);
     expect(await getProject("nope")).toBeNull();
-    expect((await listAudit({ action: "project.register", outcome: "failure" })).data[0].project).toBe("nope");
+    expect((await listAudit(auditQuery.parse({ action: "project.register", outcome: "failure" }))).data[0].project).toBe("nope");
   });
 
   it("refuses a duplicate with 409 on externalId", async () => {
@@ -88,7 +89,7 @@ describe("registerServiceProjects (start-up)", () => {
       expect.stringMatching(/^error Could not register project has space: .*externalId/s),
     ]);
     expect(await getProject("has space")).toBeNull();
-    const system = (await listAudit({ action: "project.register", project: "shop" })).data[0];
+    const system = (await listAudit(auditQuery.parse({ action: "project.register", project: "shop" }))).data[0];
     expect(system.actorEmail).toBe(SYSTEM_ACTOR.email);
   });
 });

@@ -9,6 +9,8 @@ import { registerProject } from "./projects";
 import { setTestEnv } from "./test-helpers";
 import { createUser, ensureFirstAdmin, listUsers, resetPassword, setUserProjects, updateUser } from "./users";
 import { eq } from "drizzle-orm";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 
@@ -47,16 +49,16 @@ describe("ensureFirstAdmin", () => {
 describe("users", () => {
   it("creates a user with a generated password shown once, and refuses a duplicate email", async () => {
     const [admin] = await listUsers();
-    const { user, password } = await createUser({ email: "Sam@Example.com", name: "Sam", role: "support" }, admin);
+    const { user, password } = await createUser(createUserRequest.parse({ email: "Sam@Example.com", name: "Sam", role: "support" }), admin);
     // No project unless chosen at creation.
     expect(user).toMatchObject({ email: "sam@example.com", name: "Sam", role: "support", allProjects: false, projectIds: [], activeSessions: 0 });
     expect(password).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(await verifyPassword(password!, await hashOf(user.id))).toBe(true);
-    const dup = await fails(createUser({ email: "sam@example.com", role: "marketer" }, admin));
+    const dup = await fails(createUser(createUserRequest.parse({ email: "sam@example.com", role: "marketer" }), admin));
     expect([dup.status, dup.param]).toEqual([409, "email"]);
-    const given = await createUser({ email: "kim@example.com", role: "marketer", password: "a long given password" }, admin);
+    const given = await createUser(createUserRequest.parse({ email: "kim@example.com", role: "marketer", password: "a long given password" }), admin);
     expect(given.password).toBeNull();
-    const audit = await listAudit({ action: "user.create", actorId: admin.id });
+    const audit = await listAudit(auditQuery.parse({ action: "user.create", actorId: admin.id }));
     // Newest first: kim, the refused duplicate, sam.
     expect(audit.data.map((e) => [e.target, e.outcome])).toEqual([
       ["kim@example.com", "success"],
@@ -66,25 +68,24 @@ describe("users", () => {
     expect(JSON.stringify(audit)).not.toContain(password!);
   });
 
-  it("validates input with field names", async () => {
-    const [admin] = await listUsers();
-    const e = await createUser({ email: "x@example.com", role: "boss" as never }, admin).catch((err) => err);
-    expect(e.name).toBe("ZodError");
-    expect(e.issues[0].path).toEqual(["role"]);
+  it("validates input with field names (the shared schema the route reads the body with)", () => {
+    const e = createUserRequest.safeParse({ email: "x@example.com", role: "boss" });
+    expect(e.success).toBe(false);
+    expect(e.error?.issues[0].path).toEqual(["role"]);
   });
 
   it("creates a user with the projects chosen, and names an unknown one by index", async () => {
     const [admin] = await listUsers();
     const p = await registerProject({ externalId: "news", name: "News" }, SYSTEM_ACTOR, { checkWithService: false });
-    const { user } = await createUser({ email: "ned@example.com", role: "marketer", projectIds: [p.id] }, admin);
+    const { user } = await createUser(createUserRequest.parse({ email: "ned@example.com", role: "marketer", projectIds: [p.id] }), admin);
     expect(user).toMatchObject({ allProjects: false, projectIds: [p.id] });
     expect((await listUsers()).find((u) => u.id === user.id)).toMatchObject({ projectIds: [p.id] });
-    const all = await createUser({ email: "alma@example.com", role: "support", allProjects: true, projectIds: [p.id] }, admin);
+    const all = await createUser(createUserRequest.parse({ email: "alma@example.com", role: "support", allProjects: true, projectIds: [p.id] }), admin);
     expect(all.user).toMatchObject({ allProjects: true, projectIds: [] });
-    const bad = await fails(createUser({ email: "bad@example.com", role: "support", projectIds: [p.id, "nope"] }, admin));
+    const bad = await fails(createUser(createUserRequest.parse({ email: "bad@example.com", role: "support", projectIds: [p.id, "nope"] }), admin));
     expect([bad.status, bad.param]).toEqual([400, "projectIds.1"]);
     expect((await listUsers()).some((u) => u.email === "bad@example.com")).toBe(false);
-    const entry = (await listAudit({ action: "user.create", outcome: "success" })).data[0];
+    const entry = (await listAudit(auditQuery.parse({ action: "user.create", outcome: "success" }))).data[0];
     expect(entry).toMatchObject({ target: "alma@example.com", detail: { role: "support", allProjects: true, projects: [] } });
   });
 
@@ -109,7 +110,7 @@ describe("users", () => {
     expect(await updateUser(root.id, { role: "marketer" }, sam)).toMatchObject({ role: "marketer" });
     const back = await updateUser(root.id, { role: "admin" }, sam);
     expect(back.role).toBe("admin");
-    const failed = await listAudit({ action: "user.update", outcome: "failure" });
+    const failed = await listAudit(auditQuery.parse({ action: "user.update", outcome: "failure" }));
     expect(failed.data.length).toBeGreaterThanOrEqual(2);
   });
 
@@ -137,7 +138,7 @@ describe("users", () => {
     expect(updated).toMatchObject({ allProjects: false, projectIds: [p.id] });
     const e = await fails(setUserProjects(kim.id, { allProjects: false, projectIds: [p.id, "nope"] }, SYSTEM_ACTOR));
     expect([e.status, e.param]).toEqual([400, "projectIds.1"]);
-    const entry = (await listAudit({ action: "user.projects", outcome: "success" })).data[0];
+    const entry = (await listAudit(auditQuery.parse({ action: "user.projects", outcome: "success" }))).data[0];
     expect(entry.detail).toEqual({ allProjects: false, projects: ["shop"] });
   });
 

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, count, eq, inArray, ne, sql } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
 import type { z } from "zod";
-import { createUserRequest, type CreateUserRequest, type updateUserRequest, type userProjectsRequest, type UserView } from "@/lib/schemas/users";
+import type { createUserRequest, updateUserRequest, userProjectsRequest, UserView } from "@/lib/schemas/users";
 import { recordAudit, SYSTEM_ACTOR, withAudit, type AuditActor } from "./audit";
 import { generatePassword, hashPassword } from "./auth/password";
 import { liveSessionCondition, revokeUserSessions } from "./auth/sessions";
@@ -79,13 +79,13 @@ async function knownProjects(projectIds: string[]): Promise<{ id: string; extern
 
 /**
  * Creates a user with the project access chosen for them (none unless chosen). When no
- * password is given one is generated and returned once, never stored in clear.
+ * password is given one is generated and returned once, never stored in clear. `data` is read
+ * with `createUserRequest` by the caller (the route; tests likewise).
  */
 export async function createUser(
-  input: CreateUserRequest,
+  data: z.output<typeof createUserRequest>,
   actor: AuditActor,
 ): Promise<{ user: UserView; password: string | null }> {
-  const data = createUserRequest.parse(input);
   const email = data.email.toLowerCase();
   const grants = data.allProjects ? [] : data.projectIds;
   const detail = { role: data.role, allProjects: data.allProjects, projects: [] as string[] };

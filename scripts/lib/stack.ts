@@ -62,6 +62,8 @@ export interface StackOptions {
    * (PGlite allows one process per folder, so a benchmark fills the index here).
    */
   beforeDashboard?: (dashboard: { dataDir: string; projects: string[] }) => Promise<void>;
+  /** Extra Node flags for the dashboard's process (a benchmark's `--cpu-prof`). */
+  dashboardNodeFlags?: string[];
 }
 
 // Variables of a developer's shell or .env.local that must not leak into a run on fresh data
@@ -167,7 +169,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     const dashboard = startChild({
       name: "dashboard",
       command: process.execPath,
-      args: nextServerArgs(dashboardPort),
+      args: [...(options.dashboardNodeFlags ?? []), ...nextServerArgs(dashboardPort)],
       cwd: ROOT,
       logFile: path.join(options.logDir, "dashboard.log"),
       env: dashboardEnv,

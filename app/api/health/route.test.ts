@@ -5,6 +5,7 @@ import { resetServiceHealth } from "@/lib/server/service/health";
 import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * A service that is not ours: it refuses keys with a problem+json 401, knows only the
@@ -16,7 +17,7 @@ let cookie: string;
 beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
-  cookie = await sessionCookie((await createUser({ email: "sup@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  cookie = await sessionCookie((await createUser(createUserRequest.parse({ email: "sup@example.com", role: "support", password: "correct horse battery" }), SYSTEM_ACTOR)).user.id);
   foreign = await startHttpServer((req, res) => {
     if (req.headers.authorization !== "Bearer good-key") {
       res.writeHead(401, { "Content-Type": "application/problem+json" }).end(JSON.stringify({ title: "Unauthorized", detail: "Invalid token" }));

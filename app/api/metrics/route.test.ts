@@ -26,6 +26,7 @@ import { startDashboardOnReal, type DashboardOnReal } from "@/lib/test/dashboard
 import { addVerifiedDomain } from "@/service/test/sending-fixtures";
 import { GET as listViews } from "../p/[project]/views/route";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * GET /api/metrics (issue 29): only with the bearer token, and its series move with the work —
@@ -173,7 +174,7 @@ describe("ops/grafana-dashboard.json", () => {
 
 describe("GET /api/metrics: the series move with the work", () => {
   it("counts a request by its route pattern, method and status, with its duration, never by its path", async () => {
-    const admin = await createUser({ email: "metrics-admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+    const admin = await createUser(createUserRequest.parse({ email: "metrics-admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR);
     const cookie = await sessionCookie(admin.user.id);
     const labels = { route: "/api/p/[project]/views", method: "GET", status: "200" };
     const before = await samples();
@@ -187,7 +188,7 @@ describe("GET /api/metrics: the series move with the work", () => {
   });
 
   it("writes the request's JSON log line with the id route() answered with, the user and the project", async () => {
-    const admin = await createUser({ email: "metrics-logged@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+    const admin = await createUser(createUserRequest.parse({ email: "metrics-logged@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR);
     const lines: string[] = [];
     const quiet = { error: () => {}, warn: () => {}, info: () => {}, log: () => {}, debug: () => {} };
     installJsonConsole(quiet, jsonLogger({ write: (line: string) => void lines.push(line) }));
@@ -255,7 +256,7 @@ describe("GET /api/metrics: the series move with the work", () => {
   it("counts a batch's rows as the runner settles them, by kind and outcome", async () => {
     await addVerifiedDomain(real.svc.db, real.svc.alpha.id, "alpha.test");
     const actor: Actor = { id: "u-metrics", email: "mia@example.com", name: "Mia", role: "marketer", active: true, allProjects: true, projectIds: [], authAt: null, sessionId: "s-metrics" };
-    await createUser({ email: actor.email, role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR).then((u) => (actor.id = u.user.id));
+    await createUser(createUserRequest.parse({ email: actor.email, role: "marketer", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR).then((u) => (actor.id = u.user.id));
     const before = valueOf(await samples(), "mail_dashboard_batch_rows_total", { kind: "send", outcome: "sent" });
     const csv = ["email,name", "ann@example.com,Ann", "bob@example.com,Bob"].join("\n");
     const { id } = await createSendJob(alpha, actor, { csv, fileName: "metrics.csv", mapping: { email: "email", name: "name", variables: {} }, content: { from: { email: "news@alpha.test" }, subject: "Hi {{name}}", text: "Hi" }, confirmCount: 2 }, { start: false });

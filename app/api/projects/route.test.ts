@@ -5,6 +5,7 @@ import { createUser } from "@/lib/server/users";
 import { DELETE, PATCH } from "./[id]/route";
 import { GET, POST } from "./route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let close: () => Promise<void>;
 let service: TestServer;
@@ -15,8 +16,8 @@ beforeAll(async () => {
   ({ service, close } = await startDashboardOnFake((req, res) =>
     req.headers["x-service-product"] === "demo" ? json(res, 200, { data: [], nextCursor: null }) : json(res, 404, { message: "unknown project" }),
   ));
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "sup@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "sup@example.com", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

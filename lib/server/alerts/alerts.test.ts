@@ -13,6 +13,7 @@ import { startDashboardOnBundled, type DashboardOnBundled } from "@/lib/test/das
 import { evaluateAlerts } from "./evaluate";
 import { sendDueAlerts } from "./outbox";
 import { activeAlerts } from "./view";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Alerts end to end on the bundled service: mail sent through the service, indexed from its
@@ -36,13 +37,13 @@ beforeAll(async () => {
   await t.service.verifiedDomain("beta", "beta.test");
   alpha = await t.register("alpha");
   beta = await t.register("beta");
-  await createUser({ email: "ada@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR);
-  await createUser({ email: "bo@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR);
-  const limited = await createUser({ email: "cy@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR);
+  await createUser(createUserRequest.parse({ email: "ada@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR);
+  await createUser(createUserRequest.parse({ email: "bo@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR);
+  const limited = await createUser(createUserRequest.parse({ email: "cy@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR);
   await setUserProjects(limited.user.id, { allProjects: false, projectIds: [beta.id] }, SYSTEM_ACTOR);
-  const gone = await createUser({ email: "dee@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR);
+  const gone = await createUser(createUserRequest.parse({ email: "dee@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR);
   await updateUser(gone.user.id, { active: false }, SYSTEM_ACTOR);
-  await createUser({ email: "sam@support.test", role: "support", allProjects: true }, SYSTEM_ACTOR);
+  await createUser(createUserRequest.parse({ email: "sam@support.test", role: "support", allProjects: true }), SYSTEM_ACTOR);
 }, 120_000);
 afterAll(() => t?.close());
 

@@ -10,6 +10,8 @@ import { INVALID_CREDENTIALS, REFUSAL_FLOOR_MS, checkCredentials, refusalMessage
 import { BusyLogin, InvalidLogin, ThrottledLogin } from "./next-auth";
 import { passwordPoolStats, resetPasswordPool } from "./password-pool";
 import { ACCOUNT_FACTOR, ACCOUNT_MAX_DELAY_S, ADDRESS_FACTOR, delayMs, takeAttempt, throttleKeys } from "./throttle";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 const PASSWORD = "correct horse battery";
@@ -19,8 +21,8 @@ const MAX_DELAY_S = 300;
 beforeAll(async () => {
   setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S) });
   ({ dispose } = await useTestDb());
-  await createUser({ email: "ada@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
-  const { user } = await createUser({ email: "off@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+  await createUser(createUserRequest.parse({ email: "ada@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "off@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
   await updateUser(user.id, { active: false }, SYSTEM_ACTOR);
 });
 afterAll(() => dispose());
@@ -47,7 +49,7 @@ describe("checkCredentials", () => {
   it("accepts the right password, case-insensitively on the email, and records the sign-in", async () => {
     const result = await checkCredentials(" Ada@Example.com ", PASSWORD, "10.0.0.1");
     expect(result.ok).toBe(true);
-    const { data } = await listAudit({ action: "auth.sign_in", outcome: "success" });
+    const { data } = await listAudit(auditQuery.parse({ action: "auth.sign_in", outcome: "success" }));
     expect(data[0]).toMatchObject({ actorEmail: "ada@example.com", detail: { method: "password", address: "10.0.0.1" } });
   });
 
@@ -66,7 +68,7 @@ describe("checkCredentials", () => {
   });
 
   it("a stranger's failures from one address never keep the owner out at another (the review's lock-out)", async () => {
-    await createUser({ email: "admin-only@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "admin-only@example.com", role: "admin", password: PASSWORD }), SYSTEM_ACTOR);
     for (let i = 0; i < 20; i++) await fail("admin-only@example.com", "198.51.100.66");
     expect(await signIn("admin-only@example.com", "198.51.100.66")).toMatchObject({ ok: false, reason: "throttled" });
     // The owner, at an address that never failed, signs in at once.
@@ -93,7 +95,7 @@ describe("checkCredentials", () => {
   });
 
   it("30 parallel guesses from one address get at most LOGIN_THROTTLE_MAX password checks, and one audit entry for the rest", async () => {
-    await createUser({ email: "burst@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "burst@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => checkCredentials("burst@example.com", `guess-${i}`, "10.5.0.1", T)));
     expect(answers.filter((a) => !a.ok && a.reason === "invalid")).toHaveLength(MAX);
     expect(answers.filter((a) => !a.ok && a.reason === "throttled")).toHaveLength(30 - MAX);
@@ -101,7 +103,7 @@ describe("checkCredentials", () => {
   });
 
   it("a flood of throttled tries is one audit entry with its count, per pair", async () => {
-    await createUser({ email: "flood@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "flood@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     for (let i = 0; i < MAX; i++) await fail("flood@example.com", "10.6.0.1");
     for (let i = 0; i < 40; i++) expect(await fail("flood@example.com", "10.6.0.1")).toMatchObject({ reason: "throttled" });
     for (let i = 0; i < MAX; i++) await fail("flood@example.com", "10.6.0.2");
@@ -128,7 +130,7 @@ describe("checkCredentials", () => {
   });
 
   it("bounds a guesser spread over many networks: past the account's free failures each network gets one pass, then waits; known networks pass", async () => {
-    await createUser({ email: "target@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "target@example.com", role: "admin", password: PASSWORD }), SYSTEM_ACTOR);
     expect((await signIn("target@example.com", "192.0.2.1")).ok).toBe(true); // the owner's network, now known
     const spread = MAX * ACCOUNT_FACTOR;
     for (let i = 0; i < spread; i++) expect(await fail("target@example.com", `10.7.${i}.1`)).toEqual({ ok: false, reason: "invalid" });
@@ -146,7 +148,7 @@ describe("checkCredentials", () => {
   });
 
   it("a stranger who keeps the account's delay going cannot keep the owner out at a new network (M1)", async () => {
-    await createUser({ email: "kept@example.com", role: "admin", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "kept@example.com", role: "admin", password: PASSWORD }), SYSTEM_ACTOR);
     for (let i = 0; i < MAX * ACCOUNT_FACTOR; i++) await fail("kept@example.com", `10.20.${i}.1`);
     // Each time the account's delay runs out, one more counted failure from another network.
     let t = T;
@@ -159,7 +161,7 @@ describe("checkCredentials", () => {
   });
 
   it("counts an IPv6 client by its /64: a new address in the same network is no fresh budget, and its refusals are one audit entry", async () => {
-    await createUser({ email: "v6@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "v6@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     for (let i = 1; i <= MAX; i++) expect(await fail("v6@example.com", `2001:db8:7:1::${i}`)).toEqual({ ok: false, reason: "invalid" });
     for (let i = 0; i < 5; i++) expect(await fail("v6@example.com", `2001:db8:7:1:${i}:ffff::9`)).toMatchObject({ reason: "throttled" });
     expect(await fail("v6@example.com", "2001:db8:7:2::1")).toEqual({ ok: false, reason: "invalid" });
@@ -171,7 +173,7 @@ describe("checkCredentials", () => {
   });
 
   it("a refused try takes as long whether or not the account exists: no less than REFUSAL_FLOOR_MS", async () => {
-    await createUser({ email: "timed@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "timed@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     for (const email of ["timed@example.com", "not-timed@example.com"]) {
       for (let i = 0; i < MAX; i++) await fail(email, "10.31.0.1");
       for (let i = 0; i < 3; i++) {
@@ -197,7 +199,7 @@ describe("checkCredentials", () => {
   });
 
   it("an admin's password reset lifts the account's counts at every address, not another account's", async () => {
-    const { user } = await createUser({ email: "reset@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "reset@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     for (const address of ["10.8.0.1", "10.8.0.2"]) for (let i = 0; i < MAX; i++) await fail("reset@example.com", address);
     for (let i = 0; i < MAX; i++) await fail("reset2@example.com", "10.8.0.1");
     expect(await fail("reset@example.com", "10.8.0.2")).toMatchObject({ reason: "throttled" });
@@ -218,7 +220,7 @@ describe("checkCredentials", () => {
   });
 
   it("a successful sign-in clears the pair's count and gives the address its attempt back", async () => {
-    await createUser({ email: "grace@example.com", role: "marketer", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "grace@example.com", role: "marketer", password: PASSWORD }), SYSTEM_ACTOR);
     await fail("grace@example.com", "10.4.0.1");
     await fail("grace@example.com", "10.4.0.1");
     expect((await signIn("grace@example.com", "10.4.0.1")).ok).toBe(true);
@@ -257,7 +259,7 @@ describe("checkCredentials", () => {
     setTestEnv({ LOGIN_THROTTLE_MAX: String(MAX), LOGIN_THROTTLE_WINDOW_S: "600", LOGIN_THROTTLE_MAX_DELAY_S: String(MAX_DELAY_S), PASSWORD_WORKERS: "1", PASSWORD_QUEUE: "1" });
     await resetPasswordPool();
     try {
-      await createUser({ email: "crowd@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+      await createUser(createUserRequest.parse({ email: "crowd@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
       let mostRunning = 0;
       const watch = () => (mostRunning = Math.max(mostRunning, passwordPoolStats().running));
       // Each from a network of its own, well inside the throttle's free tries.

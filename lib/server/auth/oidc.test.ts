@@ -4,6 +4,8 @@ import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
 import { createUser, updateUser } from "../users";
 import { oidcProvider, oidcUserId } from "./oidc";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let adaId: string;
@@ -11,8 +13,8 @@ let adaId: string;
 beforeAll(async () => {
   setTestEnv({ OIDC_ISSUER: "https://id.example.com", OIDC_CLIENT_ID: "dash", OIDC_CLIENT_SECRET: "s3cret" });
   ({ dispose } = await useTestDb());
-  adaId = (await createUser({ email: "ada@example.com", role: "support" }, SYSTEM_ACTOR)).user.id;
-  const { user } = await createUser({ email: "off@example.com", role: "support" }, SYSTEM_ACTOR);
+  adaId = (await createUser(createUserRequest.parse({ email: "ada@example.com", role: "support" }), SYSTEM_ACTOR)).user.id;
+  const { user } = await createUser(createUserRequest.parse({ email: "off@example.com", role: "support" }), SYSTEM_ACTOR);
   await updateUser(user.id, { active: false }, SYSTEM_ACTOR);
 });
 afterAll(() => dispose());
@@ -41,7 +43,7 @@ describe("single sign-on", () => {
 
   it("records the sign-in once, when asked to", async () => {
     await oidcUserId({ email: "ada@example.com", email_verified: true }, { record: true });
-    const { data } = await listAudit({ action: "auth.sign_in" });
+    const { data } = await listAudit(auditQuery.parse({ action: "auth.sign_in" }));
     expect(data).toHaveLength(1);
     expect(data[0]).toMatchObject({ actorId: adaId, detail: { method: "oidc" } });
   });

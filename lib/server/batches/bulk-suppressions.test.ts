@@ -10,6 +10,7 @@ import { checkSuppressionList, createSuppressionJob } from "./bulk-suppressions"
 import { getJob, jobRows } from "./jobs";
 import { claimChunk, settleRunningJobs } from "./runner";
 import { sweepJobs } from "./sweeper";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /**
  * Suppressions in bulk against the real bundled service over HTTP: the check (line numbers,
@@ -122,7 +123,7 @@ describe("the job", () => {
       { email: "grace@example.com", reason: "complaint" },
     ]);
     expect(requests.filter((r) => r.method === "POST").map((r) => r.email).sort()).toEqual(["ada@example.com", "beta-only@example.com", "grace@example.com"]);
-    const audit = await listAudit({ action: "suppression.bulk_create" });
+    const audit = await listAudit(auditQuery.parse({ action: "suppression.bulk_create" }));
     expect(audit.data[0]).toMatchObject({ target: id, actorEmail: actor.email, detail: { total: 7, toAdd: 3, alreadySuppressed: 1, invalid: 2, repeated: 1, reason: "unsubscribe" }, outcome: "success" });
   });
 

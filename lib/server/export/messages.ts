@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import type { IndexedMessage, MessageListQuery } from "@/lib/schemas/messages-index";
+import { MAX_PAGE_SIZE } from "@/lib/schemas";
+import type { IndexedMessage, MessageListQueryParsed } from "@/lib/schemas/messages-index";
 import { db } from "../db";
 import { indexedEvents, indexedMessages } from "../db/schema/messages";
 import type { Project } from "../gate/access";
@@ -117,9 +118,10 @@ function toExportRow(text: string): MessageExportRow {
  * The keyset's time is the last row's own, read by its key: exact to the microsecond, where
  * a time carried through JavaScript would be cut to the millisecond and could skip rows.
  */
-export function messagePages(project: Project, query: MessageListQuery): PageSource<MessageExportRow> {
+export function messagePages(project: Project, query: Omit<MessageListQueryParsed, "cursor" | "limit">): PageSource<MessageExportRow> {
   return async function* (signal) {
-    const { where } = await searchConditions(project.id, { ...query, cursor: undefined }, new Date());
+    // Its conditions only: the export pages by its own keyset, so the page size given is not read.
+    const { where } = await searchConditions(project.id, { ...query, cursor: undefined, limit: MAX_PAGE_SIZE }, new Date());
     const d = await db();
     let after: string | undefined;
     while (!signal.aborted) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { MAX_PAGE_SIZE, type SuppressionRow } from "@/lib/schemas";
-import type { AuditEntry, AuditQuery } from "@/lib/schemas/audit";
+import type { AuditEntry, AuditQueryParsed } from "@/lib/schemas/audit";
 import { listAudit } from "../audit";
 import { searchContactsAfter, type IndexedContact } from "../contacts/index-store";
 import type { Project } from "../gate/access";
@@ -37,7 +37,7 @@ export const AUDIT_COLUMNS: ExportColumn<AuditEntry>[] = [
 ];
 
 /** The audit log as the screen lists it (its filters, secrets already masked), by its keyset cursor. */
-export const auditPages = (query: AuditQuery): PageSource<AuditEntry> => cursorPages((cursor) => listAudit({ ...query, cursor, limit: MAX_PAGE_SIZE }));
+export const auditPages = (query: Omit<AuditQueryParsed, "cursor" | "limit">): PageSource<AuditEntry> => cursorPages((cursor) => listAudit({ ...query, cursor, limit: MAX_PAGE_SIZE }));
 
 export const CONTACT_COLUMNS: ExportColumn<IndexedContact>[] = [
   { header: "id", value: (r) => r.id },

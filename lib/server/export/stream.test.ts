@@ -6,6 +6,7 @@ import { isAppError } from "@/lib/errors";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import type { ExportColumn } from "./format";
 import { cursorPages, exportResponse, type PageSource } from "./stream";
+import { auditQuery } from "@/lib/schemas/audit";
 
 /**
  * The export machinery itself: reads a page only when the client takes one (so a client that
@@ -34,7 +35,7 @@ function counted(pages: number, empty: number[] = []) {
 }
 const settle = (ms = 20) => new Promise((r) => setTimeout(r, ms));
 const lastLine = (text: string) => text.trimEnd().split(/\r?\n/).at(-1)!;
-const newestAudit = async (email: string) => (await listAudit({ action: "export.numbers", actorId: undefined, q: email })).data[0];
+const newestAudit = async (email: string) => (await listAudit(auditQuery.parse({ action: "export.numbers", actorId: undefined, q: email }))).data[0];
 
 describe("exportResponse", () => {
   it("reads no further than the client has taken, and stops when it cancels", async () => {
@@ -50,7 +51,7 @@ describe("exportResponse", () => {
     const readsAtCancel = state.reads;
     await settle();
     expect(state.reads).toBe(readsAtCancel);
-    const [entry] = (await listAudit({ action: "export.numbers" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.numbers" }))).data;
     expect(entry).toMatchObject({ actorEmail: "u1@example.com", outcome: "success", detail: { format: "csv", filter: { q: "x" }, ended: "cancelled" } });
     expect(entry!.detail.rows).toBeLessThanOrEqual(30);
   });
@@ -76,7 +77,7 @@ describe("exportResponse", () => {
     const lines = (await res.text()).trim().split("\n");
     expect(lines).toHaveLength(50);
     await settle();
-    const [entry] = (await listAudit({ action: "export.numbers", actorId: undefined, q: "u3@example.com" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.numbers", actorId: undefined, q: "u3@example.com" }))).data;
     expect(entry!.detail).toEqual({ format: "ndjson", filter: {}, rows: 50 });
   });
 
@@ -97,7 +98,7 @@ describe("exportResponse", () => {
       throw new Error("database gone");
     };
     await expect(exportResponse({ actor: actor("u6"), project: null, kind: "numbers", filter: {}, format: "csv", columns: COLUMNS, pages: failing })).rejects.toThrow("database gone");
-    const [entry] = (await listAudit({ action: "export.numbers", outcome: "failure" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.numbers", outcome: "failure" }))).data;
     expect(entry).toMatchObject({ actorEmail: "u6@example.com", detail: { rows: 0, ended: "failed" } });
   });
 
@@ -155,7 +156,7 @@ describe("exportResponse", () => {
     const decoder = new TextDecoder();
     for (let r = await reader.read(); !r.done; r = await reader.read()) rest += decoder.decode(r.value);
     expect(lastLine(rest)).toMatch(/^# Export stopped after \d+ rows: it ran for its limit of 0 minutes\./);
-    const entries = (await listAudit({ action: "export.numbers", actorId: undefined, q: "u10@example.com" })).data;
+    const entries = (await listAudit(auditQuery.parse({ action: "export.numbers", actorId: undefined, q: "u10@example.com" }))).data;
     expect(entries.map((e) => e.detail.limit ?? null)).toEqual([null, "time"]);
   });
 

@@ -11,6 +11,8 @@ import { useTestDb } from "../db/test-db";
 import { registerProject } from "../projects";
 import { sessionCookie, sessionCookieFor, setTestEnv } from "../test-helpers";
 import { createUser, endUserSessions, resetPassword, setUserProjects, updateUser } from "../users";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 const ids: Record<string, string> = {};
@@ -23,7 +25,7 @@ beforeAll(async () => {
   setTestEnv({ SESSION_MAX_AGE_S: String(7 * 24 * 60 * 60), SESSION_IDLE_S: String(12 * 60 * 60) });
   ({ dispose } = await useTestDb());
   for (const role of ROLES) {
-    const { user } = await createUser({ email: `${role}@example.com`, role, password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: `${role}@example.com`, role, password: PASSWORD, allProjects: true }), SYSTEM_ACTOR);
     ids[role] = user.id;
   }
   projectA = (await registerProject({ externalId: "proj-a" }, SYSTEM_ACTOR, { checkWithService: false })).id;
@@ -74,7 +76,7 @@ describe("authorize", () => {
   }
 
   it("an admin limited to some projects is refused every account-level permission, with the reason", async () => {
-    const { user } = await createUser({ email: "limited-admin@example.com", role: "admin", password: PASSWORD, projectIds: [projectA] }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "limited-admin@example.com", role: "admin", password: PASSWORD, projectIds: [projectA] }), SYSTEM_ACTOR);
     const limited = await actor(user.id);
     for (const permission of PERMISSIONS) {
       const expected = ACCOUNT_LEVEL.includes(permission) ? 403 : 200;
@@ -117,7 +119,7 @@ describe("authorize", () => {
 
 describe("loadActor reads the database on every call", () => {
   it("a demotion applies at once: the role change ends the user's sessions", async () => {
-    const { user } = await createUser({ email: "demote@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "demote@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR);
     const s = await createSession(user.id, "password");
     expect(await status(authorize(await loadActor({ sub: user.id, sid: s.id }), "users:manage"))).toBe(200);
     await updateUser(user.id, { role: "support" }, { id: ids.admin, email: "admin@example.com" });
@@ -127,7 +129,7 @@ describe("loadActor reads the database on every call", () => {
   });
 
   it("a disabled user is signed out at the next request, and the session stays ended when enabled again", async () => {
-    const { user } = await createUser({ email: "gone@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "gone@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     const s = await createSession(user.id, "password");
     expect(await loadActor({ sub: user.id, sid: s.id })).not.toBeNull();
     await updateUser(user.id, { active: false }, { id: ids.admin, email: "admin@example.com" });
@@ -138,7 +140,7 @@ describe("loadActor reads the database on every call", () => {
   });
 
   it("a password reset ends every session of the user", async () => {
-    const { user } = await createUser({ email: "reset@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "reset@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     const before = await createSession(user.id, "password");
     await resetPassword(user.id, SYSTEM_ACTOR);
     expect(await loadActor({ sub: user.id, sid: before.id })).toBeNull();
@@ -202,7 +204,7 @@ describe("server-side sessions", () => {
   });
 
   it("sign out everywhere ends every session of the user, and only theirs", async () => {
-    const { user } = await createUser({ email: "everywhere@example.com", role: "marketer", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "everywhere@example.com", role: "marketer", password: PASSWORD }), SYSTEM_ACTOR);
     const laptop = await createSession(user.id, "password");
     const phone = await createSession(user.id, "password");
     const other = await createSession(ids.marketer, "password");
@@ -213,12 +215,12 @@ describe("server-side sessions", () => {
   });
 
   it("an admin ends another user's sessions, and the audit log says who and how many", async () => {
-    const { user } = await createUser({ email: "lost-laptop@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "lost-laptop@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     const s = await createSession(user.id, "password");
     const admin = { id: ids.admin, email: "admin@example.com" };
     expect(await endUserSessions(user.id, admin)).toEqual({ ended: 1 });
     expect(await loadActor({ sub: user.id, sid: s.id })).toBeNull();
-    const { data } = await listAudit({ action: "user.sessions_end" });
+    const { data } = await listAudit(auditQuery.parse({ action: "user.sessions_end" }));
     expect(data[0]).toMatchObject({ actorEmail: "admin@example.com", target: "lost-laptop@example.com", outcome: "success", detail: { sessions: 1 } });
   });
 });

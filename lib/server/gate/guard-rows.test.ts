@@ -9,6 +9,7 @@ import { useTestDb } from "../db/test-db";
 import { registerProject, removeProject, updateProject } from "../projects";
 import { setTestEnv } from "../test-helpers";
 import { createUser, setUserProjects, updateUser } from "../users";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * The guard keeps its session row between requests on PGlite (access.ts, db/write-epoch.ts):
@@ -33,13 +34,13 @@ beforeAll(async () => {
     exchanges++;
     return exchange(...args);
   };
-  adminId = (await createUser({ email: "root@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id;
+  adminId = (await createUser(createUserRequest.parse({ email: "root@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id;
 }, 120_000);
 afterAll(() => dispose());
 
 let n = 0;
 async function signedIn(role: "admin" | "support" = "support", allProjects = true) {
-  const { user } = await createUser({ email: `u${++n}@example.com`, role, password: "correct horse battery", allProjects }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: `u${++n}@example.com`, role, password: "correct horse battery", allProjects }), SYSTEM_ACTOR);
   const session = await createSession(user.id, "password");
   return { userId: user.id, claims: { sub: user.id, sid: session.id }, sessionId: session.id };
 }

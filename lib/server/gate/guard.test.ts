@@ -7,6 +7,7 @@ import { checkPage } from "./guard";
 import { registerProject } from "../projects";
 import { setTestEnv } from "../test-helpers";
 import { createUser, setUserProjects } from "../users";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * `guardPage` (through `checkPage`, the same code with the session given): it decodes the
@@ -28,7 +29,7 @@ beforeAll(async () => {
   colon = await registerProject({ externalId: "team:mail" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const loader = async (email: string, role: "support" | "marketer", projectIds?: string[]) => {
-    const { user } = await createUser({ email, role, password: "correct horse battery", allProjects: !projectIds }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: !projectIds }), SYSTEM_ACTOR);
     if (projectIds) await setUserProjects(user.id, { allProjects: false, projectIds }, SYSTEM_ACTOR);
     const session = await createSession(user.id, "password");
     return (project?: string) => {

@@ -6,6 +6,7 @@ import { registerProject } from "../projects";
 import { route } from "./route";
 import { apiRequest, params, sessionCookie, setTestEnv } from "../test-helpers";
 import { createUser, setUserProjects } from "../users";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * `route()` resolves, decodes and checks the route's `[project]` itself and hands a
@@ -24,7 +25,7 @@ beforeAll(async () => {
   colon = await registerProject({ externalId: "team:mail", name: "Team mail" }, SYSTEM_ACTOR, opts);
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, opts);
   const user = async (email: string, role: "support" | "marketer", projectIds?: string[]) => {
-    const { user } = await createUser({ email, role, password: "correct horse battery", allProjects: !projectIds }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: !projectIds }), SYSTEM_ACTOR);
     if (projectIds) await setUserProjects(user.id, { allProjects: false, projectIds }, SYSTEM_ACTOR);
     return sessionCookie(user.id);
   };

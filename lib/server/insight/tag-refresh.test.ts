@@ -19,6 +19,7 @@ import { setTestEnv } from "@/lib/server/test-helpers";
 import { refreshInsight } from "./refresh";
 import { INSIGHT_TAG_PAIRS_MAX } from "./tag-refresh";
 import { windowTotals, type TotalKey } from "./windows";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * The tag rollup (issue 30): built by the same refresher as the others from the same marks, so
@@ -164,7 +165,7 @@ describe("the tag rollup", () => {
 
   it("an erasure takes out a tag that names the address, and the message counts under its redacted tag", async () => {
     const e = await registerProject({ externalId: "tags-erase" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-    const { user } = await createUser({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR);
     const actor: Actor = { id: user.id, email: user.email, name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null };
     await send(e, "named-1", [{ name: "customer", value: "Ada@Example.com" }, { name: "category", value: "receipt" }], { to: "bob@example.com", status: "delivered" });
     await send(e, "named-2", [{ name: "customer", value: "Ada@Example.com" }], { to: "cy@example.com", status: "bounced" });

@@ -99,6 +99,7 @@ describe("readMessage", () => {
   it("serves a repeated read from the cache while no event arrived", async () => {
     const before = reads("streamed");
     expect((await readMessage(streamed, "msg_1")).status).toBe("sent");
+    await settleAfterResponses(); // the answer is cached once it is sent (the index's state is read then)
     status.streamed = "delivered"; // the service changed, but no event says so yet
     expect((await readMessage(streamed, "msg_1")).status).toBe("sent");
     expect(reads("streamed") - before).toBe(1);
@@ -107,11 +108,13 @@ describe("readMessage", () => {
   it("asks the service again as soon as an event for the message arrives", async () => {
     const before = reads("streamed");
     await readMessage(streamed, "msg_1");
+    await settleAfterResponses();
     status.streamed = "delivered";
     await deliverEvent("delivery");
     expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");
     expect(reads("streamed") - before).toBe(2);
     // …and caches the new answer in turn.
+    await settleAfterResponses();
     await readMessage(streamed, "msg_1");
     expect(reads("streamed") - before).toBe(2);
   });
@@ -237,5 +240,35 @@ describe("readMessage", () => {
     await expect
       .poll(async () => (await (await db()).select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status)
       .toBe("delivered");
+  });
+
+  it("answers a read from the service without waiting for the index: one process reads the index's state after the response", async () => {
+    // The database held by another piece of work (on PGlite, one transaction holds it all):
+    // the answer must not wait for it, since nothing in the answer comes from the index.
+    status.streamed = "delivered";
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const inside = new Promise<void>((resolve) => (holding = resolve));
+    const busy = (await db()).transaction(async () => {
+      holding();
+      await held;
+    });
+    await inside;
+    try {
+      const answer = await Promise.race([
+        readMessage(streamed, "msg_1", { fresh: true }),
+        new Promise((resolve) => setTimeout(() => resolve("waited for the index"), 3_000)),
+      ]);
+      expect(answer).toMatchObject({ id: "msg_1", status: "delivered" });
+    } finally {
+      release();
+      await busy;
+      await settleAfterResponses();
+    }
+    // Once the index answers, the answer is cached as before.
+    const before = reads("streamed");
+    await readMessage(streamed, "msg_1");
+    expect(reads("streamed")).toBe(before);
   });
 });

@@ -106,7 +106,7 @@ async function indexState(projectId: string, id: string): Promise<IndexState> {
 export async function readMessage(project: Project, id: string, opts: { fresh?: boolean; indexFirst?: boolean } = {}): Promise<Message> {
   const read = await readThroughCache(project, id, opts);
   if (!read.fromService) return read.message;
-  const { message, state } = read;
+  const { message } = read;
   // A message the index did not know is added, a known one refreshed (issue 4: looked-up
   // messages become searchable) — after the answer is sent, unless the caller needs it now.
   // Not when this process wrote this very answer and the index shows no change since (same
@@ -116,9 +116,10 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
   // Postgres another dashboard may have written an older answer since.
   const indexed = cache().indexed;
   const key = keyOf(project.id, id);
-  const last = indexed.get(key);
-  if (last && !env().DATABASE_URL && state.status === canonicalStatus(last.message.status) && state.eventSeq === last.eventSeq && isDeepStrictEqual(last.message, message)) return message;
   const record = async () => {
+    const state = await read.state();
+    const last = indexed.get(key);
+    if (last && !env().DATABASE_URL && state.status === canonicalStatus(last.message.status) && state.eventSeq === last.eventSeq && isDeepStrictEqual(last.message, message)) return;
     await indexServiceMessage(project.id, message);
     indexed.delete(key);
     if (indexed.size >= MAX_ENTRIES) indexed.delete(indexed.keys().next().value!);
@@ -133,12 +134,19 @@ export async function readMessage(project: Project, id: string, opts: { fresh?: 
  * The message from the cache or the service, written nowhere: `fromService` says the service
  * was asked, so the caller decides what goes into the index. `state` is the index's state when
  * the caller has already read it (the message screen reads it with the message's thread).
+ *
+ * Read from the service, the answer comes with `state()`: the index's state, for the caller's
+ * write. With one dashboard process and no state given, the index is read only when `state()`
+ * is called — readMessage calls it after the response is sent — and the answer is cached
+ * then: on PGlite that query costs the read about as much as the service's round trip
+ * (`npm run bench:gateway`, no-cache), and nothing in the answer depends on it. A caller
+ * that never calls `state()` leaves the answer uncached.
  */
 export async function readThroughCache(
   project: Project,
   id: string,
   opts: { fresh?: boolean; state?: IndexState } = {},
-): Promise<{ message: Message; fromService: true; state: IndexState } | { message: Message; fromService: false }> {
+): Promise<{ message: Message; fromService: true; state: () => Promise<IndexState> } | { message: Message; fromService: false }> {
   const c = cache();
   const key = keyOf(project.id, id);
   const shared = Boolean(env().DATABASE_URL);
@@ -156,20 +164,25 @@ export async function readThroughCache(
   }
 
   const epoch = c.epoch;
-  let message: Message;
+  /** Caches the answer unless an event arrived since the read began (the epoch moved) or the project has no stream. */
+  const settle = (message: Message, known: IndexState): IndexState => {
+    if (known.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: known.eventSeq, indexStatus: known.status, cachedAt: Date.now() });
+    else c.entries.delete(key);
+    return known;
+  };
   if (state || shared) {
     // Shared: the index's state must be from before the service was asked (an event another
     // instance takes in meanwhile then shows as a newer seq, never as one the entry accounts for).
     state ??= await indexState(project.id, id);
-    message = await service.emails.get(project.externalId, id);
-  } else {
-    // This process alone writes the index, and its events reach the cache as invalidations
-    // (the epoch): the state is read while the service answers, not before.
-    [message, state] = await Promise.all([service.emails.get(project.externalId, id), indexState(project.id, id)]);
+    const message = await service.emails.get(project.externalId, id);
+    const known = settle(message, state);
+    return { message, fromService: true, state: async () => known };
   }
-  if (state.streaming && c.epoch === epoch) remember(c, key, { message, eventSeq: state.eventSeq, indexStatus: state.status, cachedAt: Date.now() });
-  else c.entries.delete(key);
-  return { message, fromService: true, state };
+  // This process alone writes the index, and its events reach the cache as invalidations
+  // (the epoch, taken before the service was asked): the state may be read after the answer.
+  const message = await service.emails.get(project.externalId, id);
+  let later: Promise<IndexState> | undefined;
+  return { message, fromService: true, state: () => (later ??= indexState(project.id, id).then((known) => settle(message, known))) };
 }
 
 function remember(c: Cache, key: string, entry: Entry): void {

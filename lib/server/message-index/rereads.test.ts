@@ -14,6 +14,7 @@ import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { FOREIGN_SECRET, foreignMessage, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
 import { drainRereads, resetRereadWorkerMemory, runRereadTick } from "./reread-worker";
+import { messageListQuery } from "@/lib/schemas/messages-index";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -73,7 +74,7 @@ describe("re-reads", () => {
     const read = await (await db()).select().from(indexedEvents).where(and(eq(indexedEvents.messageId, "em-burst"), eq(indexedEvents.origin, "read")));
     expect(read.map((e) => e.type).sort()).toEqual(["delivery", "sent"]);
     // …and search finds it by the recipient only the service named.
-    expect((await searchMessages(project.id, { q: "burst@example.com" })).data.map((m) => m.id)).toEqual(["em-burst"]);
+    expect((await searchMessages(project.id, messageListQuery.parse({ q: "burst@example.com" }))).data.map((m) => m.id)).toEqual(["em-burst"]);
   });
 
   it("a foreign status word the vocabulary knows is indexed in the dashboard's words; an unknown one as it is", async () => {
@@ -199,7 +200,7 @@ describe("re-reads", () => {
     expect(foreign.reads("em-control")).toBe(controlReads + 1);
     expect(await row("em-missing")).toBeUndefined();
     expect(await (await db()).select().from(indexedEvents).where(eq(indexedEvents.messageId, "em-missing"))).toEqual([]);
-    expect((await searchMessages(project.id, { q: "em-missing" })).data).toEqual([]);
+    expect((await searchMessages(project.id, messageListQuery.parse({ q: "em-missing" }))).data).toEqual([]);
   });
 
   it("a message the dashboard sent, or one a read once confirmed, is kept when the service answers 404 for it, and left alone for a while", async () => {

@@ -13,6 +13,7 @@ import { conversationOf } from "./conversation";
 import { getMessageDetail } from "./detail";
 import { indexServiceMessage } from "@/lib/server/message-index/lookup";
 import { replyToMessage } from "./reply";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: foreign.url, PUBLIC_URL: "http://dash.test:3000" });
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "threads" }, SYSTEM_ACTOR, { checkWithService: false });
-  const { user } = await createUser({ email: "support@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "support@example.com", role: "support", password: "correct horse battery" }), SYSTEM_ACTOR);
   support = { ...user, projectIds: [], authAt: Date.now() } as unknown as Actor;
 });
 afterAll(async () => {

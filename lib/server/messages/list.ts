@@ -1,6 +1,6 @@
 import "server-only";
 import { isAppError } from "@/lib/errors";
-import { messageListQuery, type MessageListQuery, type MessageSearchPage } from "@/lib/schemas/messages-index";
+import type { MessageListQueryParsed, MessageSearchPage } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/gate/access";
 import { looksLikeMessageId } from "@/lib/messages/message-id";
 import { readMessage } from "@/lib/server/message-index/read";
@@ -9,10 +9,9 @@ import { findIndexedMessage, searchMessages } from "./search";
 /**
  * The search, plus the pasted-id case: text that looks like a message id opens that message
  * (`openId`). One the index does not know is asked of the service and, when it exists,
- * indexed first.
+ * indexed first. `query` is read with `messageListQuery` by the route or the page.
  */
-export async function listMessages(project: Project, input: MessageListQuery): Promise<MessageSearchPage> {
-  const query = messageListQuery.parse(input);
+export async function listMessages(project: Project, query: MessageListQueryParsed): Promise<MessageSearchPage> {
   const text = query.q;
   if (text && !query.cursor && looksLikeMessageId(text)) {
     // Pasting an id means "open it": known to the index or not.

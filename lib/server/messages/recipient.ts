@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
-import type { MessageListQuery, RecipientView } from "@/lib/schemas/messages-index";
+import { messageListQuery, type MessageListQuery, type RecipientView } from "@/lib/schemas/messages-index";
 import type { Project } from "@/lib/server/gate/access";
 import { recipientEngagement } from "@/lib/server/insight/engagement";
 import { searchMessages } from "./search";
@@ -20,7 +20,8 @@ export async function getRecipient(project: Project, email: string, query: Pick<
   const lower = email.toLowerCase();
   const [messages, suppression, contact, engagement] = await Promise.all([
     // Quoted: an address is one phrase of the search language, whatever its characters (a leading -).
-    searchMessages(project.id, { ...query, q: `"${lower}"` }).then(({ problems: _, ...page }) => page),
+    // The search is made here, so read here (the page hands over the URL's cursor as it came).
+    searchMessages(project.id, messageListQuery.parse({ ...query, q: `"${lower}"` })).then(({ problems: _, ...page }) => page),
     suppressionsOf(project.externalId, [lower]).then(
       (found) => ({ value: found[0] ?? null, error: null }),
       (e: unknown) => ({ value: null, error: isAppError(e) ? e.message : "The suppression list could not be read." }),

@@ -10,6 +10,7 @@ import { setTestEnv } from "@/lib/server/test-helpers";
 import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
 import { searchMessages } from "./search";
 import { allPageIds } from "@/lib/test/page-ids";
+import { messageListQuery } from "@/lib/schemas/messages-index";
 
 /**
  * The project filter of the messages search. Two projects hold mirror-image messages (the
@@ -33,8 +34,8 @@ const allPages = (projectId: string, query: MessageListQuery) => allPageIds((cur
 
 describe("searchMessages keeps to its project", () => {
   it.each(FILTERS.map((f) => [JSON.stringify(f), f] as const))("%s: only the project's own messages, the same ones in each", async (_, filter) => {
-    const alpha = (await searchMessages(ids.alpha, filter)).data.map((m) => m.id);
-    const beta = (await searchMessages(ids.beta, filter)).data.map((m) => m.id);
+    const alpha = (await searchMessages(ids.alpha, messageListQuery.parse(filter))).data.map((m) => m.id);
+    const beta = (await searchMessages(ids.beta, messageListQuery.parse(filter))).data.map((m) => m.id);
     expect(alpha.length).toBeGreaterThan(0);
     expect(alpha.every((id) => id.startsWith("alpha-")), alpha.join()).toBe(true);
     expect(beta.every((id) => id.startsWith("beta-")), beta.join()).toBe(true);
@@ -44,9 +45,9 @@ describe("searchMessages keeps to its project", () => {
   });
 
   it("a pasted id of the other project finds nothing; its own finds that message alone", async () => {
-    expect((await searchMessages(ids.alpha, { q: "beta-out-0001" })).data).toEqual([]);
-    expect((await searchMessages(ids.alpha, { q: "beta-in-0004" })).data).toEqual([]);
-    expect((await searchMessages(ids.alpha, { q: "alpha-out-0001" })).data.map((m) => m.id)).toEqual(["alpha-out-0001"]);
+    expect((await searchMessages(ids.alpha, messageListQuery.parse({ q: "beta-out-0001" }))).data).toEqual([]);
+    expect((await searchMessages(ids.alpha, messageListQuery.parse({ q: "beta-in-0004" }))).data).toEqual([]);
+    expect((await searchMessages(ids.alpha, messageListQuery.parse({ q: "alpha-out-0001" }))).data.map((m) => m.id)).toEqual(["alpha-out-0001"]);
   });
 });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import { messageListQuery, type IndexedMessage, type MessageListPage, type MessageListQuery } from "@/lib/schemas/messages-index";
+import type { IndexedMessage, MessageListPage, MessageListQueryParsed } from "@/lib/schemas/messages-index";
 import { db } from "@/lib/server/db";
 import { indexedMessages, type IndexedMessageRow } from "@/lib/server/db/schema/messages";
 import { parseSearchQuery } from "@/lib/messages/search-query/parse";
@@ -63,7 +63,7 @@ function decodeCursor(cursor: string): { at: Date; id: string } {
  * understand is left out of the search and returned as `problems`, for the screen to explain.
  * `pageSize` (server only) overrides the query's limit.
  */
-export async function searchMessages(projectId: string, input: MessageListQuery, pageSize?: number): Promise<MessageListPage & { problems: SearchProblem[] }> {
+export async function searchMessages(projectId: string, input: MessageListQueryParsed, pageSize?: number): Promise<MessageListPage & { problems: SearchProblem[] }> {
   const { query, limit, problems } = await searchQuery(projectId, input, new Date(), pageSize);
   const rows = await query;
   const pageRows = rows.slice(0, limit);
@@ -76,9 +76,10 @@ export async function searchMessages(projectId: string, input: MessageListQuery,
  * The screen's page (searchQuery) and the export's pages (lib/server/export/messages.ts) both
  * read by these, so an export holds exactly what the screen lists.
  */
-export async function searchConditions(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
+export async function searchConditions(projectId: string, input: MessageListQueryParsed, now = new Date(), pageSize?: number) {
+  // `input` is read with messageListQuery by whoever made it (the route, the page, getRecipient), once.
   // `pageSize`: the server's own larger pages (an export, lib/server/export/), past the screen's limit.
-  const q = { ...messageListQuery.parse(input), ...(pageSize ? { limit: pageSize } : {}) };
+  const q = pageSize ? { ...input, limit: pageSize } : input;
   const where: SQL[] = [eq(indexedMessages.projectId, projectId)];
   if (q.status) where.push(eq(indexedMessages.status, q.status));
   if (q.direction) where.push(eq(indexedMessages.direction, q.direction));
@@ -104,7 +105,7 @@ export async function searchConditions(projectId: string, input: MessageListQuer
  * The search's query, not yet run (`bench:search --explain` prints its plan). Wrapped in an
  * object: a query builder is a thenable, which an async function would run on return.
  */
-export async function searchQuery(projectId: string, input: MessageListQuery, now = new Date(), pageSize?: number) {
+export async function searchQuery(projectId: string, input: MessageListQueryParsed, now = new Date(), pageSize?: number) {
   const { where, limit, cursor, problems } = await searchConditions(projectId, input, now, pageSize);
   if (cursor) {
     const c = decodeCursor(cursor);

@@ -16,6 +16,8 @@ import { createUser } from "@/lib/server/users";
 import { FOREIGN_SECRET, startForeignService, type ForeignService } from "@/lib/test/foreign-service";
 import { searchMessages } from "./search";
 import { simulateInbound } from "./simulate";
+import { messageListQuery } from "@/lib/schemas/messages-index";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -28,7 +30,7 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "inbox" }, SYSTEM_ACTOR, { checkWithService: false });
   await connectEventStream(project);
-  const { user } = await createUser({ email: "support@example.com", role: "support", password: "correct horse battery" }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "support@example.com", role: "support", password: "correct horse battery" }), SYSTEM_ACTOR);
   support = { ...user, projectIds: [], authAt: Date.now() } as unknown as Actor;
 });
 afterAll(async () => {
@@ -37,7 +39,7 @@ afterAll(async () => {
 });
 
 const simulate = (from: string, subject: string) => simulateInbound(project, support, { to: "support@acme.test", from, subject, text: "Hello there" });
-const found = async (address: string) => (await searchMessages(project.id, { q: address })).data;
+const found = async (address: string) => (await searchMessages(project.id, messageListQuery.parse({ q: address }))).data;
 
 describe("simulated inbound mail is in Messages at once", () => {
   it("an answer that only wraps the id: indexed from the request at once, then read back by id", async () => {

@@ -3,6 +3,7 @@ import { setTestEnv } from "@/lib/server/test-helpers";
 import { withTimerGap } from "@/lib/test/timer-gap";
 import { checkPoolStats, resetCheckPool } from "./check-pool";
 import { presendChecks } from "./checks";
+import { presendRequest } from "@/lib/schemas/presend";
 
 /**
  * The pre-send checks in their worker threads (finding 2 of the second review: 5 MB of html
@@ -12,8 +13,9 @@ import { presendChecks } from "./checks";
 
 /** A draft whose client-support check takes a second or more: 4,000 elements, each with a style of its own. */
 const heavyHtml = Array.from({ length: 4_000 }, (_, i) => `<p style="color:#${(i % 4096).toString(16).padStart(3, "0")};margin:${i}px">word ${i}</p>`).join("\n");
-const heavy = { draft: { subject: "Heavy", html: heavyHtml, text: "t" }, spam: false };
-const light = { draft: { subject: "Hi", html: "<p>Hello</p>", text: "Hello" }, spam: false };
+// Read with the route's schema, as every caller of presendChecks does.
+const heavy = presendRequest.parse({ draft: { subject: "Heavy", html: heavyHtml, text: "t" }, spam: false });
+const light = presendRequest.parse({ draft: { subject: "Hi", html: "<p>Hello</p>", text: "Hello" }, spam: false });
 
 /** A real spamd when the run has one (.ci/run starts one); read before the tests clear the variables. */
 const SPAMD = { SPAMD_HOST: process.env.SPAMD_HOST, SPAMD_PORT: process.env.SPAMD_PORT };
@@ -102,13 +104,13 @@ describe("pre-send checks in a worker", () => {
   it.skipIf(!SPAMD.SPAMD_HOST)("score with spamd the MIME message their worker built", async () => {
     setTestEnv({ ...SPAMD, PRESEND_WORKERS: "1" });
     await resetCheckPool();
-    const result = await presendChecks({ draft: { subject: "FREE VIAGRA CHEAP NOW", html: "<p>Buy viagra now, cheap cialis, click here!!!</p>" }, spam: true });
+    const result = await presendChecks(presendRequest.parse({ draft: { subject: "FREE VIAGRA CHEAP NOW", html: "<p>Buy viagra now, cheap cialis, click here!!!</p>" }, spam: true }));
     if (!result.spam || "unavailable" in result.spam) throw new Error(`spamd is configured but unusable: ${JSON.stringify(result.spam)}`);
     expect(result.spam.rules.map((r) => r.name)).toEqual(expect.arrayContaining(["SUBJ_ALL_CAPS", "MIME_HTML_ONLY"]));
   });
 
   it("refuse html nested deeper than browsers nest, with a 400 naming draft.html", async () => {
-    const outcome = await settle(presendChecks({ draft: { subject: "s", html: "<div>".repeat(100_000) }, spam: false }));
+    const outcome = await settle(presendChecks(presendRequest.parse({ draft: { subject: "s", html: "<div>".repeat(100_000) }, spam: false })));
     expect(!outcome.ok && outcome.error).toMatchObject({ status: 400, param: "draft.html", message: expect.stringContaining("nested more than 512 deep") });
   });
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { outboundPolicy } from "@/lib/server/http/outbound";
-import { presendDraft, type PresendRequest, type PresendResult, type LinkCheckRequest, type LinkCheckResult } from "@/lib/schemas/presend";
+import type { PresendRequestParsed, PresendResult, LinkCheckRequest, LinkCheckResult } from "@/lib/schemas/presend";
 import { busyError, oneAtATime } from "@/lib/server/limits/one-at-a-time";
 import { scoreDraft, spamdSettings } from "@/lib/server/spam/score";
 import { runChecksInWorker } from "./check-pool";
@@ -21,9 +21,11 @@ type Caller = { userId?: string; signal?: AbortSignal };
  * The pre-send checks of a draft (in a worker thread), and SpamAssassin's score when it is
  * asked for (the message built in the worker, then sent to spamd). A user's checks run one at a time
  * (the template page's first check counts as one); without `userId` only the pool's bounds apply.
+ * `request` is read with `presendRequest` by the caller (the route, the template page), so its
+ * bounds hold before any work is queued.
  */
-export async function presendChecks(request: { draft: PresendRequest["draft"]; spam: boolean }, caller: Caller = {}): Promise<PresendResult> {
-  const draft = presendDraft.parse(request.draft);
+export async function presendChecks(request: PresendRequestParsed, caller: Caller = {}): Promise<PresendResult> {
+  const { draft } = request;
   const work = async () => {
     const spamd = request.spam ? spamdSettings() : null;
     // The worker builds the MIME message too; spamd then scores it (network wait, on this thread).

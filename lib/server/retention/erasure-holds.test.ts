@@ -27,6 +27,8 @@ import { foreignMessage, startForeignService, type ForeignMessage, type ForeignS
 import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { addressHash } from "@/lib/server/redaction/address-hash";
 import { eraseRecipient } from "./erase";
+import { messageListQuery } from "@/lib/schemas/messages-index";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Issue 25, finding 4: an erasure holds. After erasing an address nothing in the dashboard's
@@ -71,7 +73,7 @@ beforeAll(async () => {
   env();
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "foreign" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  const { user } = await createUser({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email: "support@staff.test", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR);
   actor = { id: user.id, email: user.email, name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null };
   hash = addressHash(ERASED);
 
@@ -270,9 +272,9 @@ describe("an erasure that holds", () => {
     // The search language's address terms too (issue 28), whole or in part.
     const terms = ["to", "from", "cc"].flatMap((k) => [`${k}:${ERASED}`, `${k}:erase-me`]);
     for (const q of [ERASED, ERASED.toUpperCase(), "erase-me", "example.com", `"${ERASED}"`, ...terms]) {
-      const found = await searchMessages(project.id, { q });
+      const found = await searchMessages(project.id, messageListQuery.parse({ q }));
       expect(found.data.filter((m) => JSON.stringify(m).toLowerCase().includes(ERASED))).toEqual([]);
     }
-    expect((await searchMessages(project.id, { q: ERASED })).data).toEqual([]);
+    expect((await searchMessages(project.id, messageListQuery.parse({ q: ERASED }))).data).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import "server-only";
 import { and, asc, eq } from "drizzle-orm";
 import { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { pageQuery, type PreviewRequest, type PreviewResponse } from "@/lib/schemas";
+import type { PageQuery, PreviewRequest, PreviewResponse } from "@/lib/schemas";
 import type { Actor, Project } from "@/lib/server/gate/access";
 import { withAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
@@ -11,8 +11,8 @@ import { redactorFor } from "@/lib/server/redaction/redactor";
 import { service } from "@/lib/server/service";
 import type { SampleRequest, TemplateSample } from "@/lib/schemas/templates-form";
 
-export const listTemplates = (project: Project, query: z.input<typeof pageQuery>) =>
-  service.templates.list(project.externalId, pageQuery.parse(query));
+/** `query` is read with `pageQuery` by the route or the page. */
+export const listTemplates = (project: Project, query: PageQuery) => service.templates.list(project.externalId, query);
 
 export const getTemplate = (project: Project, id: string) => service.templates.get(project.externalId, id);
 

@@ -10,6 +10,7 @@ import { PUT as PROJECTS } from "./[id]/projects/route";
 import { DELETE as END_SESSIONS } from "./[id]/sessions/route";
 import { PATCH } from "./[id]/route";
 import { GET, POST } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let adminId: string;
@@ -20,9 +21,9 @@ let staging: string;
 beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
-  adminId = (await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id;
+  adminId = (await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id;
   admin = await sessionCookie(adminId);
-  marketer = await sessionCookie((await createUser({ email: "mk@example.com", role: "marketer", password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "mk@example.com", role: "marketer", password: "correct horse battery" }), SYSTEM_ACTOR)).user.id);
   staging = (await registerProject({ externalId: "acme-staging" }, SYSTEM_ACTOR, { checkWithService: false })).id;
 });
 afterAll(() => dispose());
@@ -55,7 +56,7 @@ describe("/api/admin/users", () => {
   });
 
   it("refuses an admin limited to some projects every admin route, so it cannot widen its own reach", async () => {
-    const { user } = await createUser({ email: "stg-admin@example.com", role: "admin", password: "correct horse battery", projectIds: [staging] }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "stg-admin@example.com", role: "admin", password: "correct horse battery", projectIds: [staging] }), SYSTEM_ACTOR);
     const limited = await sessionCookie(user.id);
     const answers = [
       await GET(await apiRequest("/api/admin/users", { cookie: limited }), params({})),
@@ -82,7 +83,7 @@ describe("/api/admin/users", () => {
   });
 
   it("ends another user's sessions: their cookie stops working", async () => {
-    const { user } = await createUser({ email: "laptop@example.com", role: "marketer", password: "correct horse battery" }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "laptop@example.com", role: "marketer", password: "correct horse battery" }), SYSTEM_ACTOR);
     const theirs = await sessionCookie(user.id);
     const before = await AUDIT(await apiRequest("/api/admin/audit", { cookie: theirs }), params({}));
     expect(before.status).toBe(403);
@@ -106,7 +107,7 @@ describe("/api/admin/users", () => {
   });
 
   it("resets a password with a same-origin POST only", async () => {
-    const { user } = await createUser({ email: "r@example.com", role: "support" }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "r@example.com", role: "support" }), SYSTEM_ACTOR);
     const cross = await RESET(await apiRequest(`/api/admin/users/${user.id}/password`, { method: "POST", cookie: admin, origin: "http://localhost:3000.evil.example" }), params({ id: user.id }));
     expect(cross.status).toBe(403);
     const res = await RESET(await apiRequest(`/api/admin/users/${user.id}/password`, { method: "POST", cookie: admin }), params({ id: user.id }));
@@ -115,7 +116,7 @@ describe("/api/admin/users", () => {
   });
 
   it("sets project access, naming a bad entry", async () => {
-    const { user } = await createUser({ email: "p@example.com", role: "support" }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "p@example.com", role: "support" }), SYSTEM_ACTOR);
     const res = await PROJECTS(
       await apiRequest(`/api/admin/users/${user.id}/projects`, { method: "PUT", cookie: admin, body: { allProjects: false, projectIds: ["nope"] } }),
       params({ id: user.id }),

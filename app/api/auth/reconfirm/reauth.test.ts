@@ -12,6 +12,7 @@ import { POST as RECONFIRM } from "./route";
 import { isRecent } from "@/lib/server/gate/reauth";
 import { DUMMY_HASH, verifyPassword } from "@/lib/server/auth/password";
 import { resetPasswordPool } from "@/lib/server/auth/password-pool";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** The re-confirmation rule, and that the key's secret leaves through the response only. */
 const SECRET = "sk_live_THE_ONE_TIME_SECRET_1234567890";
@@ -33,9 +34,9 @@ beforeAll(async () => {
   setTestEnv({ SERVICE_URL: service.url, REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "3" });
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  adminId = (await createUser({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id;
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
+  adminId = (await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id;
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();
@@ -85,7 +86,7 @@ describe("creating keys and webhooks", () => {
   });
 
   it("throttles password guesses like sign-in", async () => {
-    const { user } = await createUser({ email: "t@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "t@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR);
     const stale = await sessionCookie(user.id, Date.now() - 60 * MIN);
     const attempt = async (password: string) => RECONFIRM(await apiRequest("/api/auth/reconfirm", { method: "POST", cookie: stale, body: { password } }), params({}));
     for (let i = 0; i < 3; i++) expect((await attempt("wrong")).status).toBe(400);
@@ -105,7 +106,7 @@ describe("creating keys and webhooks", () => {
   });
 
   it("shares the process-wide bound on password checks with sign-in: a full pool is a 429 with Retry-After, nothing compared", async () => {
-    const { user } = await createUser({ email: "busy@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: "busy@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR);
     const stale = await sessionCookie(user.id, Date.now() - 60 * MIN);
     setTestEnv({ SERVICE_URL: service.url, REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "3", PASSWORD_WORKERS: "1", PASSWORD_QUEUE: "1" });
     await resetPasswordPool();

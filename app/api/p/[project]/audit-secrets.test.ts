@@ -7,6 +7,7 @@ import { auditLog } from "@/lib/server/db/schema/core";
 import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnReal } from "@/lib/test/dashboard-on-real";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * One-time secrets (an API key's secret, a webhook's signing secret) pass through the
@@ -18,7 +19,7 @@ let admin: string;
 
 beforeAll(async () => {
   ({ close } = await startDashboardOnReal());
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

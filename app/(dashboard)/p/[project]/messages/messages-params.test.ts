@@ -8,6 +8,11 @@ describe("parseMessageParams", () => {
     expect(r.query).toMatchObject({ q: "ada@example.com", status: "bounced", direction: "outbound", tag: "kind:welcome" });
   });
 
+  it("hands over the query as the schema reads it (trimmed, page size filled in)", () => {
+    const r = parseMessageParams({ q: "  ada  ", status: "bounced" });
+    expect(r.query).toEqual({ q: "ada", status: "bounced", limit: 20 });
+  });
+
   it("drops a bad value with its reason and keeps the rest", () => {
     const r = parseMessageParams({ q: "x", status: "lost", from: "yesterday" });
     expect(r.filters).toEqual({ q: "x" });

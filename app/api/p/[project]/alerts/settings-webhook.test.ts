@@ -16,6 +16,7 @@ import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type Re
 import { createUser } from "@/lib/server/users";
 import { evaluateAlerts } from "@/lib/server/alerts/evaluate";
 import { sendDueAlerts } from "@/lib/server/alerts/outbox";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let project: Project;
@@ -34,8 +35,8 @@ beforeAll(async () => {
   setTestEnv({ ALERT_MIN_VOLUME: "5" });
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "p1" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "ada@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "sam@support.test", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "ada@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "sam@support.test", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await dispose();

@@ -15,6 +15,7 @@ import { recordBounceTraffic } from "@/lib/server/alerts/test-traffic";
 import { registerProject } from "@/lib/server/projects";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Finding 5 of the review: an admin saved an alert webhook with credentials in it, and a
@@ -36,8 +37,8 @@ beforeAll(async () => {
   setTestEnv({ ALERT_MIN_VOLUME: "5" });
   ({ dispose } = await useTestDb());
   project = await registerProject({ externalId: "p1" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "ada@admins.test", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "sam@support.test", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "ada@admins.test", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "sam@support.test", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => dispose());
 

@@ -11,6 +11,8 @@ import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type Te
 import { createUser } from "@/lib/server/users";
 import { apiKeys as serviceKeys } from "@/service/db/schema";
 import { createTestService, type TestService } from "@/service/test/harness";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Keys through the dashboard against the bundled service over real HTTP: who may mint an
@@ -34,8 +36,8 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   const alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   await registerProject({ externalId: "beta" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
-  const { user } = await createUser({ email: "alpha-admin@example.com", role: "admin", password: PASSWORD, projectIds: [alpha.id] }, SYSTEM_ACTOR);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
+  const { user } = await createUser(createUserRequest.parse({ email: "alpha-admin@example.com", role: "admin", password: PASSWORD, projectIds: [alpha.id] }), SYSTEM_ACTOR);
   limited = await sessionCookie(user.id);
 });
 afterAll(async () => {
@@ -61,7 +63,7 @@ describe("creating keys", () => {
     expect(res.status).toBe(403);
     expect((await res.json()).error).toMatchObject({ code: "forbidden", param: "reach", message: expect.stringMatching(/every project/) });
     expect(await serviceKeyCount()).toBe(before);
-    const audit = await listAudit({ q: "escape" });
+    const audit = await listAudit(auditQuery.parse({ q: "escape" }));
     expect(audit.data).toEqual([]);
   });
 
@@ -104,7 +106,7 @@ describe("revoking keys", () => {
     const again = await revoke(admin, "alpha", key.id);
     expect(again.status).toBe(409);
     expect((await again.json()).error.code).toBe("already_revoked");
-    const audit = await listAudit({ action: "api_key.revoke", outcome: "success" });
+    const audit = await listAudit(auditQuery.parse({ action: "api_key.revoke", outcome: "success" }));
     expect(audit.data[0]).toMatchObject({ actorEmail: "admin@example.com", project: "alpha", target: "to revoke" });
   });
 

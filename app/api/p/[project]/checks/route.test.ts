@@ -7,6 +7,7 @@ import { apiRequest, params, sessionCookie, setTestEnv, startHttpServer, type Te
 import { createUser, setUserProjects } from "@/lib/server/users";
 import { POST as LINKS } from "./links/route";
 import { POST } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let site: TestServer;
@@ -24,9 +25,9 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  const { user } = await createUser({ email: "l@example.com", role: "marketer" }, SYSTEM_ACTOR);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  const { user } = await createUser(createUserRequest.parse({ email: "l@example.com", role: "marketer" }), SYSTEM_ACTOR);
   await setUserProjects(user.id, { allProjects: false, projectIds: [other.id] }, SYSTEM_ACTOR);
   limited = await sessionCookie(user.id);
 });

@@ -8,6 +8,7 @@ import type { Project } from "@/lib/server/gate/guard";
 import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { GET as LIST } from "./route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * A service whose domain list items carry no `status` (the interface shows it only on the
@@ -33,7 +34,7 @@ beforeAll(async () => {
     json(res, 404, { title: "Not Found" });
   }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", allProjects: true, password: "correct horse battery" }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

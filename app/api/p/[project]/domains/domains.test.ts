@@ -12,6 +12,7 @@ import { GET as DETAIL } from "@/app/api/p/[project]/domains/[id]/route";
 import { POST as ADD } from "./route";
 import { checkDomain } from "@/lib/server/domains/manage";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * The domain functions against a real HTTP stand-in for the service and a real DNS server
@@ -65,8 +66,8 @@ beforeAll(async () => {
     json(res, 404, { error: { message: "not found", code: "not_found" } });
   }, { DNS_RESOLVER: dns.address }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(async () => {
   await close();

@@ -6,6 +6,7 @@ import { createUser } from "@/lib/server/users";
 import { POST } from "./route";
 import { POST as START_BATCH } from "../batches/route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let close: () => Promise<void>;
 let service: TestServer;
@@ -24,8 +25,8 @@ beforeAll(async () => {
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
   }));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

@@ -7,6 +7,7 @@ import { FILTERS, indexMirroredMessages } from "@/lib/test/mirrored-messages";
 import { GET } from "./route";
 import { allPageIds } from "@/lib/test/page-ids";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * The messages route keeps to the project in its path, for a user who may open both projects:
@@ -22,7 +23,7 @@ beforeAll(async () => {
   const alpha = await registerProject({ externalId: "alpha" }, SYSTEM_ACTOR, { checkWithService: false });
   const beta = await registerProject({ externalId: "beta" }, SYSTEM_ACTOR, { checkWithService: false });
   await indexMirroredMessages({ alpha: alpha.id, beta: beta.id });
-  both = await sessionCookie((await createUser({ email: "s@example.com", role: "support", projectIds: [alpha.id, beta.id] }, SYSTEM_ACTOR)).user.id);
+  both = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", projectIds: [alpha.id, beta.id] }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

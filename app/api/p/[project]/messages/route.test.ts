@@ -9,6 +9,7 @@ import { GET as DETAIL } from "./[id]/detail/route";
 import { POST as REPLY } from "./[id]/reply/route";
 import { GET } from "./route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let close: () => Promise<void>;
 let service: TestServer;
@@ -40,8 +41,8 @@ beforeAll(async () => {
     return json(res, 404, { error: { message: "Message not found", code: "not_found" } });
   }));
   projectId = (await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false })).id;
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", allProjects: true }), SYSTEM_ACTOR)).user.id);
   const request = (to: string, subject: string) => ({ from: { email: "shop@acme.test" }, to: [{ email: to }], subject, text: "x" });
   const day = (d: number) => new Date(Date.UTC(2026, 0, d));
   await recordSentMessages([

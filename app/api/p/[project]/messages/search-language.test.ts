@@ -9,6 +9,7 @@ import { apiRequest, json, params, sessionCookie } from "@/lib/server/test-helpe
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * The search language through the messages route (issue 28), on the test database: PGlite, or
@@ -22,7 +23,7 @@ const day = (d: number) => new Date(Date.UTC(2026, 0, d, 12));
 beforeAll(async () => {
   ({ close } = await startDashboardOnFake((_req, res) => json(res, 404, { error: { message: "Message not found", code: "not_found" } })));
   const projectId = (await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false })).id;
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
   const send = (id: string, createdAt: Date, status: string, request: Record<string, unknown>) => ({
     projectId, messageId: id, sentBy: null, idempotencyKey: `k-${id}`, source: "dashboard" as const, status, createdAt,
     request: { from: { email: "shop@acme.test" }, text: "x", ...request } as never,

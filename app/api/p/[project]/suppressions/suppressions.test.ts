@@ -12,6 +12,8 @@ import { GET as LIST, POST as ADD } from "./route";
 import { GET as HOOKS } from "@/app/api/p/[project]/webhooks/route";
 import { DELETE as DELETE_HOOK } from "@/app/api/p/[project]/webhooks/[id]/route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** Suppressions linked to the bounce behind them, exported safely; the event stream protected. */
 const SUPPRESSIONS = [
@@ -58,9 +60,9 @@ beforeAll(async () => {
   await d.insert(indexedMessages).values({ id: "msg_bounced", projectId: project.id, direction: "outbound", status: "bounced", from: "a@x.test", to: ["gone@example.com"], source: "dashboard", createdAt: new Date("2026-01-02T00:00:00Z") });
   await d.insert(indexedRecipients).values({ messageId: "msg_bounced", projectId: project.id, email: "gone@example.com", role: "to", createdAt: new Date("2026-01-02T00:00:00Z") });
   await d.insert(eventStreams).values({ projectId: project.id, webhookId: "wh_stream", url: "http://dash/api/ingest/p1", secretCiphertext: "x" });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 
@@ -77,7 +79,7 @@ describe("suppressions", () => {
     expect((await bad.json()).error.param).toBe("email");
     const ok = await ADD(await apiRequest("/api/p/p1/suppressions", { method: "POST", cookie: support, body: { email: "Block@Example.com", reason: "complaint" } }), params({ project: "p1" }));
     expect(ok.status).toBe(201);
-    const audit = await listAudit({ action: "suppression.create" });
+    const audit = await listAudit(auditQuery.parse({ action: "suppression.create" }));
     expect(audit.data[0]).toMatchObject({ target: "block@example.com", actorEmail: "s@example.com", detail: { reason: "complaint" }, outcome: "success" });
   });
 
@@ -98,7 +100,7 @@ describe("suppressions", () => {
     expect(lines).toHaveLength(1 + SUPPRESSION_EXPORT_PAGES * 100 + 1);
     expect(lines.at(-2)).toMatch(new RegExp(`^s${SUPPRESSION_EXPORT_PAGES - 1}-99@example.com,manual,`));
     expect(lines.at(-1)).toMatch(new RegExp(`^# Export stopped after ${SUPPRESSION_EXPORT_PAGES * 100} rows: it read the ${SUPPRESSION_EXPORT_PAGES} pages one export may ask the service for\\.`));
-    const [entry] = (await listAudit({ action: "export.suppressions", project: "endless" })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.suppressions", project: "endless" }))).data;
     expect(entry!.detail).toMatchObject({ rows: SUPPRESSION_EXPORT_PAGES * 100, ended: "limit", limit: "pages" });
   }, 60_000);
 });

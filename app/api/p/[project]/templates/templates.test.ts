@@ -7,6 +7,7 @@ import { apiRequest, json, params, sessionCookie, type TestServer } from "@/lib/
 import { GET as ONE } from "@/app/api/p/[project]/templates/[id]/route";
 import { POST as PREVIEW } from "@/app/api/p/[project]/templates/preview/route";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * A service that lists no `variables` on its templates (a local-service extra), uses numeric
@@ -31,7 +32,7 @@ beforeAll(async () => {
     json(res, 404, { title: "Not Found" });
   }));
   await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", allProjects: true, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", allProjects: true, password: "correct horse battery" }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

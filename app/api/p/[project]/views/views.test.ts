@@ -11,6 +11,8 @@ import { SEARCH_QUERY_LIMITS } from "@/lib/messages/search-query/limits";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { GET, POST } from "./route";
 import { DELETE, PATCH } from "./[viewId]/route";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Saved views (issue 28) through their routes, on the test database: PGlite, or Postgres when
@@ -31,7 +33,7 @@ beforeAll(async () => {
     ["cat", "support", false],
   ] as const;
   for (const [who, role, all] of people) {
-    const { user } = await createUser({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.demo] }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.demo] }), SYSTEM_ACTOR);
     ids[who] = user.id;
     cookies[who] = await sessionCookie(user.id);
   }
@@ -56,7 +58,7 @@ const patch = (who: string, id: string, body: unknown, project = "demo") =>
   call(PATCH, who, `/api/p/${project}/views/${id}`, { project, viewId: id }, "PATCH", body);
 const remove = (who: string, id: string, project = "demo") => call(DELETE, who, `/api/p/${project}/views/${id}`, { project, viewId: id }, "DELETE");
 const names = async (who: string, project = "demo") => ((await list(who, project)).body.data as { name: string }[]).map((v) => v.name);
-const auditOf = async (action: string) => (await listAudit({ action })).data;
+const auditOf = async (action: string) => (await listAudit(auditQuery.parse({ action }))).data;
 
 describe("saving and listing", () => {
   it("keeps the search as its URL text (no cursor), private by default, and lists it to its owner only", async () => {

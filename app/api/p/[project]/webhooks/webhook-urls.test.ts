@@ -6,6 +6,7 @@ import { auditLog } from "@/lib/server/db/schema/core";
 import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnReal } from "@/lib/test/dashboard-on-real";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Finding 5 of the review, for the service's webhooks: an endpoint URL with a receiver's
@@ -22,7 +23,7 @@ let admin: string;
 
 beforeAll(async () => {
   ({ close } = await startDashboardOnReal());
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 

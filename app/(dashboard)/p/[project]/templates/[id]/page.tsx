@@ -6,7 +6,7 @@ import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
 import { getTemplate, listSamples, previewTemplate } from "@/lib/server/templates/manage";
 import { presendChecks } from "@/lib/server/presend/checks";
-import type { PresendResult } from "@/lib/schemas/presend";
+import { presendRequest, type PresendResult } from "@/lib/schemas/presend";
 import { checksDraftOf, previewBodyOf } from "./preview-body";
 import { optionalPart } from "@/components/common/first-load";
 import { isPreviewable } from "@/components/messages/bounds";
@@ -34,7 +34,7 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
   // null: they failed, and the screen runs them itself and shows why. Started once the preview's request is
   // on its way, so their work (CPU) overlaps that wait instead of delaying the page.
   const initialChecks: Promise<PresendResult | null> | undefined = can(user.role, "messages:send")
-    ? optionalPart(new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks({ draft: checksDraftOf(opening), spam: true }, { userId: user.id })))
+    ? optionalPart(new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks(presendRequest.parse({ draft: checksDraftOf(opening), spam: true }), { userId: user.id })))
     : undefined;
   const initialPreview = await preview;
   // That preview's html rewritten for its frames here (one linear pass over the project's own

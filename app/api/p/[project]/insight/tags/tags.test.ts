@@ -7,6 +7,7 @@ import { createUser } from "@/lib/server/users";
 import { tagsData } from "@/lib/schemas/insight-tags";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * GET /api/p/[project]/insight/tags through the real guard on the test database (PGlite, or
@@ -27,7 +28,7 @@ beforeAll(async () => {
     ["outsider", "marketer", false],
   ] as const;
   for (const [who, role, all] of people) {
-    const { user } = await createUser({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.other!] }, SYSTEM_ACTOR);
+    const { user } = await createUser(createUserRequest.parse({ email: `${who}@example.com`, role, allProjects: all, projectIds: all ? [] : [projects.other!] }), SYSTEM_ACTOR);
     cookies[who] = await sessionCookie(user.id);
   }
   const send = (project: string, id: string, value: string, status: string) =>

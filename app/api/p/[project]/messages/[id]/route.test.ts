@@ -6,6 +6,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import { createUser, setUserProjects } from "@/lib/server/users";
 import { GET as HEALTH } from "../../../../health/route";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 let dispose: () => Promise<void>;
 let service: TestServer;
@@ -34,8 +35,8 @@ beforeAll(async () => {
   ({ dispose } = await useTestDb());
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  const { user } = await createUser({ email: "l@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  const { user } = await createUser(createUserRequest.parse({ email: "l@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR);
   await setUserProjects(user.id, { allProjects: false, projectIds: [other.id] }, SYSTEM_ACTOR);
   limited = await sessionCookie(user.id);
 });

@@ -16,6 +16,8 @@ import { GET as CONTACTS_EXPORT } from "@/app/api/p/[project]/contacts/export/ro
 import { GET as RECIPIENT_EXPORT } from "@/app/api/p/[project]/recipients/[email]/export/route";
 import { POST as ERASE } from "@/app/api/p/[project]/recipients/[email]/erase/route";
 import { GET } from "./route";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Exports (issue 28) through their routes, on the test database (PGlite, or Postgres with
@@ -32,7 +34,7 @@ beforeAll(async () => {
   const demo = await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const user = async (email: string, role: "support" | "admin" | "marketer", allProjects = true) =>
-    sessionCookie((await createUser({ email, role, allProjects, password: "correct horse battery" }, SYSTEM_ACTOR)).user.id);
+    sessionCookie((await createUser(createUserRequest.parse({ email, role, allProjects, password: "correct horse battery" }), SYSTEM_ACTOR)).user.id);
   cookies.support = await user("s@example.com", "support");
   cookies.admin = await user("a@example.com", "admin");
   cookies.outsider = await user("o@example.com", "support", false);
@@ -93,7 +95,7 @@ describe("message export", () => {
 
   it("is audited once with its filter and row count", async () => {
     await (await exportMessages({ format: "ndjson", q: "subject:weekly", status: "delivered" })).text();
-    const [entry] = (await listAudit({ action: "export.messages", actorId: undefined })).data;
+    const [entry] = (await listAudit(auditQuery.parse({ action: "export.messages", actorId: undefined }))).data;
     expect(entry).toMatchObject({ actorEmail: "s@example.com", project: "demo", outcome: "success", detail: { format: "ndjson", rows: MANY, filter: { q: "subject:weekly", status: "delivered" } } });
   });
 

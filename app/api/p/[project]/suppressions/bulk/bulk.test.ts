@@ -9,6 +9,7 @@ import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { POST as CHECK } from "./check/route";
 import { GET as JOB } from "./[id]/route";
 import { GET as LIST, POST as START } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** The bulk suppression routes: their bounds, checked before the service is asked anything, and who may use them. */
 let service: TestServer;
@@ -30,7 +31,7 @@ beforeAll(async () => {
     json(res, 404, {});
   }));
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  const user = async (email: string, role: "support" | "marketer") => sessionCookie((await createUser({ email, role, password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  const user = async (email: string, role: "support" | "marketer") => sessionCookie((await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   support = await user("s@example.com", "support");
   marketer = await user("m@example.com", "marketer");
 });

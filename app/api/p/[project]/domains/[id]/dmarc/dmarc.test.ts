@@ -13,6 +13,7 @@ import { googleReport, microsoftReport, SAMPLE_ROWS, yahooReport } from "@/lib/t
 import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-server";
 import { dmarcView } from "@/lib/schemas/dmarc";
 import { GET } from "./route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** The DMARC view over stored reports, the published record from a real DNS server, and the guard. */
 const DOMAIN = { id: "dom_1", domain: "example.org", status: "verified", createdAt: "2026-01-01T00:00:00Z", records: [] };
@@ -32,7 +33,7 @@ beforeAll(async () => {
   }, { DNS_RESOLVER: dns.address }));
   void service;
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   const d = await db();
   for (const sample of [googleReport("example.org", SAMPLE_ROWS), microsoftReport("example.org", SAMPLE_ROWS), yahooReport("example.org", SAMPLE_ROWS)]) {
     await storeReport(d, project.id, "msg", await parseReport(await unpackReport(sample.bytes)));

@@ -22,6 +22,8 @@ import type { Message } from "@/lib/schemas/emails";
 import { POST as ERASE } from "./route";
 import { linkPeopleRollup } from "@/lib/test/link-people";
 import { addressHash } from "@/lib/server/redaction/address-hash";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * Erasing one recipient through its route: what goes, what stays, what the audit log keeps,
@@ -51,7 +53,7 @@ beforeAll(async () => {
   project = await registerProject({ externalId: "acme", name: "Acme" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   other = await registerProject({ externalId: "other", name: "Other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   for (const role of ["admin", "support", "marketer"] as const) {
-    cookies[role] = await sessionCookie((await createUser({ email: `${role}@staff.test`, role, password: "correct horse battery", allProjects: true }, SYSTEM_ACTOR)).user.id);
+    cookies[role] = await sessionCookie((await createUser(createUserRequest.parse({ email: `${role}@staff.test`, role, password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   }
   await recordSentMessages([
     send("m-alone", project, ["Ada Lovelace <ADA@example.com>"]),
@@ -87,7 +89,7 @@ beforeAll(async () => {
     { projectId: project.id, templateId: "t1", name: "Ada's order", data: { customer: { email: "ada@EXAMPLE.com" } }, createdBy: "m@staff.test" },
     { projectId: project.id, templateId: "t1", name: "Anyone", data: { customer: { email: "x@example.com" } }, createdBy: "m@staff.test" },
   ]);
-  const owner = (await createUser({ email: "views@staff.test", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id;
+  const owner = (await createUser(createUserRequest.parse({ email: "views@staff.test", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id;
   await d.insert(savedViews).values([
     { projectId: project.id, ownerId: owner, name: "Ada's bounces", state: new URLSearchParams({ q: "to:ADA@example.com status:bounced" }).toString() },
     { projectId: project.id, ownerId: owner, name: "All bounces", state: "q=status%3Abounced" },
@@ -150,7 +152,7 @@ describe("erasing a recipient", () => {
     const entry = all.find((e) => e.action === "recipient.erase" && e.outcome === "success")!;
     expect(entry).toMatchObject({ target: hash, actorEmail: "support@staff.test", project: "acme" });
     // An admin who knows the address finds the erasure by searching for it.
-    expect((await listAudit({ q: "ADA@example.com", action: "recipient.erase", outcome: "success" })).data.map((e) => e.id)).toEqual([entry.id]);
+    expect((await listAudit(auditQuery.parse({ q: "ADA@example.com", action: "recipient.erase", outcome: "success" }))).data.map((e) => e.id)).toEqual([entry.id]);
     expect(hash).toMatch(/^erased:[0-9a-f]{40}$/);
     // Before any refresh: the address is out of insight's facts and link clickers, the messages marked.
     expect(rowsOf(await d.execute(sql`select 1 from insight_facts where project_id = ${project.id} and recipient = ${ADA} union all select 1 from insight_link_recipients where project_id = ${project.id} and recipient = ${ADA}`))).toEqual([]);
