@@ -48,6 +48,8 @@ export const dmarcView = z.object({
   /** Sources beyond the ones listed. */
   moreSources: z.number().int(),
   advice: z.object({ step: z.enum(["collect", "fix", "quarantine", "reject", "hold"]), text: z.string() }),
+  /** Report mails of the project in the same days that were not stored because a cap was reached, and the latest reason. */
+  skipped: z.object({ count: z.number().int(), latest: z.string().nullable() }),
 });
 export type DmarcView = z.infer<typeof dmarcView>;
 export type DmarcSource = z.infer<typeof dmarcSource>;

@@ -25,6 +25,13 @@ export default function DmarcPanel({ project, id }: { project: string; id: strin
   return (
     <div className="space-y-4">
       <RuaState view={view} />
+      {view.skipped.count > 0 && (
+        <WarningNote>
+          <span data-testid="dmarc-skipped">
+            {view.skipped.count.toLocaleString()} report mail{view.skipped.count === 1 ? " was" : "s were"} not stored in the last {view.days} days: a cap on stored reports was reached. {view.skipped.latest}
+          </span>
+        </WarningNote>
+      )}
       {view.reports === 0 ? (
         <EmptyState title="No reports yet" description={`No aggregate report for ${view.domain} arrived in the last ${view.days} days. Receivers send one a day once the rua address is published.`} />
       ) : (

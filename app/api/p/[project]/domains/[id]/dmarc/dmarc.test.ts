@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
+import { dmarcJobs } from "@/lib/server/db/schema/dmarc";
 import { parseReport } from "@/lib/server/dmarc/parse";
 import { storeReport } from "@/lib/server/dmarc/store";
 import { unpackReport } from "@/lib/server/dmarc/unpack";
@@ -63,6 +64,17 @@ describe("GET /api/p/[project]/domains/[id]/dmarc", () => {
     expect(failing.map((s) => s.ip)).toEqual(["203.0.113.9", "203.0.113.9", "203.0.113.9"]);
     expect(failing[0]!.flag).toMatchObject({ cause: "forgotten_sender", text: expect.stringContaining("mailer.example") });
     expect(view.advice.step).toBe("fix");
+  });
+
+  it("counts the project's report mails a cap kept out, with the latest reason", async () => {
+    expect(dmarcView.parse(await (await get()).json()).skipped).toEqual({ count: 0, latest: null });
+    const d = await db();
+    await d.insert(dmarcJobs).values([
+      { projectId: project.id, messageId: "m-old", outcome: "skipped", lastError: "older reason", createdAt: new Date(Date.now() - 60_000) },
+      { projectId: project.id, messageId: "m-new", outcome: "skipped", lastError: "The project holds 5000 DMARC reports, its cap." },
+      { projectId: project.id, messageId: "m-stored", outcome: "stored" },
+    ]);
+    expect(dmarcView.parse(await (await get()).json()).skipped).toEqual({ count: 2, latest: "The project holds 5000 DMARC reports, its cap." });
   });
 
   it("404s an unknown domain and refuses the signed-out", async () => {
