@@ -9,6 +9,11 @@ export const dmarcRua = z.object({
   suggested: z.string(),
   /** Whether mail to it can arrive: its domain receives. */
   receiving: z.boolean(),
+  /**
+   * When the address is on another domain of the project: the TXT record that domain
+   * publishes so receivers send this domain's reports there (RFC 7489 section 7.1).
+   */
+  authorization: z.object({ name: z.string(), value: z.string() }).nullable(),
   /** The TXT record at _dmarc.<domain> as DNS answers it now, or null when there is none. */
   published: z.string().nullable(),
   policy: z.string().nullable(),

@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db";
 import { getDomainDetail } from "@/lib/server/domains/manage";
 import type { Project } from "@/lib/server/gate/access";
 import { publishedDmarc } from "./published";
+import { ruaDomain } from "./rua";
 
 /**
  * The DMARC view of one domain: the stored reports of the last DMARC_VIEW_DAYS days (by the
@@ -47,6 +48,7 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
         from dmarc_jobs where project_id = ${project.id} and outcome = 'skipped' and created_at >= ${since}`),
     publishedDmarc(domain),
   ]);
+  const rua = await ruaDomain(project, domain, detail.receiving?.enabled ?? false);
   const skip = rowsOf(skipped)[0] ?? {};
   const t = rowsOf(totals)[0] ?? {};
   const messages = Number(t.messages ?? 0);
@@ -72,14 +74,15 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
       flag: flagSource(facts),
     };
   });
-  // The rua goes to a receiving domain of the project; this one, whose receiving state the screen already shows.
-  const suggested = `dmarc@${domain}`;
+  const suggested = `dmarc@${rua.domain}`;
   const tags = published.record ? dmarcTags(published.record) : {};
   return {
     domain,
     rua: {
       suggested,
-      receiving: detail.receiving?.enabled ?? false,
+      receiving: rua.receiving,
+      // RFC 7489 7.1: a receiver sends reports to another domain only when that domain says it takes them.
+      authorization: rua.domain === domain ? null : { name: `${domain}._report._dmarc.${rua.domain}`, value: "v=DMARC1" },
       published: published.record,
       policy: tags.p ?? null,
       carries: ruaCarries(tags.rua, suggested),

@@ -17,6 +17,9 @@ import { GET } from "./route";
 
 /** The DMARC view over stored reports, the published record from a real DNS server, and the guard. */
 const DOMAIN = { id: "dom_1", domain: "example.org", status: "verified", createdAt: "2026-01-01T00:00:00Z", records: [] };
+const OTHERS = ["dom_2", "dom_3"].map((id, i) => ({ ...DOMAIN, id, domain: `in${i + 2}.example.net` }));
+/** Which domains receive mail (the interface's receiving state): tests change it. */
+let receives: Record<string, boolean> = { dom_1: true };
 let dns: FakeDnsServer;
 let service: TestServer;
 let close: () => Promise<void>;
@@ -27,8 +30,9 @@ beforeAll(async () => {
   dns = await startFakeDnsServer({ "_dmarc.example.org": [{ type: "TXT", data: "v=DMARC1; p=none; rua=mailto:dmarc@example.org" }] });
   ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
-    if (req.method === "GET" && url.pathname === "/v1/domains") return json(res, 200, { data: [DOMAIN], nextCursor: null });
-    if (req.method === "GET" && url.pathname === "/v1/domains/dom_1/receiving") return json(res, 200, { enabled: true, records: [] });
+    if (req.method === "GET" && url.pathname === "/v1/domains") return json(res, 200, { data: [DOMAIN, ...OTHERS], nextCursor: null });
+    const receiving = /^\/v1\/domains\/(dom_\d)\/receiving$/.exec(url.pathname);
+    if (req.method === "GET" && receiving) return json(res, 200, { enabled: receives[receiving[1]!] ?? false, records: [] });
     json(res, 404, { error: { message: "not found", code: "not_found" } });
   }, { DNS_RESOLVER: dns.address }));
   void service;
@@ -75,6 +79,20 @@ describe("GET /api/p/[project]/domains/[id]/dmarc", () => {
       { projectId: project.id, messageId: "m-stored", outcome: "stored" },
     ]);
     expect(dmarcView.parse(await (await get()).json()).skipped).toEqual({ count: 2, latest: "The project holds 5000 DMARC reports, its cap." });
+  });
+
+  it("suggests the rua on a domain of the project that receives mail, with the record that lets it take the reports", async () => {
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({ suggested: "dmarc@example.org", receiving: true, authorization: null });
+    receives = { dom_1: false, dom_2: false, dom_3: true };
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({
+      suggested: "dmarc@in3.example.net",
+      receiving: true,
+      authorization: { name: "example.org._report._dmarc.in3.example.net", value: "v=DMARC1" },
+    });
+    // None receives: the domain itself, as before, said not to receive.
+    receives = {};
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({ suggested: "dmarc@example.org", receiving: false, authorization: null });
+    receives = { dom_1: true };
   });
 
   it("404s an unknown domain and refuses the signed-out", async () => {
