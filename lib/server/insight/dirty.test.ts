@@ -2,8 +2,7 @@ import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rowsOf } from "@/contract/db-rows";
 import { db, openDatabase } from "@/lib/server/db";
-import { recordSentMessages } from "@/lib/server/message-index/record";
-import { markAllOnce, markInsightDirty } from "./dirty";
+import { markInsightDirty } from "./dirty";
 import { refreshBatch } from "./refresh";
 import { useTestProject } from "@/lib/test/project-db";
 
@@ -27,29 +26,6 @@ describe("insight marks", () => {
     expect(await marks("twice")).toBe(0);
     expect(await marks("once")).toBe(0);
     expect(await refreshBatch(500, d)).toBe(0);
-  });
-
-  it("the backfill marks every message in the order of its time, so each refresh batch covers a short stretch of hours", async () => {
-    const d = await db();
-    await refreshBatch(500, d);
-    // Written in an order unlike their times (as a bulk import or the benchmark's random times leave them).
-    const hoursAgo = [5, 40, 1, 300, 12, 2];
-    await recordSentMessages(
-      hoursAgo.map((h) => ({
-        projectId: fixture.project.id,
-        messageId: `h${h}`,
-        request: { from: { email: "news@acme.test" }, to: [{ email: `r${h}@example.com` }], subject: "Hi", text: "Hello" },
-        sentBy: null,
-        idempotencyKey: null,
-        source: "dashboard" as const,
-        createdAt: new Date(Date.now() - h * 3_600_000),
-      })),
-    );
-    await d.execute(sql`delete from insight_dirty`);
-    await d.execute(sql`delete from insight_meta where key = 'backfill'`);
-    expect(await markAllOnce(d)).toBe(hoursAgo.length);
-    const order = rowsOf<{ message_id: string }>(await d.execute(sql`select message_id from insight_dirty order by seq`)).map((r) => r.message_id);
-    expect(order).toEqual([...hoursAgo].sort((a, b) => b - a).map((h) => `h${h}`));
   });
 
   // Two connections: a second dashboard's, or the refresher's beside the ingest's on Postgres.

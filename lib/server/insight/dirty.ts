@@ -20,19 +20,12 @@ export async function markInsightDirty(tx: Db, projectId: string, messageIds: st
   }
 }
 
-/**
- * Every message of the index, marked once (a dashboard that indexed mail before insight existed),
- * in the order of their time per project: the refresher takes marks in order, so each of its
- * batches then covers a short stretch of time and moves few hourly rows of each rollup, each
- * once. In the order the rows happen to lie, a batch of 20,000 messages spread over 30 days
- * touched up to 20,000 of the 36,000 hourly rows of 50 tags, every batch again.
- */
+/** Every message of the index, marked once (a dashboard that indexed mail before insight existed). */
 export async function markAllOnce(d: Db): Promise<number> {
   const result = await d.execute(sql`
     with first as (insert into insight_meta (key) values ('backfill') on conflict do nothing returning key)
     insert into insight_dirty (message_id, project_id)
-    select m.id, m.project_id from indexed_messages m, first where m.direction = 'outbound'
-     order by m.project_id, greatest(m.created_at, m.scheduled_at), m.id`);
+    select m.id, m.project_id from indexed_messages m, first where m.direction = 'outbound'`);
   return rowCount(result);
 }
 
