@@ -21,13 +21,13 @@ test("a fresh tag's row shows its figures, sorts, fits a phone and links to its 
     ids.push(await sendMessage(access, { to, subject: `Tags ${value}`, tags: [{ name: "category", value }] }));
   }
   const read = async () => {
-    const rows = ((await api(page, "GET", `/api/p/${project}/insight/tags?period=24h`)).json as { tags: TagRow[] }).tags;
+    const rows = ((await api(page, "GET", `/api/p/${project}/insight/tags?range=24h`)).json as { tags: TagRow[] }).tags;
     const row = rows.find((r) => r.name === "category" && r.value === value);
     return row ? { sent: row.sent, delivered: row.delivered, bounced: row.bounced } : null;
   };
   await expect.poll(read, { timeout: 30_000 }).toEqual({ sent: 3, delivered: 2, bounced: 1 });
 
-  expect(await visit(page, `/p/${project}/tags?period=24h`)).toBe(200);
+  expect(await visit(page, `/p/${project}/tags?range=24h`)).toBe(200);
   await expect(page.getByRole("heading", { name: "Tags", level: 1 })).toBeVisible();
   const row = page.locator(`tr[data-tag="${tag}"]`);
   await expect(row.locator('[data-metric="sent"]')).toHaveText("3");

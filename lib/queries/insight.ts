@@ -11,7 +11,7 @@ const base = (project: string) => `/api/p/${encodeURIComponent(project)}`;
 
 export const insightKeys = {
   deliverability: (project: string, range: DeliverabilityRange) => ["deliverability", project, range] as const,
-  tags: (project: string, period: DeliverabilityRange) => ["insight-tags", project, period] as const,
+  tags: (project: string, range: DeliverabilityRange) => ["insight-tags", project, range] as const,
   alerts: (project: string) => ["alerts", project] as const,
   activeAlerts: (project: string) => ["alerts", project, "active"] as const,
 };
@@ -21,8 +21,8 @@ export function deliverabilityQuery(project: string, range: DeliverabilityRange)
 }
 
 /** The Tags screen's figures per tag pair over a period. */
-export function tagsQuery(project: string, period: DeliverabilityRange) {
-  return apiQuery(insightKeys.tags(project, period), `${base(project)}/insight/tags`, lazySchema(tagsSchemas, "tagsData"), { query: { period } }, { refetchInterval: 60_000 });
+export function tagsQuery(project: string, range: DeliverabilityRange) {
+  return apiQuery(insightKeys.tags(project, range), `${base(project)}/insight/tags`, lazySchema(tagsSchemas, "tagsData"), { query: { range } }, { refetchInterval: 60_000 });
 }
 
 export function alertsQuery(project: string) {

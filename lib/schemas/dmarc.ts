@@ -9,6 +9,11 @@ export const dmarcRua = z.object({
   suggested: z.string(),
   /** Whether mail to it can arrive: its domain receives. */
   receiving: z.boolean(),
+  /**
+   * When the address is on another domain of the project: the TXT record that domain
+   * publishes so receivers send this domain's reports there (RFC 7489 section 7.1).
+   */
+  authorization: z.object({ name: z.string(), value: z.string() }).nullable(),
   /** The TXT record at _dmarc.<domain> as DNS answers it now, or null when there is none. */
   published: z.string().nullable(),
   policy: z.string().nullable(),
@@ -48,6 +53,8 @@ export const dmarcView = z.object({
   /** Sources beyond the ones listed. */
   moreSources: z.number().int(),
   advice: z.object({ step: z.enum(["collect", "fix", "quarantine", "reject", "hold"]), text: z.string() }),
+  /** Report mails of the project in the same days that were not stored because a cap was reached, and the latest reason. */
+  skipped: z.object({ count: z.number().int(), latest: z.string().nullable() }),
 });
 export type DmarcView = z.infer<typeof dmarcView>;
 export type DmarcSource = z.infer<typeof dmarcSource>;

@@ -3,9 +3,6 @@ import { OVERVIEW_RANGES } from "../insight/ranges";
 import { rateFigures } from "./deliverability";
 import { thresholdsView } from "./insight";
 
-/** The Tags screen's query (GET /api/p/[project]/insight/tags?period=): 7 days when absent. */
-export const tagsPeriodQuery = z.object({ period: z.enum(OVERVIEW_RANGES, { error: "must be 24h, 7d or 30d" }).default("7d") });
-
 export const tagRow = rateFigures.extend({
   /** The tag; both '' on the "other tags" row (messages with a pair beyond the project's cap). */
   name: z.string(),
@@ -17,10 +14,11 @@ export const tagRow = rateFigures.extend({
 });
 export type TagRow = z.infer<typeof tagRow>;
 
+/** The Tags screen's answer (GET /api/p/[project]/insight/tags?range=, the overview's rangeQuery like the other insight screens). */
 export const tagsData = z.object({
-  period: z.enum(OVERVIEW_RANGES),
+  range: z.enum(OVERVIEW_RANGES),
   generatedAt: z.string(),
-  /** The period's tag pairs with mail, most sent first; the "other tags" row last when there is one. */
+  /** The range's tag pairs with mail, most sent first; the "other tags" row last when there is one. */
   tags: z.array(tagRow),
   thresholds: thresholdsView,
   /** Below this volume a tag's rate is shown but not coloured. */

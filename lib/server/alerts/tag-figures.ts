@@ -10,13 +10,13 @@ import { groupMinVolume, rateFiguresOf } from "./deliverability";
 import { projectThresholds } from "./settings";
 
 /**
- * "Do our password resets bounce more than our invoices?": the period's figures per tag pair,
+ * "Do our password resets bounce more than our invoices?": the range's figures per tag pair,
  * from the tag rollup (lib/server/insight/tag-refresh.ts), each rate held against the
  * project's thresholds like the overview's and the provider table's.
  */
-export async function getTagFigures(project: Project, period: OverviewRange, now = new Date()): Promise<TagsData> {
+export async function getTagFigures(project: Project, range: OverviewRange, now = new Date()): Promise<TagsData> {
   await catchUpInsight();
-  const since = now.getTime() - RANGE_MS[period];
+  const since = now.getTime() - RANGE_MS[range];
   const [byTag, thresholds] = await Promise.all([windowTotals(project.id, [since], now, { byTag: true }), projectThresholds(project.id)]);
   const minVolume = groupMinVolume();
   const tags: TagRow[] = [];
@@ -33,5 +33,5 @@ export async function getTagFigures(project: Project, period: OverviewRange, now
     });
   }
   tags.sort((a, b) => Number(a.other) - Number(b.other) || b.sent - a.sent || a.name.localeCompare(b.name) || a.value.localeCompare(b.value));
-  return { period, generatedAt: now.toISOString(), tags, thresholds, minVolume, maxPairs: INSIGHT_TAG_PAIRS_MAX };
+  return { range, generatedAt: now.toISOString(), tags, thresholds, minVolume, maxPairs: INSIGHT_TAG_PAIRS_MAX };
 }

@@ -13,7 +13,9 @@ import { startFakeDnsServer, type FakeDnsServer } from "@/lib/test/fake-dns-serv
 import { messages } from "@/service/db/schema";
 import { startInboundSmtp, type InboundSmtp } from "@/service/smtp/inbound";
 import { addVerifiedDomain, waitFor } from "@/service/test/sending-fixtures";
-import { runDmarcJobs } from "./job";
+import { runDmarcJobs, type DmarcJobOptions } from "./job";
+import type { DmarcCaps } from "./caps";
+import { DMARC_LIMITS } from "./limits";
 
 /**
  * The whole path on real parts: a report sent as real mail over SMTP to the bundled service,
@@ -28,6 +30,8 @@ let n = 0;
 beforeAll(async () => {
   t = await startDashboardOnReal({ serviceTimeoutMs: 10_000 });
   await addVerifiedDomain(t.real.svc.db, t.real.svc.alpha.id, "in.alpha.test", { receiving: true });
+  // The domain the sample reports are about: a report is kept only under a project that has it.
+  await addVerifiedDomain(t.real.svc.db, t.real.svc.alpha.id, "example.com");
   smtp = await startInboundSmtp(t.real.svc.deps, 0, "127.0.0.1");
   dns = await startFakeDnsServer({ "41.220.85.209.in-addr.arpa": [{ type: "PTR", target: "mail-sor-f41.google.com." }] });
 }, 60_000);
@@ -38,7 +42,7 @@ afterAll(async () => {
 });
 
 /** Sends one report mail and brings it to the dashboard as the reconciler would; answers the job's outcome. */
-async function arrive(file: { filename: string; contentType: string; bytes: Uint8Array }, subject = `Report Domain: example.com Submitter: test Report-ID: <${++n}>`) {
+async function arrive(file: { filename: string; contentType: string; bytes: Uint8Array }, subject = `Report Domain: example.com Submitter: test Report-ID: <${++n}>`, opts: DmarcJobOptions = {}) {
   await nodemailer
     .createTransport({ host: "127.0.0.1", port: smtp.port, secure: false, ignoreTLS: true })
     .sendMail({ from: "noreply-dmarc-support@google.com", to: "dmarc@in.alpha.test", subject, text: "This is an aggregate report.", attachments: [{ filename: file.filename, contentType: file.contentType, content: Buffer.from(file.bytes) }] });
@@ -49,7 +53,7 @@ async function arrive(file: { filename: string; contentType: string; bytes: Uint
   const d = await db();
   await enqueueRereads(d, t.alpha.id, [message!.id], "reconcile");
   await drainRereads();
-  await runDmarcJobs(10, { resolver: dns.address });
+  await runDmarcJobs(10, { resolver: dns.address, ...opts });
   const [job] = await d.select().from(dmarcJobs).where(eq(dmarcJobs.messageId, message!.id));
   return job;
 }
@@ -115,4 +119,46 @@ describe("DMARC report job", () => {
     await drainRereads();
     expect(await (await db()).select().from(dmarcJobs).where(eq(dmarcJobs.messageId, message!.id))).toEqual([]);
   }, 30_000);
+
+  it("a report about a domain that is not the project's is not stored, and the job says why", async () => {
+    const before = (await reports()).length;
+    const job = await arrive(googleReport("stranger.example", SAMPLE_ROWS, "stranger-1"));
+    expect(job).toMatchObject({ outcome: "other_domain" });
+    expect(job!.lastError).toMatch(/stranger\.example, which is not a domain of this project/);
+    expect((await reports()).length).toBe(before);
+  }, 30_000);
+
+  describe("caps on what is stored", () => {
+    const caps = (over: Partial<DmarcCaps>) => ({ caps: { ...DMARC_LIMITS, ...over } });
+    const subject = () => `Report Domain: example.com Submitter: test Report-ID: <${++n}>`;
+
+    it("a project holding its cap of reports downloads no more: skipped, with the cap named", async () => {
+      const held = (await reports()).length;
+      const job = await arrive(googleReport("example.com", SAMPLE_ROWS, "cap-project"), subject(), caps({ reportsPerProject: held }));
+      expect(job).toMatchObject({ outcome: "skipped" });
+      expect(job!.lastError).toMatch(`holds ${held} DMARC reports, its cap`);
+      expect((await reports()).length).toBe(held);
+    }, 30_000);
+
+    it("all projects together have a cap too", async () => {
+      const held = (await reports()).length;
+      const job = await arrive(googleReport("example.com", SAMPLE_ROWS, "cap-total"), subject(), caps({ reportsTotal: held }));
+      expect(job).toMatchObject({ outcome: "skipped" });
+      expect(job!.lastError).toMatch(`${held} DMARC reports over all projects`);
+    }, 30_000);
+
+    it("a domain's reports per day are capped (counted by arrival), and the project's records", async () => {
+      const held = (await reports()).filter((r) => r.domain === "example.com").length;
+      const day = await arrive(yahooReport("example.com", SAMPLE_ROWS, "cap-day"), subject(), caps({ reportsPerDomainDay: held }));
+      expect(day).toMatchObject({ outcome: "skipped" });
+      expect(day!.lastError).toMatch(`example.com received ${held} DMARC reports in the last 24 hours`);
+      const records = rowsOf(await (await db()).execute(sql`select count(*)::int as n from dmarc_records`))[0]!.n as number;
+      const rec = await arrive(yahooReport("example.com", SAMPLE_ROWS, "cap-records"), subject(), caps({ recordsPerProject: records + SAMPLE_ROWS.length - 1 }));
+      expect(rec).toMatchObject({ outcome: "skipped" });
+      expect(rec!.lastError).toMatch(/records would take the project's DMARC records past/);
+      expect((await reports()).length).toBe(held);
+      // Under the caps, the same report is stored.
+      expect(await arrive(yahooReport("example.com", SAMPLE_ROWS, "cap-records"), subject(), caps({ recordsPerProject: records + SAMPLE_ROWS.length }))).toMatchObject({ outcome: "stored" });
+    }, 60_000);
+  });
 });

@@ -6,7 +6,9 @@ import { isAppError } from "@/lib/errors";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
+import { allDomains } from "@/lib/server/domains/manage";
 import { service } from "@/lib/server/service";
+import { roomBeforeDownload, type DmarcCaps } from "./caps";
 import { DMARC_LIMITS } from "./limits";
 import { parseReport } from "./parse";
 import { claimDmarcJob, finishDmarcJob, retryDmarcJob, type DmarcJob } from "./queue";
@@ -26,13 +28,18 @@ import { unpackReport } from "./unpack";
 const IDLE_POLL_MS = 2_000;
 const MAX_ATTEMPTS = 6;
 
-type Outcome = { outcome: "stored" | "duplicate" | "refused" | "no_report"; detail: string | null; sources: string[] };
+type Outcome = { outcome: "stored" | "duplicate" | "refused" | "no_report" | "skipped" | "other_domain"; detail: string | null; sources: string[] };
+export type DmarcJobOptions = { resolver?: string; caps?: DmarcCaps };
 
-async function readReports(d: Db, projectId: string, externalId: string, messageId: string): Promise<Outcome> {
+async function readReports(d: Db, projectId: string, externalId: string, messageId: string, caps: DmarcCaps): Promise<Outcome> {
   const list = await service.emails.attachments(externalId, messageId);
   const candidates = list.data.filter(looksLikeReportAttachment).slice(0, DMARC_LIMITS.attachmentsPerMessage);
   if (candidates.length === 0) return { outcome: "no_report", detail: "The message has no .xml, .xml.gz or .zip attachment.", sources: [] };
+  // A full project downloads nothing (the caps bound what the inbound mail can make us store).
+  const full = await roomBeforeDownload(d, projectId, caps);
+  if (full) return { outcome: "skipped", detail: full, sources: [] };
   let last: Outcome | null = null;
+  let domains: Set<string> | null = null;
   for (const meta of candidates) {
     try {
       if (meta.size > DMARC_LIMITS.attachmentBytes) throw tooLarge();
@@ -40,9 +47,15 @@ async function readReports(d: Db, projectId: string, externalId: string, message
         throw e instanceof BodyTooLargeError ? tooLarge() : e;
       });
       const report = await parseReport(await unpackReport(bytes));
-      const stored = await storeReport(d, projectId, messageId, report);
+      // Anyone can mail the rua address: a report about a domain the project does not have is not its to keep.
+      domains ??= new Set((await allDomains(externalId)).map((x) => x.domain.toLowerCase()));
+      if (!domains.has(report.domain)) {
+        return { outcome: "other_domain", detail: `The report is about ${report.domain.slice(0, 253)}, which is not a domain of this project; it was not stored.`, sources: [] };
+      }
+      const stored = await storeReport(d, projectId, messageId, report, caps);
+      if (stored.outcome === "skipped") return { outcome: "skipped", detail: stored.detail, sources: [] };
       const bySize = [...report.records].sort((a, b) => b.count - a.count).map((r) => r.sourceIp);
-      return { outcome: stored, detail: null, sources: bySize };
+      return { outcome: stored.outcome, detail: null, sources: bySize };
     } catch (e) {
       // A refused attachment leaves the others to try; anything else (the service) is for the retry.
       if (!(isAppError(e) && e.status === 422)) throw e;
@@ -54,12 +67,13 @@ async function readReports(d: Db, projectId: string, externalId: string, message
 
 const tooLarge = () => refuse("report_attachment_too_large", `The attachment is larger than ${DMARC_LIMITS.attachmentBytes} bytes; it was not downloaded whole.`);
 
-export async function runDmarcJob(d: Db, job: DmarcJob, opts: { resolver?: string } = {}): Promise<string> {
+export async function runDmarcJob(d: Db, job: DmarcJob, opts: DmarcJobOptions = {}): Promise<string> {
   const [project] = await d.select({ externalId: projects.externalId }).from(projects).where(eq(projects.id, job.projectId)).limit(1);
   if (!project) return "gone";
   try {
-    const result = await readReports(d, job.projectId, project.externalId, job.messageId);
+    const result = await readReports(d, job.projectId, project.externalId, job.messageId, opts.caps ?? DMARC_LIMITS);
     await finishDmarcJob(d, job, result.outcome, result.detail);
+    if (result.outcome === "skipped" || result.outcome === "other_domain") console.info(`dmarc: report of message ${job.messageId} not stored (${result.outcome}): ${result.detail}`);
     // Names are a convenience: their failure never undoes the report.
     if (result.outcome === "stored") await nameSources(d, result.sources, opts).catch((e) => console.warn(`dmarc: reverse DNS: ${safeErrorSummary(e)}`));
     return result.outcome;
@@ -84,7 +98,7 @@ function state(): State {
 const leaseMs = () => Math.max(60_000, 4 * env().SERVICE_TIMEOUT_MS);
 
 /** Works off due jobs one after another, at most `max` of them; returns how many ran. */
-export async function runDmarcJobs(max = 10, opts: { resolver?: string } = {}): Promise<number> {
+export async function runDmarcJobs(max = 10, opts: DmarcJobOptions = {}): Promise<number> {
   const s = state();
   if (s.busy) return s.busy;
   s.busy = (async () => {

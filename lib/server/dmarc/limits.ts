@@ -23,6 +23,17 @@ export const DMARC_LIMITS = {
   reverseLookups: 20,
   reverseTimeoutMs: 2_000,
   reverseCacheMs: 24 * 60 * 60_000,
+  /**
+   * Reports kept (until INDEX_RETENTION_DAYS prunes them): how many arrive is up to whoever
+   * mails the rua address, so what is stored is capped. Per project and over all projects,
+   * checked before a report is downloaded; per domain and day (a few dozen reporters send
+   * one a day each) and the records per project, checked once the report is parsed, before
+   * it is stored. A report over a cap is skipped, its job's outcome says which cap.
+   */
+  reportsPerProject: 5_000,
+  reportsTotal: 50_000,
+  reportsPerDomainDay: 50,
+  recordsPerProject: 1_000_000,
 } as const;
 
 /** The same shape with any numbers: tests narrow a limit to reach it cheaply. */

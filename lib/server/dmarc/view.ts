@@ -7,11 +7,12 @@ import { db } from "@/lib/server/db";
 import { getDomainDetail } from "@/lib/server/domains/manage";
 import type { Project } from "@/lib/server/gate/access";
 import { publishedDmarc } from "./published";
+import { ruaDomain } from "./rua";
 
 /**
  * The DMARC view of one domain: the stored reports of the last DMARC_VIEW_DAYS days (by the
  * reports' own date range), per day and per source, with the words of lib/dmarc/advice.ts,
- * and the rua address to publish. Three bounded statements on indexed columns; the sources
+ * the rua address to publish, and the report mails a cap kept out. Four bounded statements on indexed columns; the sources
  * are the DMARC_VIEW_SOURCES that sent most.
  */
 export async function getDmarcView(project: Project, id: string): Promise<DmarcView> {
@@ -20,7 +21,7 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
   const d = await db();
   const since = new Date(Date.now() - DMARC_VIEW_DAYS * 86_400_000).toISOString();
   const scope = sql`r.project_id = ${project.id} and r.domain = ${domain} and r.begin_at >= ${since}`;
-  const [totals, daily, sources, published] = await Promise.all([
+  const [totals, daily, sources, skipped, published] = await Promise.all([
     d.execute(sql`
       select count(distinct r.id)::int as reports, coalesce(sum(x.count), 0)::bigint as messages,
              coalesce(sum(x.count) filter (where x.dkim_aligned or x.spf_aligned), 0)::bigint as passing,
@@ -41,8 +42,14 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
         from dmarc_reports r join dmarc_records x on x.report_id = r.id where ${scope}
        group by x.source_ip, r.org_name, x.dkim_aligned, x.spf_aligned, x.dkim_domain, x.dkim_result, x.spf_domain, x.spf_result
        order by count desc, x.source_ip limit ${DMARC_VIEW_SOURCES}`),
+    // Skipped before download, a report's domain is not known: these are the project's.
+    d.execute(sql`
+      select count(*)::int as n, (select last_error from dmarc_jobs where project_id = ${project.id} and outcome = 'skipped' order by created_at desc limit 1) as latest
+        from dmarc_jobs where project_id = ${project.id} and outcome = 'skipped' and created_at >= ${since}`),
     publishedDmarc(domain),
   ]);
+  const rua = await ruaDomain(project, domain, detail.receiving?.enabled ?? false);
+  const skip = rowsOf(skipped)[0] ?? {};
   const t = rowsOf(totals)[0] ?? {};
   const messages = Number(t.messages ?? 0);
   const passing = Number(t.passing ?? 0);
@@ -67,14 +74,15 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
       flag: flagSource(facts),
     };
   });
-  // The rua goes to a receiving domain of the project; this one, whose receiving state the screen already shows.
-  const suggested = `dmarc@${domain}`;
+  const suggested = `dmarc@${rua.domain}`;
   const tags = published.record ? dmarcTags(published.record) : {};
   return {
     domain,
     rua: {
       suggested,
-      receiving: detail.receiving?.enabled ?? false,
+      receiving: rua.receiving,
+      // RFC 7489 7.1: a receiver sends reports to another domain only when that domain says it takes them.
+      authorization: rua.domain === domain ? null : { name: `${domain}._report._dmarc.${rua.domain}`, value: "v=DMARC1" },
       published: published.record,
       policy: tags.p ?? null,
       carries: ruaCarries(tags.rua, suggested),
@@ -89,5 +97,6 @@ export async function getDmarcView(project: Project, id: string): Promise<DmarcV
     sources: listed,
     moreSources: Math.max(0, Number(t.groups ?? 0) - listed.length),
     advice: policyAdvice(policy ?? tags.p ?? null, messages, passing),
+    skipped: { count: Number(skip.n ?? 0), latest: skip.latest == null ? null : String(skip.latest) },
   };
 }

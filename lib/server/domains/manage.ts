@@ -54,6 +54,22 @@ export async function getDomainDetail(project: Project, id: string): Promise<Dom
   }
 }
 
+/**
+ * Every domain of a project, by the external id (the DMARC job has no guard's Project), paged
+ * through the list like findDomain and bounded the same way: FIND_PAGES pages of 100.
+ */
+export async function allDomains(externalId: string): Promise<Domain[]> {
+  const out: Domain[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < FIND_PAGES; i++) {
+    const page = await service.domains.list(externalId, { limit: MAX_PAGE_SIZE, cursor });
+    out.push(...page.data);
+    if (!page.nextCursor) break;
+    cursor = page.nextCursor;
+  }
+  return out;
+}
+
 /** The live DNS comparison, run from the dashboard's server with its resolver (DNS_RESOLVER). */
 export async function checkDomain(project: Project, id: string): Promise<DomainCheck> {
   return checkDomainDetail(await getDomainDetail(project, id));

@@ -26,9 +26,9 @@ export async function runRetentionPass(signal?: AbortSignal, now = new Date()): 
   const locked = await withDbLock(RETENTION_LOCK, () => pruneOnce({ cutoff, batchSize: e.RETENTION_BATCH_SIZE, pauseMs: e.RETENTION_PAUSE_MS, signal }), { wait: false });
   if (!locked.acquired) return null;
   const r = locked.value;
-  recordPrunePass({ messages: r.messages, batch_jobs: r.batchJobs, batch_rows: r.batchRows, rereads: r.rereads, link_clickers: r.linkClickers, tombstones: r.tombstones });
-  if (r.messages || r.batchJobs || r.rereads) {
-    console.info(`retention: removed ${r.messages} messages, ${r.batchJobs} batch jobs (${r.batchRows} rows) and ${r.rereads} queued re-reads older than ${e.INDEX_RETENTION_DAYS} days`);
+  recordPrunePass({ messages: r.messages, batch_jobs: r.batchJobs, batch_rows: r.batchRows, rereads: r.rereads, link_clickers: r.linkClickers, tombstones: r.tombstones, dmarc_reports: r.dmarcReports, dmarc_records: r.dmarcRecords, dmarc_jobs: r.dmarcJobs });
+  if (r.messages || r.batchJobs || r.rereads || r.dmarcReports) {
+    console.info(`retention: removed ${r.messages} messages, ${r.batchJobs} batch jobs (${r.batchRows} rows), ${r.rereads} queued re-reads and ${r.dmarcReports} DMARC reports (${r.dmarcRecords} records) older than ${e.INDEX_RETENTION_DAYS} days`);
   }
   return r;
 }

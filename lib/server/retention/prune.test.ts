@@ -16,6 +16,10 @@ import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { linkPeopleRollup } from "@/lib/test/link-people";
 import type { Project } from "@/lib/server/gate/access";
+import { parseReport } from "@/lib/server/dmarc/parse";
+import { storeReport } from "@/lib/server/dmarc/store";
+import { dmarcJobs, dmarcRecords, dmarcReports } from "@/lib/server/db/schema/dmarc";
+import { googleReport, SAMPLE_ROWS } from "@/lib/test/dmarc-samples";
 import { RETENTION_LOCK, runRetentionPass, startRetention, stopRetention } from "./background";
 import { pruneOnce } from "./prune";
 
@@ -85,6 +89,28 @@ beforeEach(async () => {
 });
 
 describe("pruneOnce", () => {
+  it("prunes DMARC reports that arrived before the cutoff, their records in slices, and their finished jobs", async () => {
+    const d = await db();
+    const report = async (project: Project, id: string, daysAgo: number) => {
+      expect(await storeReport(d, project.id, `m-${id}`, await parseReport(googleReport("example.com", SAMPLE_ROWS, id).xml))).toEqual({ outcome: "stored" });
+      await d.update(dmarcReports).set({ receivedAt: ago(daysAgo) }).where(eq(dmarcReports.reportId, id));
+      await d.insert(dmarcJobs).values({ projectId: project.id, messageId: `m-${id}`, outcome: "stored", createdAt: ago(daysAgo), dueAt: ago(daysAgo) });
+    };
+    await report(a, "old-a", 120);
+    await report(b, "old-b", 95);
+    await report(a, "new-a", 10);
+    // Queued long ago but not done yet: stays for the job.
+    await d.insert(dmarcJobs).values({ projectId: a.id, messageId: "m-waiting", createdAt: ago(120), dueAt: ago(120) });
+
+    const batches: string[] = [];
+    const r = await pruneOnce({ cutoff: ago(90), batchSize: 4, pauseMs: 0, onBatch: (what, n) => void batches.push(`${what}:${n}`) });
+    expect(r).toMatchObject({ dmarcReports: 2, dmarcRecords: 6, dmarcJobs: 2 });
+    expect(batches.filter((x) => x.startsWith("dmarc"))).toEqual(["dmarc_records:4", "dmarc_records:2", "dmarc_reports:2", "dmarc_jobs:2"]);
+    expect((await d.select({ id: dmarcReports.reportId }).from(dmarcReports)).map((x) => x.id)).toEqual(["new-a"]);
+    expect(await d.select().from(dmarcRecords)).toHaveLength(SAMPLE_ROWS.length);
+    expect((await d.select({ id: dmarcJobs.messageId }).from(dmarcJobs)).map((x) => x.id).sort()).toEqual(["m-new-a", "m-waiting"]);
+  });
+
   it("removes old messages with their addresses, events and re-reads, in small batches, and keeps the rest", async () => {
     const oldA = await seed(a, 7, 120);
     const oldB = await seed(b, 2, 91);

@@ -9,6 +9,7 @@ import { indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages"
 import { erasedMessages } from "@/lib/server/db/schema/retention";
 import { markInsightDirty } from "@/lib/server/insight/dirty";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
+import { pruneDmarc, type DmarcPruned, type DmarcPruneKind } from "./prune-dmarc";
 
 /**
  * Retention: the dashboard's own records older than the cutoff, removed in small batches.
@@ -19,7 +20,8 @@ import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/ref
  *
  * What goes: index messages created before the cutoff (not those still scheduled after it),
  * their recipients (by cascade), their events and re-reads (insight's rollups follow, through
- * the refresher); re-reads, link clickers and erasure tombstones older than the cutoff; batch jobs finished before it, rows and chunks included.
+ * the refresher); re-reads, link clickers and erasure tombstones older than the cutoff; batch jobs finished before it, rows and chunks included;
+ * DMARC reports that arrived before it, with their records, and their finished jobs (./prune-dmarc.ts).
  * Kept: the audit log, users, projects, the contacts index (not dated history), and the
  * service's own data, which the interface gives no way to delete.
  */
@@ -30,12 +32,12 @@ export type PruneOptions = {
   /** Checked between batches: a stopping server ends the pass there. */
   signal?: AbortSignal;
   /** Called after each batch (tests: to act between two transactions). */
-  onBatch?: (what: "messages" | "batch_rows" | "rereads" | "link_clickers" | "tombstones", removed: number) => Promise<void> | void;
+  onBatch?: (what: "messages" | "batch_rows" | "rereads" | "link_clickers" | "tombstones" | DmarcPruneKind, removed: number) => Promise<void> | void;
 };
-export type PruneResult = { messages: number; batchJobs: number; batchRows: number; rereads: number; linkClickers: number; tombstones: number; batches: number };
+export type PruneResult = { messages: number; batchJobs: number; batchRows: number; rereads: number; linkClickers: number; tombstones: number; batches: number } & DmarcPruned;
 
 export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
-  const out: PruneResult = { messages: 0, batchJobs: 0, batchRows: 0, rereads: 0, linkClickers: 0, tombstones: 0, batches: 0 };
+  const out: PruneResult = { messages: 0, batchJobs: 0, batchRows: 0, rereads: 0, linkClickers: 0, tombstones: 0, batches: 0, dmarcRecords: 0, dmarcReports: 0, dmarcJobs: 0, dmarcNames: 0 };
   const d = await db();
   const stopped = () => opts.signal?.aborted === true;
   const after = async (what: Parameters<NonNullable<PruneOptions["onBatch"]>>[0], removed: number) => {
@@ -123,6 +125,8 @@ export async function pruneOnce(opts: PruneOptions): Promise<PruneResult> {
     out.tombstones += removed;
     await after("tombstones", removed);
   }
+
+  Object.assign(out, await pruneDmarc(d, opts.cutoff, opts.batchSize, stopped, after));
 
   // Finished batch jobs: their rows (up to 100,000 a job) in slices, then the job itself.
   const jobs = await d

@@ -24,11 +24,16 @@ export const dmarcReports = pgTable(
     pct: integer("pct"),
     /** The inbound message it came in. */
     messageId: text("message_id").notNull(),
+    /** How many <record>s it holds: the cap on records per project sums this, never the records. */
+    recordCount: integer("record_count").notNull().default(0),
     receivedAt: at("received_at").notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("dmarc_reports_once_idx").on(t.projectId, t.domain, t.orgName, t.reportId),
     index("dmarc_reports_domain_idx").on(t.projectId, t.domain, t.beginAt),
+    // The cap per domain and day counts by arrival; retention prunes by it too.
+    index("dmarc_reports_arrival_idx").on(t.projectId, t.domain, t.receivedAt),
+    index("dmarc_reports_received_idx").on(t.receivedAt),
   ],
 );
 
@@ -64,7 +69,11 @@ export const dmarcJobs = pgTable(
     projectId: projectIdColumn(),
     messageId: text("message_id").notNull(),
     dueAt: at("due_at").notNull().defaultNow(),
-    /** null while waiting; `stored`, `duplicate`, `refused`, `no_report`, `failed` when done. */
+    /**
+     * null while waiting; `stored`, `duplicate`, `refused`, `no_report`, `failed`,
+     * `skipped` (a cap on stored reports was reached) or `other_domain` (the report is about a
+     * domain that is not the project's) when done; last_error says why.
+     */
     outcome: text("outcome"),
     ...leaseColumns(),
     createdAt: at("created_at").notNull().defaultNow(),

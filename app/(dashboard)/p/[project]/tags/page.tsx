@@ -9,6 +9,6 @@ export const metadata: Metadata = { title: "Tags" };
 
 export default async function TagsPage({ params, searchParams }: { params: Promise<{ project: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const { project } = await guardPage("overview:read", params);
-  const initial = await firstLoad(getTagFigures(project, rangeFrom((await searchParams).period)));
+  const initial = await firstLoad(getTagFigures(project, rangeFrom((await searchParams).range)));
   return <TagsScreen project={project.externalId} initial={initial} />;
 }

@@ -21,7 +21,7 @@ const row = (value: string, sent: number, bounced: number, other = false): TagRo
   complaintLevel: "ok",
 });
 const data: TagsData = {
-  period: "7d",
+  range: "7d",
   generatedAt: new Date(0).toISOString(),
   tags: [row("password reset", 200, 20), row("invoice", 10, 5), row("", 3, 0, true)],
   thresholds: { bounceWarning: 0.02, bounceLimit: 0.04, complaintWarning: 0.0008, complaintLimit: 0.001 },

@@ -21,9 +21,9 @@ import { TagTable } from "./tag-table";
 /** "Do our password resets bounce more than our invoices?": the period's figures per tag, against the thresholds. */
 export function TagsScreen({ project, initial }: { project: string; initial: FirstLoad<TagsData> }) {
   const { get, set } = useUrlState();
-  const period = rangeFrom(get("period"));
+  const range = rangeFrom(get("range"));
   const sort = sortFrom(get("sort"), get("dir"));
-  const query = useFirstLoadQuery({ ...tagsQuery(project, period), initialData: initial.data?.period === period ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
+  const query = useFirstLoadQuery({ ...tagsQuery(project, range), initialData: initial.data?.range === range ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
   const data = query.data;
 
   return (
@@ -31,7 +31,7 @@ export function TagsScreen({ project, initial }: { project: string; initial: Fir
       <PageHeader
         title="Tags"
         description="Each name=value tag of the project's mail: sent, delivered, bounced, complained, opened and clicked, with its rates held against the alert thresholds."
-        actions={<PeriodPicker value={period} onChange={(p) => set({ period: p === "7d" ? null : p })} />}
+        actions={<PeriodPicker value={range} onChange={(r) => set({ range: r === "7d" ? null : r })} />}
       />
       {query.error && !data ? (
         <ErrorState title="The tag figures could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
@@ -40,7 +40,7 @@ export function TagsScreen({ project, initial }: { project: string; initial: Fir
       ) : data.tags.length === 0 ? (
         <EmptyState
           icon={TagsIcon}
-          title={`No tagged mail in the ${RANGE_LABELS[period].toLowerCase()}`}
+          title={`No tagged mail in the ${RANGE_LABELS[range].toLowerCase()}`}
           description="Messages sent with tags (a name and a value, such as category=password-reset) are counted here per tag."
           action={
             <Button asChild size="sm">

@@ -25,6 +25,13 @@ export default function DmarcPanel({ project, id }: { project: string; id: strin
   return (
     <div className="space-y-4">
       <RuaState view={view} />
+      {view.skipped.count > 0 && (
+        <WarningNote>
+          <span data-testid="dmarc-skipped">
+            {view.skipped.count.toLocaleString()} report mail{view.skipped.count === 1 ? " was" : "s were"} not stored in the last {view.days} days: a cap on stored reports was reached. {view.skipped.latest}
+          </span>
+        </WarningNote>
+      )}
       {view.reports === 0 ? (
         <EmptyState title="No reports yet" description={`No aggregate report for ${view.domain} arrived in the last ${view.days} days. Receivers send one a day once the rua address is published.`} />
       ) : (
@@ -59,6 +66,39 @@ function shortDay(day: string): string {
 }
 
 function RuaState({ view }: { view: DmarcView }) {
+  return (
+    <>
+      <RuaPlace view={view} />
+      <RuaPublished view={view} />
+    </>
+  );
+}
+
+/** Where the address is, when not on this domain or not receiving yet. */
+function RuaPlace({ view }: { view: DmarcView }) {
+  const { rua } = view;
+  if (!rua.receiving) {
+    return (
+      <WarningNote>
+        <span>No domain of this project receives mail yet: reports sent to {rua.suggested} arrive once {view.domain} receives (its MX records under Receiving).</span>
+      </WarningNote>
+    );
+  }
+  if (!rua.authorization) return null;
+  return (
+    <div className="space-y-1 text-sm" data-testid="dmarc-authorization">
+      <p>
+        {view.domain} does not receive mail, so the address is on a domain of this project that does: <span className="break-all font-mono">{rua.suggested}</span>. Receivers send reports
+        to another domain only when it agrees: publish this TXT record there.
+      </p>
+      <p className="break-all rounded-md bg-muted px-2 py-1 font-mono text-xs">
+        {rua.authorization.name} TXT &quot;{rua.authorization.value}&quot;
+      </p>
+    </div>
+  );
+}
+
+function RuaPublished({ view }: { view: DmarcView }) {
   const { rua } = view;
   if (rua.lookupError) return <WarningNote>{rua.lookupError}</WarningNote>;
   if (!rua.published) {

@@ -10,7 +10,8 @@ const DmarcPanel = dynamic(() => import("./dmarc-panel"), { ssr: false, loading:
 
 /**
  * DMARC on the domain screen: the rua address to add to the DMARC record (beside the records
- * above), and the aggregate reports receivers send to it, opened on demand and kept open in
+ * above; when this domain does not receive, the panel names a receiving one, which takes reading
+ * the project's other domains, so only on opening), and the aggregate reports receivers send to it, opened on demand and kept open in
  * the URL (`?dmarc=1`), so a link or a reload shows them again.
  */
 export function DmarcSection({ project, id, domain, receiving }: { project: string; id: string; domain: string; receiving: boolean }) {
@@ -25,7 +26,6 @@ export function DmarcSection({ project, id, domain, receiving }: { project: stri
     const query = next.toString();
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
-  const rua = `dmarc@${domain}`;
   return (
     <section aria-labelledby="dmarc-title" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -37,9 +37,14 @@ export function DmarcSection({ project, id, domain, receiving }: { project: stri
         </Button>
       </div>
       <p className="text-sm text-muted-foreground">
-        Receivers send daily reports of who sends as {domain} to the address in the DMARC record&apos;s <span className="font-mono">rua</span> tag. Add{" "}
-        <span className="break-all font-mono text-foreground">rua=mailto:{rua}</span> to it
-        {receiving ? "; this domain receives mail, so the reports arrive here." : "; reports arrive once this domain receives mail (the MX records under Receiving)."}
+        Receivers send daily reports of who sends as {domain} to the address in the DMARC record&apos;s <span className="font-mono">rua</span> tag.{" "}
+        {receiving ? (
+          <>
+            Add <span className="break-all font-mono text-foreground">rua=mailto:{`dmarc@${domain}`}</span> to it; this domain receives mail, so the reports arrive here.
+          </>
+        ) : (
+          "The reports arrive as mail, so the address goes on a domain of this project that receives mail; open the reports to see which."
+        )}
       </p>
       <div id="dmarc-panel">{open && <DmarcPanel project={project} id={id} />}</div>
     </section>

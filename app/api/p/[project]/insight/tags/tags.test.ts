@@ -57,10 +57,10 @@ const get = async (who: string | null, query = "", project = "demo") => {
 
 describe("GET /api/p/[project]/insight/tags", () => {
   it("answers each tag's figures and rates, judged against the thresholds, most sent first", async () => {
-    const r = await get("mkt", "?period=24h");
+    const r = await get("mkt", "?range=24h");
     expect(r.status).toBe(200);
     const data = tagsData.parse(r.body);
-    expect(data.period).toBe("24h");
+    expect(data.range).toBe("24h");
     expect(data.tags.map((t) => `${t.name}=${t.value}`)).toEqual(["category=password-reset", "category=invoice"]);
     expect(data.tags[0]).toMatchObject({ sent: 4, delivered: 2, bounced: 2, bounceRate: 0.5, bounceLevel: "limit", other: false });
     expect(data.tags[1]).toMatchObject({ sent: 3, delivered: 3, bounced: 0, bounceRate: 0, bounceLevel: "ok", clickRate: 0 });
@@ -76,10 +76,10 @@ describe("GET /api/p/[project]/insight/tags", () => {
     expect(other.tags.map((t) => t.value)).toEqual(["other-only"]);
   });
 
-  it("refuses a period it does not know with a 400 naming it", async () => {
-    const r = await get("mkt", "?period=1y");
+  it("refuses a range it does not know with a 400 naming it", async () => {
+    const r = await get("mkt", "?range=1y");
     expect(r.status).toBe(400);
-    expect(r.body.error).toMatchObject({ param: "period" });
-    expect((await get("mkt")).body.period).toBe("7d");
+    expect(r.body.error).toMatchObject({ param: "range" });
+    expect((await get("mkt")).body.range).toBe("7d");
   });
 });

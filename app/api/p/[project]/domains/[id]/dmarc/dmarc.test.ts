@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
+import { dmarcJobs } from "@/lib/server/db/schema/dmarc";
 import { parseReport } from "@/lib/server/dmarc/parse";
 import { storeReport } from "@/lib/server/dmarc/store";
 import { unpackReport } from "@/lib/server/dmarc/unpack";
@@ -17,6 +18,9 @@ import { createUserRequest } from "@/lib/schemas/users";
 
 /** The DMARC view over stored reports, the published record from a real DNS server, and the guard. */
 const DOMAIN = { id: "dom_1", domain: "example.org", status: "verified", createdAt: "2026-01-01T00:00:00Z", records: [] };
+const OTHERS = ["dom_2", "dom_3"].map((id, i) => ({ ...DOMAIN, id, domain: `in${i + 2}.example.net` }));
+/** Which domains receive mail (the interface's receiving state): tests change it. */
+let receives: Record<string, boolean> = { dom_1: true };
 let dns: FakeDnsServer;
 let service: TestServer;
 let close: () => Promise<void>;
@@ -27,8 +31,9 @@ beforeAll(async () => {
   dns = await startFakeDnsServer({ "_dmarc.example.org": [{ type: "TXT", data: "v=DMARC1; p=none; rua=mailto:dmarc@example.org" }] });
   ({ service, close } = await startDashboardOnFake((req, res) => {
     const url = new URL(req.url, "http://x");
-    if (req.method === "GET" && url.pathname === "/v1/domains") return json(res, 200, { data: [DOMAIN], nextCursor: null });
-    if (req.method === "GET" && url.pathname === "/v1/domains/dom_1/receiving") return json(res, 200, { enabled: true, records: [] });
+    if (req.method === "GET" && url.pathname === "/v1/domains") return json(res, 200, { data: [DOMAIN, ...OTHERS], nextCursor: null });
+    const receiving = /^\/v1\/domains\/(dom_\d)\/receiving$/.exec(url.pathname);
+    if (req.method === "GET" && receiving) return json(res, 200, { enabled: receives[receiving[1]!] ?? false, records: [] });
     json(res, 404, { error: { message: "not found", code: "not_found" } });
   }, { DNS_RESOLVER: dns.address }));
   void service;
@@ -64,6 +69,31 @@ describe("GET /api/p/[project]/domains/[id]/dmarc", () => {
     expect(failing.map((s) => s.ip)).toEqual(["203.0.113.9", "203.0.113.9", "203.0.113.9"]);
     expect(failing[0]!.flag).toMatchObject({ cause: "forgotten_sender", text: expect.stringContaining("mailer.example") });
     expect(view.advice.step).toBe("fix");
+  });
+
+  it("counts the project's report mails a cap kept out, with the latest reason", async () => {
+    expect(dmarcView.parse(await (await get()).json()).skipped).toEqual({ count: 0, latest: null });
+    const d = await db();
+    await d.insert(dmarcJobs).values([
+      { projectId: project.id, messageId: "m-old", outcome: "skipped", lastError: "older reason", createdAt: new Date(Date.now() - 60_000) },
+      { projectId: project.id, messageId: "m-new", outcome: "skipped", lastError: "The project holds 5000 DMARC reports, its cap." },
+      { projectId: project.id, messageId: "m-stored", outcome: "stored" },
+    ]);
+    expect(dmarcView.parse(await (await get()).json()).skipped).toEqual({ count: 2, latest: "The project holds 5000 DMARC reports, its cap." });
+  });
+
+  it("suggests the rua on a domain of the project that receives mail, with the record that lets it take the reports", async () => {
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({ suggested: "dmarc@example.org", receiving: true, authorization: null });
+    receives = { dom_1: false, dom_2: false, dom_3: true };
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({
+      suggested: "dmarc@in3.example.net",
+      receiving: true,
+      authorization: { name: "example.org._report._dmarc.in3.example.net", value: "v=DMARC1" },
+    });
+    // None receives: the domain itself, as before, said not to receive.
+    receives = {};
+    expect(dmarcView.parse(await (await get()).json()).rua).toMatchObject({ suggested: "dmarc@example.org", receiving: false, authorization: null });
+    receives = { dom_1: true };
   });
 
   it("404s an unknown domain and refuses the signed-out", async () => {
