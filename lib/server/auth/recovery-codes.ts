@@ -1,6 +1,7 @@
 import "server-only";
 import { createHmac, hkdfSync, randomInt } from "node:crypto";
 import { and, count, eq, isNull } from "drizzle-orm";
+import { RECOVERY_CODE_COUNT } from "@/lib/schemas/words";
 import { db } from "../db";
 import { recoveryCodes } from "../db/schema/two-factor";
 import { env } from "../env";
@@ -11,7 +12,6 @@ import { env } from "../env";
  * copy of the database alone cannot be searched for them. Each is good once: using one marks
  * it in the same conditional UPDATE that checks it.
  */
-export const RECOVERY_CODE_COUNT = 10;
 const ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 const RECOVERY_FORM = /^[a-z0-9]{5}-?[a-z0-9]{5}$/;
 
