@@ -41,6 +41,12 @@ const SIGNED: Row = [SIG, SIG, SIG, SIG, SIG];
 const API_TABLE: Record<string, Row> = {
   "GET /api/health": PUBLIC,
   "POST /api/auth/reconfirm": ANY_SIGNED_IN,
+  // Each user's own second factor (the Account screen).
+  "GET /api/account/two-factor": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/totp": ANY_SIGNED_IN,
+  "DELETE /api/account/two-factor/totp": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/totp/confirm": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/recovery-codes": ANY_SIGNED_IN,
 
   "GET /api/admin/audit": ACCOUNT_ADMIN,
   "GET /api/admin/audit/export": ACCOUNT_ADMIN,
@@ -145,6 +151,7 @@ const API_TABLE: Record<string, Row> = {
 
 const SCREEN_TABLE: Record<string, Row> = {
   "/": ANY_SIGNED_IN,
+  "/account": ANY_SIGNED_IN,
   "/admin": ACCOUNT_ADMIN,
   "/admin/users": ACCOUNT_ADMIN,
   "/admin/projects": ACCOUNT_ADMIN,

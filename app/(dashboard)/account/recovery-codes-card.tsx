@@ -55,7 +55,7 @@ export function RecoveryCodesCard({ left }: { left: number }) {
         secret={regenerate.data ? regenerate.data.codes.join(" ") : null}
         title="Save your new recovery codes"
         description="Your old codes no longer work. Keep these somewhere safe: they are shown only now."
-        label="recovery codes"
+        label="set of recovery codes"
         onClose={() => regenerate.reset()}
       />
     </Card>

@@ -66,7 +66,7 @@ export default function TotpSetupDialogForm({ open, onOpenChange, trigger }: Laz
         secret={codes ? codes.join(" ") : null}
         title="Save your recovery codes"
         description="Each code signs you in once if you lose your phone. Keep them somewhere safe, such as a password manager: they are shown only now."
-        label="recovery codes"
+        label="set of recovery codes"
         onClose={() => confirm.reset()}
       />
     </>
