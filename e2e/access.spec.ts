@@ -56,6 +56,7 @@ const API_TABLE: Record<string, Row> = {
   "POST /api/admin/users/[id]/password": ACCOUNT_ADMIN,
   "PUT /api/admin/users/[id]/projects": ACCOUNT_ADMIN,
   "DELETE /api/admin/users/[id]/sessions": ACCOUNT_ADMIN,
+  "DELETE /api/admin/users/[id]/two-factor": ACCOUNT_ADMIN,
   "GET /api/projects": ANY_SIGNED_IN,
   "POST /api/projects": ACCOUNT_ADMIN,
   "PATCH /api/projects/[id]": ACCOUNT_ADMIN,

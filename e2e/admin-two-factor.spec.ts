@@ -46,7 +46,7 @@ test("turn on an authenticator app, sign in with a code, a wrong code refused, a
   await screenshot(guest, "account-two-factor-setup");
   await setup.getByLabel("Code from the app").fill(codeAt(key, Date.now() - 60_000));
   await setup.getByRole("button", { name: "Turn on" }).click();
-  await expect(setup.getByText(/is not correct/)).toBeVisible();
+  await expect(setup.getByText(/is not correct/i)).toBeVisible();
   await setup.getByLabel("Code from the app").fill(codeAt(key, Date.now()));
   await setup.getByRole("button", { name: "Turn on" }).click();
 
@@ -90,5 +90,15 @@ test("turn on an authenticator app, sign in with a code, a wrong code refused, a
   await enterCode(guest, codes[0]);
   await expect(guest.getByText(INVALID_CODE)).toBeVisible();
   await expect(guest).toHaveURL(/\/login/);
+
+  // Lost phone and codes: an admin resets the factor from the users screen; the password alone signs in again.
+  await page.goto("/admin/users");
+  await page.getByRole("row", { name: new RegExp(user.email) }).getByRole("button", { name: /actions for/i }).click();
+  await page.getByRole("menuitem", { name: "Reset two-factor…" }).click();
+  await page.getByRole("button", { name: "Reset two-factor" }).click();
+  await expect(page.getByText("Two-factor sign-in reset")).toBeVisible();
+  await signedIn(guest, user.email, user.password);
+  expect(await visit(guest, "/account")).toBe(200);
+  await expect(guest.getByRole("button", { name: "Set up authenticator app" })).toBeVisible();
   await guest.context().close();
 });

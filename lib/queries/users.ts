@@ -22,4 +22,6 @@ export const userMutations = {
   /** …or, `{ code }`, with a code of their second factor (the authenticator app's, or a recovery code). */
   reconfirm: (password: string, by: "password" | "code" = "password") => api.post("/api/auth/reconfirm", { [by]: password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
   endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
+  /** Removes the user's second factor (authenticator app, recovery codes); their sessions end too. */
+  resetTwoFactor: (id: string) => api.delete(`${userPath(id)}/two-factor`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };

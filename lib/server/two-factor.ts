@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { AppError } from "@/lib/errors";
 import type { RecoveryCodesResponse, TotpEnrolment, TwoFactorStatus } from "@/lib/schemas/two-factor";
-import { withAudit } from "./audit";
+import { withAudit, type AuditActor } from "./audit";
+import { revokeUserSessions } from "./auth/sessions";
 import { recoveryCodesLeft, removeRecoveryCodes, replaceRecoveryCodes } from "./auth/recovery-codes";
 import { useSecondFactor } from "./auth/second-factor";
 import { beginTotp, removeTotp, totpEnabled, totpUri, useTotpCode } from "./auth/totp";
@@ -11,6 +12,7 @@ import { db } from "./db";
 import { users } from "./db/schema/core";
 import type { Actor } from "./gate/guard";
 import { requireRecentAuth, takeThrottledAttempt } from "./gate/reauth";
+import { getUser } from "./users";
 
 /**
  * The signed-in user's own second factor (the Account screen). Single-sign-on users have none
@@ -85,4 +87,23 @@ export async function regenerateRecoveryCodes(user: Actor): Promise<RecoveryCode
   if (!(await totpEnabled(user.id))) throw new AppError(409, "two_factor_off", "Set up an authenticator app first: recovery codes stand in for it.");
   await requireRecentAuth(user);
   return withAudit({ actor: user, action: "account.recovery_codes_replace", target: user.email }, async () => ({ codes: await replaceRecoveryCodes(user.id) }));
+}
+
+/**
+ * An admin resets a user's second factor (a lost phone and lost codes): the app and the
+ * recovery codes are removed and every session of the user ends, so whoever holds one of them
+ * must sign in again — with the password alone, then set up a new app. Audited.
+ */
+export async function resetUserFactors(id: string, actor: AuditActor): Promise<{ ended: number }> {
+  const user = await getUser(id);
+  if (!user) throw new AppError(404, "not_found", "User not found.");
+  const detail: Record<string, unknown> = {};
+  return withAudit({ actor, action: "user.two_factor_reset", target: user.email, detail }, async () => {
+    detail.hadAuthenticatorApp = await totpEnabled(id);
+    await removeTotp(id);
+    await removeRecoveryCodes(id);
+    const ended = await revokeUserSessions(id, "two_factor_reset");
+    detail.sessionsEnded = ended;
+    return { ended };
+  });
 }
