@@ -57,6 +57,8 @@ const API_TABLE: Record<string, Row> = {
   "PUT /api/admin/users/[id]/projects": ACCOUNT_ADMIN,
   "DELETE /api/admin/users/[id]/sessions": ACCOUNT_ADMIN,
   "DELETE /api/admin/users/[id]/two-factor": ACCOUNT_ADMIN,
+  "GET /api/admin/two-factor-policy": ACCOUNT_ADMIN,
+  "PUT /api/admin/two-factor-policy": ACCOUNT_ADMIN,
   "GET /api/projects": ANY_SIGNED_IN,
   "POST /api/projects": ACCOUNT_ADMIN,
   "PATCH /api/projects/[id]": ACCOUNT_ADMIN,

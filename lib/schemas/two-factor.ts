@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { ROLES } from "@/lib/permissions";
+import { factorCode } from "./common";
+import { role } from "./users";
 
 /**
  * Two-factor sign-in (issue 29): the second step of sign-in, the Account screen's answers and
- * bodies. A code is a TOTP code ("123456") or a recovery code ("abcde-fghij"); only presence
- * and length are checked here, the server decides which it is.
+ * bodies. A code (`factorCode`, ./common.ts) is a TOTP code or a recovery code.
  */
-export const factorCode = z.string({ error: "is required" }).trim().min(1, { error: "is required" }).max(40, { error: "must be at most 40 characters" });
 
 /** The sign-in's second step (the form's action hands it to the second-factor provider). */
 export const secondFactorRequest = z.object({
@@ -17,6 +18,8 @@ export const secondFactorRequest = z.object({
 export const twoFactorStatus = z.object({
   /** False for single-sign-on users: their identity provider decides. */
   available: z.boolean(),
+  /** The user's role requires a second factor (an admin's setting): the dashboard waits until there is one. */
+  required: z.boolean(),
   totp: z.boolean(),
   recoveryCodesLeft: z.number().int(),
 });
@@ -39,3 +42,9 @@ export type FactorCodeRequest = z.infer<typeof factorCodeRequest>;
 /** New recovery codes, shown once. */
 export const recoveryCodesResponse = z.object({ codes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponse>;
+
+/** Which roles must have a second factor (admins' setting; GET/PUT /api/admin/two-factor-policy). */
+export const twoFactorPolicy = z.object({
+  requiredRoles: z.array(role).max(ROLES.length).transform((roles) => [...new Set(roles)]),
+});
+export type TwoFactorPolicy = z.output<typeof twoFactorPolicy>;

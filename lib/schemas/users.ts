@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/permissions";
-import { emailAddress } from "./common";
-import { factorCode } from "./two-factor";
+import { emailAddress, factorCode } from "./common";
 
 export const role = z.enum(ROLES, { error: `must be one of: ${ROLES.join(", ")}` });
 

@@ -12,6 +12,7 @@ import { db } from "./db";
 import { users } from "./db/schema/core";
 import type { Actor } from "./gate/guard";
 import { requireRecentAuth, takeThrottledAttempt } from "./gate/reauth";
+import { roleRequiresSecondFactor } from "./two-factor-policy";
 import { getUser } from "./users";
 
 /**
@@ -31,8 +32,8 @@ async function requirePasswordUser(user: Actor): Promise<void> {
 }
 
 export async function getTwoFactorStatus(user: Actor): Promise<TwoFactorStatus> {
-  const [available, totp, left] = await Promise.all([hasPassword(user.id), totpEnabled(user.id), recoveryCodesLeft(user.id)]);
-  return { available, totp, recoveryCodesLeft: totp ? left : 0 };
+  const [available, totp, left, required] = await Promise.all([hasPassword(user.id), totpEnabled(user.id), recoveryCodesLeft(user.id), roleRequiresSecondFactor(user.role)]);
+  return { available, required: available && required, totp, recoveryCodesLeft: totp ? left : 0 };
 }
 
 /** The QR code of a URI as one SVG path over a grid with a 4-module quiet zone. */

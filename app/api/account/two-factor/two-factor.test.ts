@@ -46,7 +46,7 @@ describe("setting up an authenticator app", () => {
     const [row] = await (await db()).select().from(totpFactors).where(eq(totpFactors.userId, userId));
     expect(row.secretSealed).not.toContain(secret);
     expect(row.enabledAt).toBeNull();
-    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0 });
   });
 
   it("refuses a wrong code naming the field, then turns on with a right one and answers ten recovery codes once", async () => {
@@ -63,7 +63,7 @@ describe("setting up an authenticator app", () => {
     const stored = await (await db()).select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(codes).not.toContain(row.codeHash);
-    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, totp: true, recoveryCodesLeft: 10 });
+    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: true, recoveryCodesLeft: 10 });
   });
 
   it("will not start over while on: an open session cannot swap the secret", async () => {
@@ -91,7 +91,7 @@ describe("setting up an authenticator app", () => {
     expect((await post(DISABLE, "/api/account/two-factor/totp", { code: "zzzzz-zzzzz" }, cookie, "DELETE")).status).toBe(400);
     const off = await post(DISABLE, "/api/account/two-factor/totp", { code: codes[0].toUpperCase() }, cookie, "DELETE");
     expect(off.status).toBe(200);
-    expect(await off.json()).toEqual({ available: true, totp: false, recoveryCodesLeft: 0 });
+    expect(await off.json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0 });
     expect(await (await db()).select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).toEqual([]);
     // Without a factor a code is no step-up.
     expect((await post(RECONFIRM, "/api/auth/reconfirm", { code: codes[1] })).status).toBe(400);

@@ -32,3 +32,13 @@ export const recoveryCodes = pgTable(
   },
   (t) => [index("recovery_codes_user_idx").on(t.userId)],
 );
+
+/**
+ * Roles whose users must have a second factor (an admin's setting, lib/server/two-factor-policy.ts).
+ * A password user of such a role without one is led to the Account screen to set it up before
+ * anything else (the guard, gate/access.ts); single-sign-on users rely on their identity provider.
+ */
+export const twoFactorRequiredRoles = pgTable("two_factor_required_roles", {
+  role: text("role").primaryKey(),
+  setAt: at("set_at").notNull().defaultNow(),
+});

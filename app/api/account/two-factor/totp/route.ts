@@ -4,7 +4,7 @@ import { route } from "@/lib/server/gate/route";
 import { disableTotp, startTotp } from "@/lib/server/two-factor";
 
 /** Starts setting up an authenticator app: the secret travels once, in this no-store answer. */
-export const POST = route("overview:read", async ({ user }) => startTotp(user));
+export const POST = route("account:own", async ({ user }) => startTotp(user));
 
 /** Turns the authenticator app off; takes a current code. */
-export const DELETE = route("overview:read", { body: factorCodeRequest }, async ({ req, body, user }) => disableTotp(user, body.code, clientAddress(req.headers)));
+export const DELETE = route("account:own", { body: factorCodeRequest }, async ({ req, body, user }) => disableTotp(user, body.code, clientAddress(req.headers)));

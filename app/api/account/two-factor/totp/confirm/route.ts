@@ -4,4 +4,4 @@ import { route } from "@/lib/server/gate/route";
 import { confirmTotp } from "@/lib/server/two-factor";
 
 /** A correct code turns the app on; the answer carries the recovery codes, once. */
-export const POST = route("overview:read", { body: factorCodeRequest }, async ({ req, body, user }) => confirmTotp(user, body.code, clientAddress(req.headers)));
+export const POST = route("account:own", { body: factorCodeRequest }, async ({ req, body, user }) => confirmTotp(user, body.code, clientAddress(req.headers)));
