@@ -1,4 +1,5 @@
 import { api, apiFetch, lazySchema } from "@/lib/api-client";
+import type { TwoFactorPolicy } from "@/lib/schemas/two-factor";
 import { apiQuery } from "./builders";
 
 const schemas = () => import("@/lib/schemas/two-factor");
@@ -14,4 +15,11 @@ export const twoFactorMutations = {
   confirmTotp: (code: string) => api.post(`${BASE}/totp/confirm`, { code }, { schema: lazySchema(schemas, "recoveryCodesResponse") }),
   disableTotp: (code: string) => apiFetch(`${BASE}/totp`, { method: "DELETE", body: { code }, schema: lazySchema(schemas, "twoFactorStatus") }),
   regenerateRecoveryCodes: () => api.post(`${BASE}/recovery-codes`, {}, { schema: lazySchema(schemas, "recoveryCodesResponse") }),
+};
+
+const POLICY = "/api/admin/two-factor-policy";
+export const twoFactorPolicyKeys = { policy: () => ["admin", "two-factor-policy"] as const };
+export const twoFactorPolicyQuery = () => apiQuery(twoFactorPolicyKeys.policy(), POLICY, lazySchema(schemas, "twoFactorPolicy"));
+export const twoFactorPolicyMutations = {
+  set: (body: TwoFactorPolicy) => api.put(POLICY, body, { schema: lazySchema(schemas, "twoFactorPolicy") }),
 };

@@ -5,6 +5,7 @@ import { ShieldCheckIcon, SmartphoneIcon } from "lucide-react";
 import type { TwoFactorStatus } from "@/lib/schemas/two-factor";
 import { twoFactorQuery } from "@/lib/queries/two-factor";
 import { PageHeader } from "@/components/common/page-header";
+import { WarningNote } from "@/components/common/warning-note";
 import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { TotpSetupButton, TotpTurnOffButton } from "./totp-buttons";
@@ -16,6 +17,9 @@ export function AccountScreen({ email, initialStatus }: { email: string; initial
   return (
     <div className="space-y-6">
       <PageHeader title="Account" description={<>Signed in as <span className="font-medium break-all">{email}</span>. How you prove it is you when you sign in.</>} />
+      {status.required && !status.totp && (
+        <WarningNote data-testid="second-factor-required">Your role requires two-factor sign-in. Set up an authenticator app to go on using the dashboard.</WarningNote>
+      )}
       <Card>
         <CardHeader>
           <CardTitle className="flex flex-wrap items-center gap-2 text-base">

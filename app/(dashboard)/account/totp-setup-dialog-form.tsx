@@ -2,6 +2,7 @@
 
 import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { factorCodeRequest, type FactorCodeRequest } from "@/lib/schemas/two-factor";
@@ -21,6 +22,7 @@ import { TotpEnrolmentView } from "./totp-enrolment-view";
  */
 export default function TotpSetupDialogForm({ open, onOpenChange, trigger }: LazyDialogProps) {
   const queryClient = useQueryClient();
+  const router = useRouter();
   const start = useMutation({ mutationFn: twoFactorMutations.startTotp, gcTime: 0 });
   const { mutate: begin, isIdle } = start;
   React.useEffect(() => {
@@ -36,6 +38,8 @@ export default function TotpSetupDialogForm({ open, onOpenChange, trigger }: Laz
       start.reset();
       form.reset();
       await queryClient.invalidateQueries({ queryKey: twoFactorKeys.status() });
+      // The shell and the pages read the guard again: a required factor no longer holds the user here.
+      router.refresh();
     },
   });
   const codes = confirm.data?.codes ?? null;
