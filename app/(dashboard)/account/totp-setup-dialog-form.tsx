@@ -33,13 +33,10 @@ export default function TotpSetupDialogForm({ open, onOpenChange, trigger }: Laz
   const { mutation: confirm, dialog } = useFormDialogMutation(form, ["code"], {
     mutationFn: (values: FactorCodeRequest) => twoFactorMutations.confirmTotp(values.code),
     gcTime: 0,
-    onSuccess: async () => {
+    onSuccess: () => {
       onOpenChange(false);
       start.reset();
       form.reset();
-      await queryClient.invalidateQueries({ queryKey: twoFactorKeys.status() });
-      // The shell and the pages read the guard again: a required factor no longer holds the user here.
-      router.refresh();
     },
   });
   const codes = confirm.data?.codes ?? null;
@@ -71,7 +68,14 @@ export default function TotpSetupDialogForm({ open, onOpenChange, trigger }: Laz
         title="Save your recovery codes"
         description="Each code signs you in once if you lose your phone. Keep them somewhere safe, such as a password manager: they are shown only now."
         label="set of recovery codes"
-        onClose={() => confirm.reset()}
+        onClose={async () => {
+          confirm.reset();
+          // Only now: the screen swaps this button for "Turn off" once the status says on, and
+          // that would take the codes away before they were read.
+          await queryClient.invalidateQueries({ queryKey: twoFactorKeys.status() });
+          // The shell and the pages read the guard again: a required factor no longer holds the user here.
+          router.refresh();
+        }}
       />
     </>
   );
