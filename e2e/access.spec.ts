@@ -41,6 +41,12 @@ const SIGNED: Row = [SIG, SIG, SIG, SIG, SIG];
 const API_TABLE: Record<string, Row> = {
   "GET /api/health": PUBLIC,
   "POST /api/auth/reconfirm": ANY_SIGNED_IN,
+  // Each user's own second factor (the Account screen).
+  "GET /api/account/two-factor": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/totp": ANY_SIGNED_IN,
+  "DELETE /api/account/two-factor/totp": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/totp/confirm": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/recovery-codes": ANY_SIGNED_IN,
 
   "GET /api/admin/audit": ACCOUNT_ADMIN,
   "GET /api/admin/audit/export": ACCOUNT_ADMIN,
@@ -50,6 +56,9 @@ const API_TABLE: Record<string, Row> = {
   "POST /api/admin/users/[id]/password": ACCOUNT_ADMIN,
   "PUT /api/admin/users/[id]/projects": ACCOUNT_ADMIN,
   "DELETE /api/admin/users/[id]/sessions": ACCOUNT_ADMIN,
+  "DELETE /api/admin/users/[id]/two-factor": ACCOUNT_ADMIN,
+  "GET /api/admin/two-factor-policy": ACCOUNT_ADMIN,
+  "PUT /api/admin/two-factor-policy": ACCOUNT_ADMIN,
   "GET /api/projects": ANY_SIGNED_IN,
   "POST /api/projects": ACCOUNT_ADMIN,
   "PATCH /api/projects/[id]": ACCOUNT_ADMIN,
@@ -145,6 +154,7 @@ const API_TABLE: Record<string, Row> = {
 
 const SCREEN_TABLE: Record<string, Row> = {
   "/": ANY_SIGNED_IN,
+  "/account": ANY_SIGNED_IN,
   "/admin": ACCOUNT_ADMIN,
   "/admin/users": ACCOUNT_ADMIN,
   "/admin/projects": ACCOUNT_ADMIN,

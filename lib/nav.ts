@@ -73,6 +73,8 @@ export function screenPermission(pathname: string): Permission | null {
     const segment = inProject[1] ?? "";
     return PROJECT_SCREENS.find((s) => s.segment === segment)?.permission ?? UNLISTED_PROJECT_SEGMENTS[segment] ?? null;
   }
+  // The user's own account: the one screen a user whose role requires a second factor they lack may open.
+  if (path === "/account") return "account:own";
   return ADMIN_SCREENS.find((s) => isActive(path, s.href))?.permission ?? null;
 }
 

@@ -9,6 +9,11 @@ export type Role = (typeof ROLES)[number];
 
 export const PERMISSIONS = [
   "overview:read",
+  /**
+   * One's own account (the Account screen, one's own second factor): every role. The one
+   * permission a user whose role requires a second factor they lack still has (gate/access.ts).
+   */
+  "account:own",
   "alerts:write",
   "messages:read",
   "messages:send",
@@ -35,7 +40,7 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
-const EVERYONE: Permission[] = ["overview:read", "messages:read", "templates:read", "suppressions:read", "contacts:read", "domains:read"];
+const EVERYONE: Permission[] = ["overview:read", "account:own", "messages:read", "templates:read", "suppressions:read", "contacts:read", "domains:read"];
 
 export const ROLE_PERMISSIONS: Record<Role, ReadonlySet<Permission>> = {
   admin: new Set(PERMISSIONS),

@@ -68,6 +68,7 @@ describe("queries: one options builder", () => {
 /** Forms that keep another way, and why (ARCHITECTURE.md, rule 12). */
 const OWN_FORMS: Record<string, string> = {
   "app/(auth)/login/login-form.tsx": "a server action: the sign-in page loads no form library (components/common/first-load.test.ts)",
+  "app/(auth)/login/second-factor-form.tsx": "the sign-in's second step, through the same server action: the sign-in page loads no form library",
   "app/(dashboard)/p/[project]/compose/compose-screen.tsx": "compose: every field its own control, its state in use-compose-form.ts",
   "app/(dashboard)/p/[project]/templates/[id]/samples-bar.tsx": "one field whose refusal is a toast: free of the form library on the template screen's first load",
   "app/(dashboard)/p/[project]/contacts/lookup-form.tsx": "a look-up box (a read, like the search inputs), free of the form library on the contacts screen's first load",

@@ -11,13 +11,17 @@ import { FormError } from "@/components/ui/form-error";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
-/** The password asked again before a write that needs it (./reauth.tsx). */
+/**
+ * The password asked again before a write that needs it (./reauth.tsx) — or, for a user with
+ * an authenticator app, a code from it or a recovery code instead.
+ */
 export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; onConfirmed: () => void; onCancel: () => void }) {
   const form = useForm<{ password: string }>({ defaultValues: { password: "" } });
   const id = React.useId();
+  const [withCode, setWithCode] = React.useState(false);
   // No field owns a refusal: "password: is not correct" is read above the buttons.
   const { mutation, formError: error, reset } = useFormMutation(form, [], {
-    mutationFn: (v: { password: string }) => userMutations.reconfirm(v.password),
+    mutationFn: (v: { password: string }) => userMutations.reconfirm(v.password, withCode ? "code" : "password"),
     gcTime: 0,
     onSuccess: () => {
       form.reset();
@@ -41,9 +45,11 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
         <DialogHeader>
           <DialogTitle className="flex items-center gap-2">
             <LockKeyholeIcon className="size-4" aria-hidden="true" />
-            Confirm your password
+            {withCode ? "Confirm with a code" : "Confirm your password"}
           </DialogTitle>
-          <DialogDescription>You signed in a while ago. Creating a secret that grants access to your mail needs your password again.</DialogDescription>
+          <DialogDescription>
+            You signed in a while ago. Creating a secret that grants access to your mail needs {withCode ? "a code from your authenticator app, or a recovery code" : "your password again"}.
+          </DialogDescription>
         </DialogHeader>
         <form
           noValidate
@@ -53,8 +59,28 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
           })}
         >
           <div className="grid gap-2">
-            <Label htmlFor={id}>Password</Label>
-            <Input id={id} type="password" autoComplete="current-password" {...form.register("password")} autoFocus aria-invalid={!!error} />
+            <Label htmlFor={id}>{withCode ? "Code" : "Password"}</Label>
+            <Input
+              id={id}
+              key={withCode ? "code" : "password"}
+              type={withCode ? "text" : "password"}
+              autoComplete={withCode ? "one-time-code" : "current-password"}
+              maxLength={withCode ? 40 : undefined}
+              {...form.register("password")}
+              autoFocus
+              aria-invalid={!!error}
+            />
+            <button
+              type="button"
+              className="justify-self-start text-sm text-muted-foreground underline-offset-4 hover:underline"
+              onClick={() => {
+                setWithCode((c) => !c);
+                form.reset();
+                reset();
+              }}
+            >
+              {withCode ? "Use your password instead" : "Use a code from your authenticator app instead"}
+            </button>
           </div>
           <FormError message={error?.message} correlationId={error?.correlationId} />
           <DialogFooter>

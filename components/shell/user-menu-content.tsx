@@ -2,7 +2,8 @@
 
 import * as React from "react";
 import { useTransition } from "react";
-import { LogOutIcon, MonitorSmartphoneIcon, UserRoundIcon } from "lucide-react";
+import Link from "next/link";
+import { LogOutIcon, MonitorSmartphoneIcon, ShieldCheckIcon, UserRoundIcon } from "lucide-react";
 import { logout, logoutEverywhere } from "@/lib/server/gate/sign-out";
 import { ROLE_LABELS } from "@/lib/permissions";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -33,6 +34,12 @@ export function UserMenuContent({ open, onOpenChange, trigger }: { open: boolean
             </div>
           </DropdownMenuLabel>
           <DropdownMenuSeparator />
+          <DropdownMenuItem asChild>
+            <Link href="/account">
+              <ShieldCheckIcon aria-hidden="true" />
+              Account and sign-in
+            </Link>
+          </DropdownMenuItem>
           <DropdownMenuItem
             disabled={pending}
             onSelect={(event) => {

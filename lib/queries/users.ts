@@ -19,6 +19,9 @@ export const userMutations = {
   setProjects: (id: string, body: UserProjectsRequest) => api.put(`${userPath(id)}/projects`, body, { schema: lazySchema(usersSchemas, "userView") }),
   resetPassword: (id: string) => api.post(`${userPath(id)}/password`, {}, { schema: lazySchema(usersSchemas, "resetPasswordResponse") }),
   /** The signed-in user confirms their own password before a write that needs it. */
-  reconfirm: (password: string) => api.post("/api/auth/reconfirm", { password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
+  /** …or, `{ code }`, with a code of their second factor (the authenticator app's, or a recovery code). */
+  reconfirm: (password: string, by: "password" | "code" = "password") => api.post("/api/auth/reconfirm", { [by]: password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
   endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
+  /** Removes the user's second factor (authenticator app, recovery codes); their sessions end too. */
+  resetTwoFactor: (id: string) => api.delete(`${userPath(id)}/two-factor`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/permissions";
-import { emailAddress } from "./common";
+import { emailAddress, factorCode } from "./common";
 
 export const role = z.enum(ROLES, { error: `must be one of: ${ROLES.join(", ")}` });
 
@@ -80,8 +80,16 @@ export type ResetPasswordResponse = z.infer<typeof resetPasswordResponse>;
 export const endSessionsResponse = z.object({ ended: z.number().int() });
 export type EndSessionsResponse = z.infer<typeof endSessionsResponse>;
 
-/** Body of confirming the password again (POST /api/auth/reconfirm): presence only, as at sign-in. */
-export const reconfirmRequest = loginRequest.pick({ password: true });
+/**
+ * Body of confirming oneself again (POST /api/auth/reconfirm): the password, or a code of the
+ * user's second factor; presence only, as at sign-in.
+ */
+export const reconfirmRequest = z
+  .object({
+    password: loginRequest.shape.password.optional(),
+    code: factorCode.optional(),
+  })
+  .refine((v) => (v.password === undefined) !== (v.code === undefined), { error: "give either password or code" });
 /** Answer of confirming the password again (POST /api/auth/reconfirm). */
 export const reconfirmResponse = z.object({ confirmedAt: z.string() });
 export type ReconfirmResponse = z.infer<typeof reconfirmResponse>;

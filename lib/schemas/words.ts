@@ -38,3 +38,6 @@ export const MAX_EXPORT_ROWS = 1_000_000;
  */
 export const EXPORT_STOPPED_CSV = "# Export stopped";
 export const EXPORT_STOPPED_KEY = "export_stopped";
+
+/** Recovery codes in a set (issue 29; lib/server/auth/recovery-codes.ts makes them). */
+export const RECOVERY_CODE_COUNT = 10;

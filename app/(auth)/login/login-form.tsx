@@ -1,13 +1,13 @@
 "use client";
 
-import { startTransition, useActionState, useId, useRef, useState } from "react";
+import { startTransition, useActionState, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";
-import { fieldMessageText } from "@/components/ui/field-message";
-import { cn } from "@/lib/utils";
 import { login, type LoginState } from "./actions";
 import { LOGIN_MAX_LENGTH, loginFieldErrors, type LoginFields } from "./login-fields";
+import { LoginField } from "./login-field";
+import { SecondFactorForm } from "./second-factor-form";
 
 type Field = keyof LoginFields;
 
@@ -16,7 +16,8 @@ type Field = keyof LoginFields;
  * action. What was typed stays after a refusal; the button is disabled while the action
  * runs, so one click is one attempt (attempts are throttled on the server). Plain inputs
  * rather than the dashboard's form library: this page loads before anyone is signed in and
- * should load fast.
+ * should load fast. A user with a second factor is asked for it next (./second-factor-form.tsx),
+ * through the same action.
  */
 export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
   const [state, action, pending] = useActionState<LoginState, FormData>(login, {});
@@ -37,6 +38,8 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
     const data = new FormData(event.currentTarget);
     startTransition(() => action(data));
   };
+
+  if (state.step === "code") return <SecondFactorForm action={action} pending={pending} error={pending ? null : state.error} callbackUrl={callbackUrl} />;
 
   const fieldProps = (field: Field) => ({
     name: field,
@@ -60,24 +63,5 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
         {pending ? "Signing in…" : "Sign in"}
       </Button>
     </form>
-  );
-}
-
-/** Label, control and the message under it, wired for screen readers as the dashboard's form fields are. */
-function LoginField({ label, error, children }: { label: string; error?: string; children: (aria: { id: string; "aria-invalid": boolean; "aria-describedby"?: string }) => React.ReactNode }) {
-  const id = useId();
-  const messageId = `${id}-message`;
-  return (
-    <div className="grid gap-2">
-      <label htmlFor={id} data-error={!!error} className={cn("flex items-center gap-2 text-sm leading-none font-medium select-none", "data-[error=true]:text-destructive dark:data-[error=true]:text-red-300")}>
-        {label}
-      </label>
-      {children({ id, "aria-invalid": !!error, "aria-describedby": error ? messageId : undefined })}
-      {error && (
-        <p id={messageId} role="alert" className="text-xs font-medium text-destructive dark:text-red-300">
-          {fieldMessageText(error)}
-        </p>
-      )}
-    </div>
   );
 }

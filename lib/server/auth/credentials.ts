@@ -8,16 +8,23 @@ import { users, type UserRow } from "@/lib/server/db/schema/core";
 import { networkOf } from "@/lib/net/ip-ranges";
 import { DUMMY_HASH, verifyPassword } from "./password";
 import { busyMessage, PASSWORD_BUSY, PASSWORD_RETRY_AFTER_S } from "./password-pool";
+import { hasSecondFactor } from "./second-factor";
+import { issueTicket } from "./sign-in-ticket";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } from "./throttle";
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
+export const INVALID_CODE = "That code is not correct. Try a new code from your app, or a recovery code.";
+export const EXPIRED_TICKET = "Your sign-in took too long. Enter your email and password again.";
 export const throttledMessage = (waitMs: number) => `Too many sign-in attempts. Try again in ${waitInWords(waitMs)}.`;
 
 /**
  * The sign-in form's words for a refused sign-in, from the only thing that reaches it: the
- * error's code (index.ts: `throttled_<ms>`, `busy_<ms>`; anything else is a wrong email or password).
+ * error's code (next-auth.ts: `throttled_<ms>`, `busy_<ms>`, `invalid_code`, `expired`; anything
+ * else is a wrong email or password).
  */
 export function refusalMessage(code: string): string {
+  if (code === "invalid_code") return INVALID_CODE;
+  if (code === "expired") return EXPIRED_TICKET;
   const refused = /^(throttled|busy)_(\d{1,12})$/.exec(code);
   if (!refused) return INVALID_CREDENTIALS;
   return refused[1] === "busy" ? busyMessage(Number(refused[2])) : throttledMessage(Number(refused[2]));
@@ -26,6 +33,8 @@ export function refusalMessage(code: string): string {
 export type SignInCheck =
   | { ok: true; user: UserRow }
   | { ok: false; reason: "invalid" }
+  /** The password was right and the user has a second factor: no session yet, only the ticket (sign-in-ticket.ts). */
+  | { ok: false; reason: "second_factor"; ticket: string }
   | { ok: false; reason: "throttled"; waitMs: number }
   | { ok: false; reason: "busy"; waitMs: number };
 
@@ -61,13 +70,21 @@ export async function checkCredentials(emailInput: string, password: string, add
     return { ok: false, reason: "busy", waitMs: e.retryAfterMs ?? PASSWORD_RETRY_AFTER_S * 1000 };
   }
   if (!user || !user.passwordHash || !matches || !user.active) {
-    if (user) await audit(user, "failure", !user.active && matches ? "disabled" : "wrong password", address);
+    if (user) await auditSignIn(user, "failure", !user.active && matches ? "disabled" : "wrong password", address);
     return { ok: false, reason: "invalid" };
   }
+  // The attempt stays counted until the second factor is right (second-step.ts): forgiving it
+  // here would let whoever holds the password reset the count between guesses at the code.
+  if (await hasSecondFactor(user.id)) return { ok: false, reason: "second_factor", ticket: issueTicket(user.id, now) };
+  return completeSignIn(user, keys, address, now, "password");
+}
 
+/** The sign-in succeeded: the attempt forgiven, the time and the audit entry written. */
+export async function completeSignIn(user: UserRow, keys: ReturnType<typeof throttleKeys>, address: string, now: number, method: string): Promise<SignInCheck> {
   await forgiveAttempt(keys, now);
+  const d = await db();
   await d.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
-  await audit(user, "success", null, address);
+  await auditSignIn(user, "success", null, address, method);
   return { ok: true, user };
 }
 
@@ -77,7 +94,7 @@ export async function checkCredentials(emailInput: string, password: string, add
  * began, so its time does not tell whether the account exists. A timer, no work.
  */
 export const REFUSAL_FLOOR_MS = 30;
-async function settle(started: number): Promise<void> {
+export async function settle(started: number): Promise<void> {
   // A loop, not one sleep: a timer counts from the event loop's cached clock, so it can fire a
   // fraction of a millisecond before the floor as performance.now() measures it.
   for (let left = started + REFUSAL_FLOOR_MS - performance.now(); left > 0; left = started + REFUSAL_FLOOR_MS - performance.now()) {
@@ -85,18 +102,18 @@ async function settle(started: number): Promise<void> {
   }
 }
 
-function audit(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string) {
+export function auditSignIn(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string, method = "password") {
   return recordAudit({
     actor: { id: user.id, email: user.email },
     action: "auth.sign_in",
     target: user.email,
     outcome,
-    detail: { method: "password", address, ...(reason ? { reason } : {}) },
+    detail: { method, address, ...(reason ? { reason } : {}) },
   });
 }
 
 /** Throttled tries from one network at one account: one entry per window, its count kept up to date; `address` is the latest. */
-function auditRefusals(user: UserRow, address: string, refusal: Refusal) {
+export function auditRefusals(user: UserRow, address: string, refusal: Refusal) {
   return recordAuditCount(refusal.auditId, {
     actor: { id: user.id, email: user.email },
     action: "auth.sign_in",

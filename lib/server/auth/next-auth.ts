@@ -2,9 +2,11 @@ import "server-only";
 import NextAuth, { CredentialsSignin } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
 import { loginRequest } from "@/lib/schemas/users";
+import { secondFactorRequest } from "@/lib/schemas/two-factor";
 import { clientAddress } from "@/lib/server/http/client-address";
 import { baseAuthConfig, type SessionClaims } from "./config";
-import { checkCredentials } from "./credentials";
+import { checkCredentials, type SignInCheck } from "./credentials";
+import { checkSecondStep, type SecondStepCheck } from "./second-step";
 import { createSession, revokeSession } from "./sessions";
 import { OIDC_PROVIDER_ID, oidcProvider, oidcUserId } from "./oidc";
 
@@ -27,6 +29,35 @@ export class BusyLogin extends CredentialsSignin {
   }
 }
 
+/** A wrong code at the second step. */
+export class InvalidCode extends CredentialsSignin {
+  code = "invalid_code";
+}
+/** The second step's ticket ran out or no longer names an account that may sign in. */
+export class ExpiredTicket extends CredentialsSignin {
+  code = "expired";
+}
+/**
+ * The password was right and a second factor is due: no session. The code carries the ticket
+ * (sign-in-ticket.ts) to the sign-in action, which keeps it in an httpOnly cookie.
+ */
+export const SECOND_FACTOR_PREFIX = "second_factor.";
+export class SecondFactorNeeded extends CredentialsSignin {
+  constructor(ticket: string) {
+    super();
+    this.code = `${SECOND_FACTOR_PREFIX}${ticket}`;
+  }
+}
+
+/** A refused check as the error Auth.js hands back to the sign-in action. */
+function refusal(result: Exclude<SignInCheck | SecondStepCheck, { ok: true }>, wrong: () => CredentialsSignin): CredentialsSignin {
+  if (result.reason === "throttled") return new ThrottledLogin(result.waitMs);
+  if (result.reason === "busy") return new BusyLogin(result.waitMs);
+  if (result.reason === "second_factor") return new SecondFactorNeeded(result.ticket);
+  if (result.reason === "expired") return new ExpiredTicket();
+  return wrong();
+}
+
 const credentials = Credentials({
   id: "credentials",
   name: "Email and password",
@@ -36,8 +67,21 @@ const credentials = Credentials({
     if (!parsed.success) throw new InvalidLogin();
     const result = await checkCredentials(parsed.data.email, parsed.data.password, clientAddress(request.headers));
     if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
-    if (result.reason === "throttled") throw new ThrottledLogin(result.waitMs);
-    throw result.reason === "busy" ? new BusyLogin(result.waitMs) : new InvalidLogin();
+    throw refusal(result, () => new InvalidLogin());
+  },
+});
+
+/** The second step: the ticket from the password step and a code; only a right code makes a session. */
+const secondFactor = Credentials({
+  id: "second-factor",
+  name: "Second factor",
+  credentials: { ticket: { type: "text" }, code: { type: "text" } },
+  async authorize(raw, request) {
+    const parsed = secondFactorRequest.safeParse(raw);
+    if (!parsed.success) throw new InvalidCode();
+    const result = await checkSecondStep(parsed.data.ticket, parsed.data.code, clientAddress(request.headers));
+    if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
+    throw refusal(result, () => new InvalidCode());
   },
 });
 
@@ -47,7 +91,7 @@ export const { handlers, auth, signIn, signOut } = NextAuth(() => {
   const oidc = oidcProvider();
   return {
     ...base,
-    providers: oidc ? [credentials, oidc] : [credentials],
+    providers: oidc ? [credentials, secondFactor, oidc] : [credentials, secondFactor],
     callbacks: {
       ...base.callbacks,
       async signIn({ account, profile }) {

@@ -11,7 +11,7 @@ import { env } from "../env";
  * sessions here, and the guard (access.ts) refuses any session that is revoked, older than
  * SESSION_MAX_AGE_S since sign-in, or unused for SESSION_IDLE_S.
  */
-export type RevokeReason = "sign_out" | "sign_out_everywhere" | "ended_by_admin" | "password_reset" | "disabled" | "role_change";
+export type RevokeReason = "sign_out" | "sign_out_everywhere" | "ended_by_admin" | "password_reset" | "disabled" | "role_change" | "two_factor_reset";
 
 /** Last-seen is written at most this often per session: the guard runs on every request. */
 export const LAST_SEEN_EVERY_MS = 60_000;

@@ -11,6 +11,7 @@ import { db, dbKind, type Db } from "../db";
 import { writeEpoch } from "../db/write-epoch";
 import { projects, userProjects, users } from "../db/schema/core";
 import { sessions } from "../db/schema/sessions";
+import { totpFactors, twoFactorRequiredRoles } from "../db/schema/two-factor";
 import { env } from "../env";
 import { getProject } from "../projects";
 import { accountOf } from "../users";
@@ -29,7 +30,12 @@ export type Actor = {
   sessionId: string;
   /** Sign-in time (ms since epoch), for asking the password again before sensitive actions. */
   authAt: number | null;
+  /** The role requires a second factor and this user has none yet: only `account:own` is allowed. */
+  secondFactorDue?: boolean;
 };
+
+/** The refusal's code while a required second factor is missing; pages turn it into a visit to /account. */
+export const SECOND_FACTOR_SETUP = "second_factor_setup_required";
 
 /**
  * A registered project, as the guard hands it to handlers: the shape our API answers with
@@ -56,6 +62,9 @@ function prepareActorQuery(d: Db) {
       active: users.active,
       allProjects: users.allProjects,
       projectIds: sql<string[]>`coalesce((select array_agg(${userProjects.projectId}) from ${userProjects} where ${userProjects.userId} = ${users.id}), '{}')`,
+      // A role that requires a second factor, a password user (single sign-on relies on its
+      // provider) and no factor yet: the guard leads to the Account screen (authorize).
+      secondFactorDue: sql<boolean>`(${users.passwordHash} is not null and exists(select 1 from ${twoFactorRequiredRoles} where ${twoFactorRequiredRoles.role} = ${users.role}) and not exists(select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.enabledAt} is not null))`,
       signedInAt: sessions.signedInAt,
       lastSeenAt: sessions.lastSeenAt,
       revokedAt: sessions.revokedAt,
@@ -145,6 +154,7 @@ export async function loadActorAndProject(
     projectIds: [...(row.projectIds ?? [])],
     sessionId,
     authAt: row.signedInAt.getTime(),
+    ...(row.secondFactorDue ? { secondFactorDue: true } : {}),
   };
   return { user, project };
 }
@@ -221,6 +231,9 @@ export async function authorize(
   preloaded?: Project | null,
 ): Promise<{ user: Actor; project: Project | null }> {
   if (!user) throw new AppError(401, "unauthorized", "Sign in to continue.");
+  if (user.secondFactorDue && permission !== "account:own") {
+    throw new AppError(403, SECOND_FACTOR_SETUP, "Your role requires two-factor sign-in: set up an authenticator app on your Account screen (/account) first.");
+  }
   if (!allows(user, permission)) throw new AppError(403, "forbidden", refusalReason(user, permission));
   if (opts.project === undefined) return { user, project: null };
   const project = preloaded !== undefined ? preloaded : await getProject(opts.project);

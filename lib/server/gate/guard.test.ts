@@ -91,4 +91,14 @@ describe("guardPage", () => {
     expect(Object.keys(answer)).toEqual(["user"]);
     expect(asked).toEqual([undefined]);
   });
+
+  it("leads a user whose role requires a second factor they lack to the Account screen, from every page but that one", async () => {
+    const due: LoadActorAndProject = async (p) => {
+      const loaded = await support(p);
+      return { ...loaded, user: loaded.user && { ...loaded.user, secondFactorDue: true } };
+    };
+    expect(await interrupt(checkPage(due, "messages:read", "team:mail"))).toMatch(/^NEXT_REDIRECT;replace;\/account;/);
+    expect(await interrupt(checkPage(due, "overview:read"))).toMatch(/^NEXT_REDIRECT;replace;\/account;/);
+    expect((await checkPage(due, "account:own")).user.email).toBe("support@example.com");
+  });
 });

@@ -4,7 +4,7 @@ import { forbidden, notFound, redirect } from "next/navigation";
 import { isAppError } from "@/lib/errors";
 import { decodeParam } from "@/lib/http/decode-param";
 import type { Permission } from "@/lib/permissions";
-import { checkAccess, type Actor, type LoadActorAndProject, type Project } from "./access";
+import { checkAccess, SECOND_FACTOR_SETUP, type Actor, type LoadActorAndProject, type Project } from "./access";
 import { currentUserAndProject } from "./current-user";
 
 /**
@@ -23,7 +23,7 @@ export type ProjectParam = string | Promise<{ project: string }>;
 
 /**
  * For page shells: signed out (or disabled) → the sign-in page, coming back here afterwards;
- * permission missing → forbidden(); project unknown or not granted → notFound(). Given the
+ * a second factor the role requires still missing → the Account screen; permission missing → forbidden(); project unknown or not granted → notFound(). Given the
  * page's `[project]` (raw, or its params), it decodes it and answers with that project, read
  * in the same one query as the user (shared by the project layout and its page).
  */
@@ -44,6 +44,8 @@ export async function checkPage(load: LoadActorAndProject, permission: Permissio
       const path = (await headers()).get(PATHNAME_HEADER) || "/";
       redirect(`/login?callbackUrl=${encodeURIComponent(path)}`);
     }
+    // The role requires a second factor the user lacks: set it up before anything else.
+    if (isAppError(e) && e.code === SECOND_FACTOR_SETUP) redirect("/account");
     if (isAppError(e) && e.status === 403) forbidden();
     if (isAppError(e) && e.status === 404) notFound();
     throw e;

@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { ReconfirmResponse } from "@/lib/schemas/users";
 import { withAudit } from "../audit";
 import { verifyPassword } from "../auth/password";
+import { useSecondFactor } from "../auth/second-factor";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords } from "../auth/throttle";
 import { db } from "../db";
 import { users } from "../db/schema/core";
@@ -41,17 +42,48 @@ export async function requireRecentAuth(user: Actor, now = Date.now()): Promise<
 }
 
 /**
- * Checks the password of the signed-in user, throttled and counted exactly like sign-in
- * (same keys, so guessing here uses up the same budget), and records the confirmation.
+ * Counts a guess at something only the user knows (password, code) on the sign-in throttle's
+ * keys, so guessing here uses up the same budget as at sign-in; 429 with the wait when spent.
  */
-export async function reconfirmPassword(user: Actor, password: string, address: string): Promise<ReconfirmResponse> {
-  const keys = throttleKeys(user.email, address);
+export async function takeThrottledAttempt(email: string, address: string): Promise<ReturnType<typeof throttleKeys>> {
+  const keys = throttleKeys(email, address);
   const attempt = await takeAttempt(keys);
   if (!attempt.allowed) {
     const error = new AppError(429, "rate_limited", `Too many attempts. Try again in ${waitInWords(attempt.waitMs)}.`);
     error.retryAfterMs = attempt.waitMs;
     throw error;
   }
+  return keys;
+}
+
+/**
+ * Confirms the signed-in user again with the password or, for a user with a second factor, a
+ * code from it (the authenticator app's or a recovery code), throttled and counted exactly like
+ * sign-in, and records the confirmation.
+ */
+export async function reconfirm(user: Actor, input: { password?: string; code?: string }, address: string): Promise<ReconfirmResponse> {
+  if (input.code !== undefined) return reconfirmCode(user, input.code, address);
+  return reconfirmPassword(user, input.password ?? "", address);
+}
+
+async function reconfirmCode(user: Actor, code: string, address: string): Promise<ReconfirmResponse> {
+  const keys = await takeThrottledAttempt(user.email, address);
+  return withAudit({ actor: user, action: "auth.reconfirm", target: user.email, detail: { method: "code" } }, async () => {
+    if (!(await useSecondFactor(user.id, code))) throw new AppError(400, "invalid_code", "code: is not correct", "code");
+    await forgiveAttempt(keys);
+    return recordConfirmation(user.id);
+  });
+}
+
+async function recordConfirmation(userId: string): Promise<ReconfirmResponse> {
+  const d = await db();
+  const confirmedAt = new Date();
+  await d.insert(reauthConfirmations).values({ userId, confirmedAt }).onConflictDoUpdate({ target: reauthConfirmations.userId, set: { confirmedAt } });
+  return { confirmedAt: confirmedAt.toISOString() };
+}
+
+async function reconfirmPassword(user: Actor, password: string, address: string): Promise<ReconfirmResponse> {
+  const keys = await takeThrottledAttempt(user.email, address);
   const d = await db();
   const [row] = await d.select({ hash: users.passwordHash }).from(users).where(eq(users.id, user.id)).limit(1);
   if (!row?.hash) {
@@ -62,11 +94,6 @@ export async function reconfirmPassword(user: Actor, password: string, address: 
       throw new AppError(400, "invalid_password", "password: is not correct", "password");
     }
     await forgiveAttempt(keys);
-    const confirmedAt = new Date();
-    await d
-      .insert(reauthConfirmations)
-      .values({ userId: user.id, confirmedAt })
-      .onConflictDoUpdate({ target: reauthConfirmations.userId, set: { confirmedAt } });
-    return { confirmedAt: confirmedAt.toISOString() };
+    return recordConfirmation(user.id);
   });
 }

@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { FolderKeyIcon, KeyRoundIcon, LogOutIcon, ShieldIcon, UserCheckIcon, UserXIcon } from "lucide-react";
+import { FolderKeyIcon, KeyRoundIcon, LogOutIcon, ShieldIcon, SmartphoneIcon, UserCheckIcon, UserXIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
 import { ROLE_LABELS, ROLES, type Role } from "@/lib/permissions";
 import type { UpdateUserRequest, UserView } from "@/lib/schemas/users";
@@ -26,7 +26,7 @@ import { describeError } from "@/components/common/error-advice";
 import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { UserProjectsDialog, type ProjectOption } from "./user-projects-dialog";
 
-type Dialog = "projects" | "reset" | "disable" | "sessions" | null;
+type Dialog = "projects" | "reset" | "disable" | "sessions" | "two-factor" | null;
 
 /**
  * Per-user actions, loaded with their menu and dialogs on first use (./user-actions.tsx). Role changes and enabling act at once with a toast; disabling, resetting
@@ -58,6 +58,13 @@ export function UserActionsMenu({
     mutationFn: () => userMutations.resetPassword(user.id),
     gcTime: 0,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: userKeys.all }),
+  });
+  const resetTwoFactor = useMutation({
+    mutationFn: () => userMutations.resetTwoFactor(user.id),
+    onSuccess: async ({ ended }) => {
+      toast.success("Two-factor sign-in reset", { description: `${who} signs in with the password alone next time (${ended} ${ended === 1 ? "session" : "sessions"} ended), then can set up a new app.` });
+      await queryClient.invalidateQueries({ queryKey: userKeys.all });
+    },
   });
   const update = useMutation({
     mutationFn: (body: UpdateUserRequest) => userMutations.update(user.id, body),
@@ -117,6 +124,10 @@ export function UserActionsMenu({
             <KeyRoundIcon aria-hidden="true" />
             Reset password…
           </DropdownMenuItem>
+          <DropdownMenuItem disabled={isSelf} title={isSelf ? "Use your Account screen" : undefined} onSelect={() => setDialog("two-factor")}>
+            <SmartphoneIcon aria-hidden="true" />
+            {isSelf ? "Reset two-factor (not your own)" : "Reset two-factor…"}
+          </DropdownMenuItem>
           <DropdownMenuItem disabled={sessionsReason !== undefined} title={sessionsReason} onSelect={() => setDialog("sessions")}>
             <LogOutIcon aria-hidden="true" />
             {isSelf ? "End sessions (use Sign out everywhere)" : user.activeSessions === 0 ? "End sessions (none active)" : "End sessions…"}
@@ -157,6 +168,15 @@ export function UserActionsMenu({
         description={`${user.email} is signed out of every browser at once (${user.activeSessions} active ${user.activeSessions === 1 ? "session" : "sessions"}) and can sign in again with the same password. Reset the password too if it may be known to someone else.`}
         confirmLabel="End sessions"
         onConfirm={() => endSessions.mutateAsync()}
+      />
+
+      <ConfirmDialog
+        open={dialog === "two-factor"}
+        onOpenChange={(o) => setDialog(o ? "two-factor" : null)}
+        title={`Reset the two-factor sign-in of ${who}?`}
+        description={`For a lost phone: ${user.email}'s authenticator app and recovery codes stop working at once and they are signed out everywhere. They sign in next with the password alone, and can then set up a new app. Check it is really them who asks.`}
+        confirmLabel="Reset two-factor"
+        onConfirm={() => resetTwoFactor.mutateAsync()}
       />
 
       <ConfirmDialog

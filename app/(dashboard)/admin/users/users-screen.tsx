@@ -17,6 +17,7 @@ import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { useUrlState } from "@/components/hooks/use-url-state";
 import { CreateUserDialog } from "./create-user-dialog";
+import { TwoFactorPolicyDialog } from "./two-factor-policy-dialog";
 import { UserActions } from "./user-actions";
 import { ProjectAccessSummary } from "./project-access-summary";
 import type { ProjectOption } from "./user-projects-dialog";
@@ -47,7 +48,12 @@ export function UsersScreen({ initialUsers, projects, currentUserId }: { initial
       <PageHeader
         title="Users"
         description="People who can sign in to the dashboard. The role decides what they may do; project access decides where."
-        actions={<CreateUserDialog projects={projects} />}
+        actions={
+          <div className="flex flex-wrap gap-2">
+            <TwoFactorPolicyDialog />
+            <CreateUserDialog projects={projects} />
+          </div>
+        }
       />
       <div className="flex flex-wrap items-center gap-2">
         <SearchInput placeholder="Search by name or email" label="Search users" />

@@ -17,7 +17,7 @@ export const sessions = pgTable(
     /** Moved forward at most once a minute (lib/server/auth/sessions.ts), not on every request. */
     lastSeenAt: at("last_seen_at").notNull(),
     revokedAt: at("revoked_at"),
-    /** sign_out, sign_out_everywhere, ended_by_admin, password_reset, disabled, role_change. */
+    /** sign_out, sign_out_everywhere, ended_by_admin, password_reset, disabled, role_change, two_factor_reset. */
     revokedReason: text("revoked_reason"),
     /** How the user signed in: password or oidc. */
     method: text("method").notNull(),
