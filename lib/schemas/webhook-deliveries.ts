@@ -30,6 +30,7 @@ export const webhookDelivery = z.object({
 export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
 export const webhookDeliveryList = z.object({ data: z.array(webhookDelivery) });
+export type WebhookDeliveryList = z.infer<typeof webhookDeliveryList>;
 
 /**
  * POST …/webhooks/deliveries/[id]/process: the stored body (redacted) run through the ingest's

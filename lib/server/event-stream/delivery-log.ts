@@ -3,7 +3,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
 import { webhookDeliveries, type WebhookDeliveryRow } from "@/lib/server/db/schema/webhook-deliveries";
 import { redactorsFor } from "@/lib/server/redaction/redactor";
-import { DELIVERY_LOG, type WebhookDelivery } from "@/lib/schemas/webhook-deliveries";
+import { DELIVERY_LOG, type WebhookDelivery, type WebhookDeliveryList } from "@/lib/schemas/webhook-deliveries";
+import type { Project } from "@/lib/server/gate/access";
 import { HELD_BYTES, keptBody } from "./delivery-log-body";
 
 /**
@@ -147,6 +148,11 @@ export async function readDeliveryLog(projectId: string): Promise<WebhookDeliver
     .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.seq))
     .limit(DELIVERY_LOG.rows);
   return rows.map(toView);
+}
+
+/** GET …/event-stream/deliveries. */
+export async function listDeliveries(project: Project): Promise<WebhookDeliveryList> {
+  return { data: await readDeliveryLog(project.id) };
 }
 
 export async function readDelivery(projectId: string, id: string): Promise<WebhookDeliveryRow | null> {
