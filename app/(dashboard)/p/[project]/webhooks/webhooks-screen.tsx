@@ -23,6 +23,7 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
 import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { StreamStatusCard } from "./stream-status-card";
+import { DeliveryLogSection } from "./delivery-log-section";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
 export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial: FirstLoad<Page<WebhookListItem>>; stream: StreamStatus | null; canConnect: boolean }) {
@@ -110,6 +111,7 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
           </ListTable>
         )}
       </PagedList>
+      <DeliveryLogSection project={project} canProcess={can("webhooks:write")} />
     </div>
   );
 }
