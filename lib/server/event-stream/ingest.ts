@@ -175,6 +175,6 @@ function unusable(project: ProjectRef, reason: string, webhookId: string, raw: B
 const MAX_KEY_CHARS = 200;
 
 /** The key an event is taken once by: the `webhook-id`, or its SHA-256 when it is long. */
-export function eventKey(webhookId: string): string {
+function eventKey(webhookId: string): string {
   return webhookId.length <= MAX_KEY_CHARS ? webhookId : `sha256:${createHash("sha256").update(webhookId).digest("hex")}`;
 }
