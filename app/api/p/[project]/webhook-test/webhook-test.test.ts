@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
+import os from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -142,9 +147,33 @@ describe("test an endpoint", () => {
     expect(audit.filter((a) => a.action === "webhook.test").length).toBeGreaterThanOrEqual(10);
   });
 
+  it.skipIf(!hasOpenssl())("reports a TLS handshake that fails (a self-signed certificate) as the endpoint's problem", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "hook-tls-"));
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", `${dir}/key.pem`, "-out", `${dir}/cert.pem`, "-days", "1", "-subj", "/CN=127.0.0.1"], { stdio: "ignore" });
+    const tls = createTlsServer({ key: readFileSync(`${dir}/key.pem`), cert: readFileSync(`${dir}/cert.pem`) }, (_req, res) => res.writeHead(200).end("never"));
+    await new Promise<void>((r) => tls.listen(0, "127.0.0.1", r));
+    try {
+      const { status, body } = await test({ url: `https://127.0.0.1:${(tls.address() as AddressInfo).port}/hooks` });
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ status: null, tls: null, error: expect.stringMatching(/^TLS failed: .*SELF_SIGNED/) });
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((r) => tls.close(r));
+    }
+  });
+
   it("names a bad field", async () => {
     expect((await test({ url: "ftp://example.com/x" })).body.error.param).toBe("url");
     expect((await test({ url: receiverUrl, eventType: "teleported" })).body.error.param).toBe("eventType");
     expect((await test({ url: receiverUrl, secret: "a\u0001b" })).body.error.param).toBe("secret");
   });
 });
+
+function hasOpenssl(): boolean {
+  try {
+    execFileSync("openssl", ["version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
