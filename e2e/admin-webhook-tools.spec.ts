@@ -106,8 +106,12 @@ test.describe("on a dashboard that allows 127.0.0.1", () => {
   test.use({ storageState: { cookies: [], origins: [] } });
 
   test("a signed sample reaches the receiver; its status, time and first kilobyte are shown", async ({ page }) => {
-    const [name, ...value] = target.admin.cookie.split(";")[0]!.split("=");
-    await page.context().addCookies([{ name: name!, value: value.join("="), url: target.baseURL }]);
+    // The target's admin session (its csrf and session cookies, `a=1; b=2`), in this browser.
+    const cookies = target.admin.cookie.split("; ").map((c) => {
+      const at = c.indexOf("=");
+      return { name: c.slice(0, at), value: c.slice(at + 1), url: target.baseURL };
+    });
+    await page.context().addCookies(cookies);
     await page.goto(`${target.baseURL}${screen(target.project)}`);
     await page.getByRole("button", { name: "Test an endpoint" }).click();
     const form = page.getByRole("form", { name: "Test an endpoint" });
