@@ -1,9 +1,9 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useUrlState } from "@/components/hooks/use-url-state";
 
 /** The log itself is loaded only when opened: the screen's first load stays small. */
 const DeliveryLogPanel = dynamic(() => import("./delivery-log-panel"), { ssr: false, loading: () => <Skeleton className="h-48" /> });
@@ -14,17 +14,10 @@ const DeliveryLogPanel = dynamic(() => import("./delivery-log-panel"), { ssr: fa
  * kept open in the URL (`?deliveries=1`), so a link or a reload shows it again.
  */
 export function DeliveryLogSection({ project, canProcess }: { project: string; canProcess: boolean }) {
-  const search = useSearchParams();
-  const router = useRouter();
-  const pathname = usePathname();
-  const open = search.get("deliveries") === "1";
-  const toggle = () => {
-    const next = new URLSearchParams(search);
-    if (open) next.delete("deliveries");
-    else next.set("deliveries", "1");
-    const query = next.toString();
-    router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
-  };
+  const { get, set } = useUrlState();
+  const open = get("deliveries") === "1";
+  // The webhook list's page stays where it is.
+  const toggle = () => set({ deliveries: open ? null : "1" }, { replace: true, keepCursor: true });
   return (
     <section aria-labelledby="delivery-log-title" className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
