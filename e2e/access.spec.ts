@@ -87,6 +87,11 @@ const API_TABLE: Record<string, Row> = {
   "GET /api/p/[project]/event-stream": READ,
   "POST /api/p/[project]/event-stream": PROJECT_ADMIN,
   "GET /api/p/[project]/event-stream/status": PROJECT_ADMIN,
+  // What reached the event stream, and "process again" on one delivery (the webhooks screen).
+  "GET /api/p/[project]/event-stream/deliveries": PROJECT_ADMIN,
+  "POST /api/p/[project]/event-stream/deliveries/[id]/process": PROJECT_ADMIN,
+  // "Test an endpoint" on the webhooks screen: an outbound request, so admins only.
+  "POST /api/p/[project]/webhook-test": PROJECT_ADMIN,
   "POST /api/p/[project]/emails": SEND,
   "POST /api/p/[project]/checks": SEND,
   "POST /api/p/[project]/checks/links": SEND,

@@ -2,6 +2,7 @@ import { lookup, Resolver as DnsResolver } from "node:dns/promises";
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
+import { TLSSocket } from "node:tls";
 import { Readable } from "node:stream";
 import { classifyIp, isPublicIp } from "./ip";
 
@@ -201,7 +202,10 @@ export class DestinationBlockedError extends Error {
   }
 }
 
-type FetchPublicInit = RequestInit & { timeoutMs?: number; policy?: DestinationPolicy; resolve?: Resolver };
+/** What the TLS handshake of an https request settled on (the webhook tester shows it). */
+export type TlsSummary = { protocol: string | null; cipher: string | null; authorized: boolean; subject: string | null; issuer: string | null; validTo: string | null };
+
+type FetchPublicInit = RequestInit & { timeoutMs?: number; policy?: DestinationPolicy; resolve?: Resolver; onTls?: (tls: TlsSummary) => void };
 
 function bodyOf(body: RequestInit["body"]): Buffer | null {
   if (body === undefined || body === null) return null;
@@ -221,7 +225,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
  * not followed: a 3xx is returned as it is. `timeoutMs` (default 10 s) bounds the whole request.
  */
 export async function fetchPublic(input: string | URL, init: FetchPublicInit = {}): Promise<Response> {
-  const { timeoutMs = 10_000, policy = {}, resolve: resolver, ...rest } = init;
+  const { timeoutMs = 10_000, policy = {}, resolve: resolver, onTls, ...rest } = init;
   const url = toUrl(input);
   if (!url) throw new TypeError("fetchPublic: not a valid URL");
   if (url.protocol !== "http:" && url.protocol !== "https:") throw new DestinationBlockedError("only http and https URLs are fetched");
@@ -276,6 +280,7 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(url, { method: rest.method ?? "GET", headers, lookup: pinnedLookup, signal }, (res: IncomingMessage) => {
       const status = res.statusCode ?? 502;
+      if (onTls && res.socket instanceof TLSSocket) onTls(tlsSummary(res.socket));
       const responseHeaders = new Headers();
       for (const [key, value] of Object.entries(res.headers)) {
         if (value === undefined) continue;
@@ -301,4 +306,17 @@ function refusedName(host: string, policy: DestinationPolicy): string | null {
   if (METADATA_NAMES.has(host)) return `${host} is a cloud metadata service`;
   if ((host === "localhost" || host.endsWith(".localhost")) && !policy.allowPrivate) return `${host} is a loopback address (this machine)`;
   return null;
+}
+
+function tlsSummary(socket: TLSSocket): TlsSummary {
+  const cert = socket.getPeerCertificate();
+  const name = (n: unknown) => (n && typeof n === "object" && "CN" in n && typeof n.CN === "string" ? n.CN : null);
+  return {
+    protocol: socket.getProtocol() ?? null,
+    cipher: socket.getCipher()?.name ?? null,
+    authorized: socket.authorized,
+    subject: cert ? name(cert.subject) : null,
+    issuer: cert ? name(cert.issuer) : null,
+    validTo: cert?.valid_to ?? null,
+  };
 }

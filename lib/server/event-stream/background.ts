@@ -1,13 +1,14 @@
 import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { flushStreamHealth } from "@/lib/server/event-stream/health";
+import { flushDeliveryLog } from "./delivery-log";
 import { reconcileOnce } from "./reconciler";
 import { startRereadWorker, stopRereadWorker } from "../message-index/reread-worker";
 
 /**
  * The event stream's background work in one dashboard process, started by startDashboard
  * (instrumentation.ts), never at import: the re-read worker, the reconciler's passes, and the
- * flush of the stream's health counters. `stopEventWork` ends all three and waits for them.
+ * flush of the stream's health counters with the delivery log (./delivery-log.ts). `stopEventWork` ends all three and waits for them.
  */
 const HEALTH_FLUSH_MS = 3_000;
 const RECONCILE_EVERY_MS = 5_000;
@@ -27,7 +28,10 @@ export function startEventWork(opts: { reconcileEveryMs?: number; healthFlushMs?
     passes.add(p);
   };
   let reconciling = false;
-  const health = setInterval(() => track("event stream health", flushStreamHealth), opts.healthFlushMs ?? HEALTH_FLUSH_MS);
+  const health = setInterval(() => {
+    track("event stream health", flushStreamHealth);
+    track("delivery log", flushDeliveryLog);
+  }, opts.healthFlushMs ?? HEALTH_FLUSH_MS);
   const reconcile = setInterval(() => {
     if (reconciling) return;
     reconciling = true;
@@ -49,4 +53,5 @@ export async function stopEventWork(): Promise<void> {
   }
   await stopRereadWorker();
   await flushStreamHealth().catch(() => {});
+  await flushDeliveryLog().catch(() => {});
 }

@@ -10,13 +10,14 @@ import { invalidateMessage } from "@/lib/server/message-index/read";
 import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
+import { noteDelivery } from "./delivery-log";
 import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/http/inflight-budget";
 import { networkOf } from "@/lib/net/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";
 import { refreshedStreamKeys, streamKeys } from "./stream-cache";
-import { readSignatureClaim, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
+import { readSignatureClaim, signatureHeaders, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
 
 export type IngestResult = { status: number; body?: Record<string, unknown> };
 
@@ -68,14 +69,16 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   const context = requestContext();
   if (context) context.project = projectExternalId;
   const claim = readSignatureClaim(headers);
-  if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false });
+  // What the delivery log shows of who sent it (./delivery-log.ts): the header as it came, for a refused one too.
+  const webhookId = signatureHeaders(headers)?.id ?? null;
+  if (!claim.ok) return refused(project, { ok: false, reason: claim.reason, signed: false }, webhookId, null);
   // With a timestamp out of tolerance the delivery is refused whatever its body; it is read
   // only as far as every delivery holds anyway (MIN_HOLD_BYTES), enough to tell the service's
   // late delivery (its clock, deliveries held up: polling) from a stranger's, who can claim any
   // timestamp, and 1 MB with it.
   const late = timestampProblem(claim.claim);
   const unreadLate = () =>
-    refused(project, { ok: false, reason: `${late}; not verified: with a late timestamp only a body of at most ${MIN_HOLD_BYTES / 1024} KB is read`, signed: false });
+    refused(project, { ok: false, reason: `${late}; not verified: with a late timestamp only a body of at most ${MIN_HOLD_BYTES / 1024} KB is read`, signed: false }, webhookId, null);
   if (late && declared !== null && declared > MIN_HOLD_BYTES) return unreadLate();
 
   // Held the way every request body is: what has arrived, out of the slice its declared size may use.
@@ -99,7 +102,7 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
         verified = verifyDelivery(stream.keys, raw, headers);
       }
     }
-    if (!verified.ok) return refused(project, verified);
+    if (!verified.ok) return refused(project, verified, webhookId, raw);
     return await recordVerified(project, verified.id, raw);
   } finally {
     hold.release();
@@ -117,8 +120,9 @@ type ProjectRef = { id: string; externalId: string };
 type DeliveryOutcome = "recorded" | "duplicate" | "unusable" | "refused";
 const countOutcome = (project: ProjectRef, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
 
-function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>): IngestResult {
+function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>, webhookId: string | null, raw: Buffer | null): IngestResult {
   countDelivery(project, "refused", why.reason, console, { signed: why.signed });
+  noteDelivery({ projectId: project.id, webhookId, verified: false, signature: why.reason, outcome: "refused", reason: why.reason, raw });
   countOutcome(project, "refused");
   return fail(401, "invalid_signature", "The delivery could not be verified (signature or timestamp).");
 }
@@ -130,12 +134,12 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
     json = cleanJson(JSON.parse(new TextDecoder().decode(raw)));
   } catch {
     // A syntax error, or nesting too deep for the parser.
-    return unusable(project, "the body is not JSON");
+    return unusable(project, "the body is not JSON", webhookId, raw);
   }
   if (Array.isArray(json) && json.length > MAX_DELIVERY_EVENTS) {
     // Acknowledged, not refused: a Standard Webhooks sender retries any non-2xx (the interface
     // does not say otherwise), and this body would be refused again each time.
-    return unusable(project, `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`);
+    return unusable(project, `the delivery is a list of ${json.length} events; at most ${MAX_DELIVERY_EVENTS} are taken from one delivery`, webhookId, raw);
   }
   // One event per delivery, or a list of them (one webhook-id for the list: each gets `#n`).
   const key = eventKey(webhookId);
@@ -143,7 +147,7 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
   const usable = items.flatMap((i) => (i.read.ok ? [{ key: i.key, event: i.read.event }] : []));
   if (usable.length === 0) {
     const first = items[0]?.read;
-    return unusable(project, first && !first.ok ? first.reason : "the payload is an empty list");
+    return unusable(project, first && !first.ok ? first.reason : "the payload is an empty list", webhookId, raw);
   }
 
   const fresh = await recordDelivery(usable.map(({ key, event }) => ({ projectId: project.id, key, event })));
@@ -152,13 +156,17 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
   });
   countDelivery(project, "accepted");
   // Every event of it taken before (the service retried a delivery we had answered): a duplicate.
-  countOutcome(project, fresh.some(Boolean) ? "recorded" : "duplicate");
+  const outcome = fresh.some(Boolean) ? "recorded" : "duplicate";
+  countOutcome(project, outcome);
+  const first = usable[0]!.event;
+  noteDelivery({ projectId: project.id, webhookId: key, verified: true, signature: "verified", outcome, eventType: first.type, messageId: first.messageId, raw });
   nudgeRereads(env().REREAD_COALESCE_MS);
   return { status: 204 };
 }
 
-function unusable(project: ProjectRef, reason: string): IngestResult {
+function unusable(project: ProjectRef, reason: string, webhookId: string, raw: Buffer): IngestResult {
   countDelivery(project, "unusable", reason);
+  noteDelivery({ projectId: project.id, webhookId: eventKey(webhookId), verified: true, signature: "verified", outcome: "unusable", reason, raw });
   countOutcome(project, "unusable");
   return { status: 202, body: { received: true, used: false, reason } };
 }

@@ -11,6 +11,7 @@ import { indexedRecipients } from "@/lib/server/db/schema/messages";
 import { erasedAddresses } from "@/lib/server/db/schema/retention";
 import { savedViews } from "@/lib/server/db/schema/saved-views";
 import { templateSamples } from "@/lib/server/db/schema/template-samples";
+import { webhookDeliveries } from "@/lib/server/db/schema/webhook-deliveries";
 import { deleteLinkPeopleSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { dropTagPairs } from "@/lib/server/insight/tag-refresh";
 import { invalidateMessage } from "@/lib/server/message-index/read";
@@ -139,6 +140,16 @@ async function erase(project: Project, address: string, hash: string): Promise<E
     .map((v) => v.id);
   if (namingViews.length) await d.delete(savedViews).where(and(eq(savedViews.projectId, project.id), inArray(savedViews.id, namingViews)));
   result.savedViews = namingViews.length;
+
+  // The delivery log (lib/server/event-stream/delivery-log.ts) masks addresses as it writes, but
+  // not one escaped (`%40`) or in a header's words: a delivery that names the address goes whole.
+  const w = webhookDeliveries;
+  const logged = await d
+    .select({ id: w.id, texts: sql<string[]>`array[coalesce(${w.body}, ''), coalesce(${w.webhookId}, ''), coalesce(${w.messageId}, ''), coalesce(${w.reason}, '')]` })
+    .from(w)
+    .where(and(eq(w.projectId, project.id), mentions(sql`concat_ws(' ', ${w.body}, ${w.webhookId}, ${w.messageId}, ${w.reason})`, anchors)));
+  const namingDeliveries = logged.filter((r) => r.texts.some((t) => redact.text(t) !== t)).map((r) => r.id);
+  if (namingDeliveries.length) await d.delete(w).where(and(eq(w.projectId, project.id), inArray(w.id, namingDeliveries)));
 
   result.redacted = await scrubProject(d, project.id, address, redact);
 

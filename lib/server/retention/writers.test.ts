@@ -18,6 +18,7 @@ const TABLES = {
   batchRows: "batch_rows",
   batchJobs: "batch_jobs",
   templateSamples: "template_samples",
+  webhookDeliveries: "webhook_deliveries",
   savedViews: "saved_views",
   auditLog: "audit_log",
 };

@@ -23,6 +23,8 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { useShell } from "@/components/shell/shell-context";
 import { CreateWebhookDialog } from "./create-webhook-dialog";
 import { StreamStatusCard } from "./stream-status-card";
+import { DeliveryLogSection } from "./delivery-log-section";
+import { WebhookTestSection } from "./webhook-test-section";
 import { streamStatusKeys } from "@/lib/queries/event-stream";
 
 export function WebhooksScreen({ project, initial, stream, canConnect }: { project: string; initial: FirstLoad<Page<WebhookListItem>>; stream: StreamStatus | null; canConnect: boolean }) {
@@ -110,6 +112,8 @@ export function WebhooksScreen({ project, initial, stream, canConnect }: { proje
           </ListTable>
         )}
       </PagedList>
+      {can("webhooks:write") && <WebhookTestSection project={project} />}
+      <DeliveryLogSection project={project} canProcess={can("webhooks:write")} />
     </div>
   );
 }
