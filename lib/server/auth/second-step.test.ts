@@ -9,6 +9,7 @@ import { replaceRecoveryCodes } from "./recovery-codes";
 import { checkSecondStep } from "./second-step";
 import { issueTicket, readTicket, TICKET_TTL_MS } from "./sign-in-ticket";
 import { beginTotp, useTotpCode } from "./totp";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** Sign-in with a second factor: no session before the code, one throttle for both guesses. */
 const PASSWORD = "correct horse battery";
@@ -26,7 +27,7 @@ const T = Date.now();
 
 /** A user with the app on (its first code used at T - 60 s) and ten recovery codes. */
 async function twoFactorUser(email: string): Promise<{ id: string; secret: string; codes: string[] }> {
-  const { user } = await createUser({ email, role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+  const { user } = await createUser(createUserRequest.parse({ email, role: "support", password: PASSWORD }), SYSTEM_ACTOR);
   const secret = await beginTotp(user.id);
   expect(await useTotpCode(user.id, codeAt(secret, T - 60_000), { enrolling: true, now: T - 60_000 })).toBe(true);
   return { id: user.id, secret, codes: await replaceRecoveryCodes(user.id) };
@@ -84,7 +85,7 @@ describe("the second step of sign-in", () => {
   });
 
   it("a user without a second factor signs in with the password alone, as before", async () => {
-    await createUser({ email: "one@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR);
+    await createUser(createUserRequest.parse({ email: "one@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR);
     expect(await checkCredentials("one@example.com", PASSWORD, "10.0.5.1", T)).toMatchObject({ ok: true });
   });
 });

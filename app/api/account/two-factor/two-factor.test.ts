@@ -12,6 +12,7 @@ import { GET as STATUS } from "./route";
 import { DELETE as DISABLE, POST as START } from "./totp/route";
 import { POST as CONFIRM } from "./totp/confirm/route";
 import { POST as REGENERATE } from "./recovery-codes/route";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** The Account screen's routes: enrolment, the one-time answers, the step-up with a code. */
 const PASSWORD = "correct horse battery";
@@ -23,7 +24,7 @@ let cookie: string;
 beforeAll(async () => {
   setTestEnv({ REAUTH_MAX_AGE_S: "300", LOGIN_THROTTLE_MAX: "5" });
   ({ dispose } = await useTestDb());
-  userId = (await createUser({ email: "t@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id;
+  userId = (await createUser(createUserRequest.parse({ email: "t@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
   cookie = await sessionCookie(userId);
 });
 afterAll(() => dispose());

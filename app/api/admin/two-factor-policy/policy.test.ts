@@ -12,6 +12,8 @@ import { GET as STATUS } from "@/app/api/account/two-factor/route";
 import { POST as START } from "@/app/api/account/two-factor/totp/route";
 import { POST as CONFIRM } from "@/app/api/account/two-factor/totp/confirm/route";
 import { GET, PUT } from "./route";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** Roles that require a second factor: the guard holds every route but the user's own account until there is one. */
 const PASSWORD = "correct horse battery";
@@ -24,10 +26,10 @@ let sso: string;
 beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id);
-  marketer = await sessionCookie((await createUser({ email: "m@example.com", role: "marketer", password: PASSWORD }, SYSTEM_ACTOR)).user.id);
-  const ssoId = (await createUser({ email: "sso@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id;
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id);
+  marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", password: PASSWORD }), SYSTEM_ACTOR)).user.id);
+  const ssoId = (await createUser(createUserRequest.parse({ email: "sso@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
   await (await db()).update(users).set({ passwordHash: null }).where(eq(users.id, ssoId));
   sso = await sessionCookie(ssoId);
 });
@@ -45,7 +47,7 @@ describe("requiring a second factor per role", () => {
     expect((await bad.json()).error.param).toMatch(/^requiredRoles/);
     const set = await send(PUT, "/api/admin/two-factor-policy", admin, { requiredRoles: ["support", "support"] });
     expect(await set.json()).toEqual({ requiredRoles: ["support"] });
-    const { data } = await listAudit({ action: "settings.two_factor_policy" });
+    const { data } = await listAudit(auditQuery.parse({ action: "settings.two_factor_policy" }));
     expect(data[0]).toMatchObject({ actorEmail: "a@example.com", detail: { requiredRoles: ["support"] } });
   });
 

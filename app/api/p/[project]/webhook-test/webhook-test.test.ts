@@ -16,6 +16,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, type TestServer } 
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnFake } from "@/lib/test/dashboard-on-fake";
 import { webhookPayload } from "@/contract/wire/webhooks";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /**
  * "Test an endpoint": the outbound policy refuses this machine unless allowed, naming the rule;
@@ -35,8 +36,8 @@ let answer: (res: import("node:http").ServerResponse) => void = (res) => res.wri
 beforeAll(async () => {
   ({ service, close } = await startDashboardOnFake((_req, res) => json(res, 404, { error: { message: "not found", code: "not_found" } })));
   await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "support@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "support@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -60,7 +61,7 @@ beforeEach(async () => {
   answer = (res) => res.writeHead(200).end("ok");
   setTestEnv({ SERVICE_URL: service.url, OUTBOUND_ALLOW_HOSTS: "127.0.0.1" });
   // A fresh admin per test: the per-user limits of one test do not reach the next.
-  admin = await sessionCookie((await createUser({ email: `admin${++user}@example.com`, role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: `admin${++user}@example.com`, role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 
 const test = async (body: unknown, cookie = admin) => {

@@ -9,6 +9,8 @@ import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test
 import { GET as STATUS } from "@/app/api/account/two-factor/route";
 import { Secret, TOTP } from "otpauth";
 import { DELETE as RESET } from "./route";
+import { auditQuery } from "@/lib/schemas/audit";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** An admin resets a user's second factor: the factor and codes go, the user's sessions end, audited. */
 const PASSWORD = "correct horse battery";
@@ -20,9 +22,9 @@ let userId: string;
 beforeAll(async () => {
   setTestEnv();
   ({ dispose } = await useTestDb());
-  admin = await sessionCookie((await createUser({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "s@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id);
-  userId = (await createUser({ email: "lost-phone@example.com", role: "support", password: PASSWORD }, SYSTEM_ACTOR)).user.id;
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "a@example.com", role: "admin", password: PASSWORD, allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id);
+  userId = (await createUser(createUserRequest.parse({ email: "lost-phone@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
   const secret = await beginTotp(userId);
   const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
   expect(await useTotpCode(userId, code, { enrolling: true })).toBe(true);
@@ -47,7 +49,7 @@ describe("DELETE /api/admin/users/[id]/two-factor", () => {
     expect(await totpEnabled(userId)).toBe(false);
     expect(await recoveryCodesLeft(userId)).toBe(0);
     expect((await STATUS(await apiRequest("/api/account/two-factor", { cookie: userSession }), params({}))).status).toBe(401);
-    const { data } = await listAudit({ action: "user.two_factor_reset" });
+    const { data } = await listAudit(auditQuery.parse({ action: "user.two_factor_reset" }));
     expect(data[0]).toMatchObject({ actorEmail: "a@example.com", target: "lost-phone@example.com", outcome: "success", detail: { hadAuthenticatorApp: true, sessionsEnded: 1 } });
   });
 

@@ -10,6 +10,7 @@ import { apiRequest, params, sessionCookie } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
 import { startDashboardOnReal } from "@/lib/test/dashboard-on-real";
 import { webhookDeliveryList } from "@/lib/schemas/webhook-deliveries";
+import { createUserRequest } from "@/lib/schemas/users";
 
 /** The delivery log's routes: admins only, the list parsed by its schema, "process again" refusing what it cannot run. */
 let close: () => Promise<void>;
@@ -19,8 +20,8 @@ let support: string;
 
 beforeAll(async () => {
   ({ close, alpha } = await startDashboardOnReal());
-  admin = await sessionCookie((await createUser({ email: "admin@example.com", role: "admin", allProjects: true }, SYSTEM_ACTOR)).user.id);
-  support = await sessionCookie((await createUser({ email: "support@example.com", role: "support", allProjects: true }, SYSTEM_ACTOR)).user.id);
+  admin = await sessionCookie((await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id);
+  support = await sessionCookie((await createUser(createUserRequest.parse({ email: "support@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });
 afterAll(() => close());
 
