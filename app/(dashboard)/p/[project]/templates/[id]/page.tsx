@@ -10,7 +10,7 @@ import type { PresendResult } from "@/lib/schemas/presend";
 import { checksDraftOf, previewBodyOf } from "./preview-body";
 import { optionalPart } from "@/components/common/first-load";
 import { isPreviewable } from "@/components/messages/bounds";
-import { rewriteEmailHtml } from "@/components/messages/email-html";
+import { rewriteEmailHtml } from "@/lib/messages/email-html";
 import { TemplateScreen } from "./template-screen";
 
 export const metadata: Metadata = { title: "Template" };
