@@ -181,10 +181,11 @@ describe("first-load imports", () => {
     expect(frame).not.toContain("entities");
   });
 
-  it("the template page hands its screen the first preview's html rewritten for the frames, so they draw it without the rewriter", () => {
+  it("the template page hands its screen the first preview's html rewritten for the frames (in the worker, html-rewrite-pool.ts), so they draw it without the rewriter", () => {
     const root = path.resolve(__dirname, "../..");
     const shell = readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/page.tsx"), "utf8");
-    expect(shell).toMatch(/\brewriteEmailHtml\(/);
+    expect(shell).toMatch(/\brewriteForFirstRender\(/);
+    expect(shell).not.toMatch(/\brewriteEmailHtml\(/); // never on the request thread
     expect(shell).toMatch(/\binitialFrame=\{/);
     expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx"), "utf8")).toMatch(/<PreparedEmailHtmlProvider value=\{initialFrame\}>/);
   });
