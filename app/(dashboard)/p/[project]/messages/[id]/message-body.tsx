@@ -9,15 +9,8 @@ import { useUrlState } from "@/components/hooks/use-url-state";
 import { EmailFrame } from "@/components/messages/email-frame";
 import { SchemeSwitch } from "@/components/messages/scheme-switch";
 import { useEmailScheme } from "@/components/messages/use-email-scheme";
-import { Skeleton } from "@/components/ui/skeleton";
-
-/**
- * The source, text and headers views load with their tab: an html message opens on its frame,
- * and these (with their download button) were most of what kept its first load over 200 KiB.
- */
-const BoundedText = React.lazy(() => import("@/components/messages/bounded-text").then((m) => ({ default: m.BoundedText })));
-const HeadersList = React.lazy(() => import("@/components/messages/headers-list").then((m) => ({ default: m.HeadersList })));
-const viewLoading = <Skeleton className="h-32 w-full" />;
+import { BoundedText } from "@/components/messages/bounded-text";
+import { HeadersList } from "@/components/messages/headers-list";
 
 const TABS = ["html", "source", "text", "headers"] as const;
 type Tab = (typeof TABS)[number];
@@ -76,16 +69,10 @@ export function MessageBody({ message }: { message: Message }) {
         {html && <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} />}
         {html && <EmailFrame html={html} allowRemoteImages={allowImages} onRemoteImages={setRemote} scheme={scheme} onDarkStyles={setDarkStyles} title={`Email body: ${message.subject ?? "(no subject)"}`} />}
       </TabsContent>
-      <TabsContent value="source">
-        <React.Suspense fallback={viewLoading}>{html && <BoundedText text={html} filename={`${files}.html.txt`} label="HTML source" />}</React.Suspense>
-      </TabsContent>
-      <TabsContent value="text">
-        <React.Suspense fallback={viewLoading}>{text && <BoundedText text={text} filename={`${files}.txt`} label="Text version" />}</React.Suspense>
-      </TabsContent>
+      <TabsContent value="source">{html && <BoundedText text={html} filename={`${files}.html.txt`} label="HTML source" />}</TabsContent>
+      <TabsContent value="text">{text && <BoundedText text={text} filename={`${files}.txt`} label="Text version" />}</TabsContent>
       <TabsContent value="headers">
-        <React.Suspense fallback={viewLoading}>
-          <HeadersList headers={headers} filename={`${files}-headers.txt`} />
-        </React.Suspense>
+        <HeadersList headers={headers} filename={`${files}-headers.txt`} />
       </TabsContent>
     </Tabs>
   );
