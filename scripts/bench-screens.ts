@@ -232,11 +232,16 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
   }
 }
 
+/** A newsletter-like html body: a table layout, styles, a remote image and links. */
+const BENCH_HTML = `<!doctype html><html><head><style>body{font-family:sans-serif}.btn{background:#2563eb;color:#fff}</style></head><body><table width="600"><tr><td><img src="https://acme.test/logo.png" alt="Acme" width="120"></td></tr><tr><td><h1>Your order has shipped</h1><p>Hello Ada, your order <b>#10423</b> is on its way.</p><p><a class="btn" href="https://acme.test/orders/track">Track your order</a></p></td></tr></table></body></html>`;
+
 async function screensOf(stack: Stack, cookie: string, filled: FillResult | null): Promise<Screen[]> {
   const project = stack.projects[0]!;
   const access = { serviceURL: stack.serviceURL, key: stack.serviceKey, project };
   const domain = await verifiedDomain(access);
   const message = await sendMessage(access, { to: "delivered@example.com", subject: "Benchmark message" });
+  // A message with an html body, as most mail has: its screen draws the html in a frame.
+  const htmlMessage = await sendMessage(access, { to: "delivered@example.com", subject: "Benchmark html message", html: BENCH_HTML });
   const template = await firstId(access, "/v1/templates");
   const domainId = await firstId(access, "/v1/domains");
   const contact = await createContact(access, `bench-${Date.now()}@example.com`);
@@ -264,6 +269,7 @@ async function screensOf(stack: Stack, cookie: string, filled: FillResult | null
     { name: "alerts", path: `${p}/alerts` },
     { name: "messages", path: `${p}/messages` },
     { name: "message", path: `${p}/messages/${e(message)}` },
+    { name: "html message", path: `${p}/messages/${e(htmlMessage)}` },
     { name: "compose", path: `${p}/compose` },
     { name: "batches", path: `${p}/batches` },
     { name: "batch job", path: `${p}/batches/${e(job)}` },

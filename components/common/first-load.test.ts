@@ -167,7 +167,7 @@ describe("first-load imports", () => {
   it.each(["app/(dashboard)/p/[project]/messages/[id]/message-body.tsx", "app/(dashboard)/p/[project]/templates/[id]/preview-panel.tsx", "app/(dashboard)/p/[project]/compose/review-dialog-content.tsx"])(
     "%s loads the email frame's html tokenizer on use, not with the screen",
     (file) => {
-      expect(staticPackages("components/messages/email-html.ts")).toContain("htmlparser2"); // the walk does see it
+      expect(staticPackages("lib/messages/email-html.ts")).toContain("htmlparser2"); // the walk does see it
       const packages = staticPackages(file);
       expect(packages.has("react")).toBe(true);
       expect(packages).not.toContain("htmlparser2");
@@ -181,12 +181,22 @@ describe("first-load imports", () => {
     expect(frame).not.toContain("entities");
   });
 
-  it("the template page hands its screen the first preview's html rewritten for the frames, so they draw it without the rewriter", () => {
+  it("the template page hands its screen the first preview's html rewritten for the frames (in the worker, html-rewrite-pool.ts), so they draw it without the rewriter", () => {
     const root = path.resolve(__dirname, "../..");
     const shell = readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/page.tsx"), "utf8");
-    expect(shell).toMatch(/\brewriteEmailHtml\(/);
+    expect(shell).toMatch(/\brewriteForFirstRender\(/);
+    expect(shell).not.toMatch(/\brewriteEmailHtml\(/); // never on the request thread
     expect(shell).toMatch(/\binitialFrame=\{/);
     expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/templates/[id]/template-screen.tsx"), "utf8")).toMatch(/<PreparedEmailHtmlProvider value=\{initialFrame\}>/);
+  });
+
+  it("the message page hands its screen the html rewritten in a worker (html-rewrite-pool.ts), so the frame draws it without the rewriter", () => {
+    const root = path.resolve(__dirname, "../..");
+    const shell = readFileSync(path.join(root, "app/(dashboard)/p/[project]/messages/[id]/page.tsx"), "utf8");
+    expect(shell).toMatch(/\brewriteForFirstRender\(/);
+    expect(shell).not.toMatch(/\brewriteEmailHtml\(/); // never on the request thread
+    expect(shell).toMatch(/\binitialFrame=\{initialFrame\}/);
+    expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx"), "utf8")).toMatch(/<PreparedEmailHtmlProvider value=\{prepared\}>\s*<MessageBody /);
   });
 
   it("the pre-send checks panel loads with React.lazy: next/dynamic's loader is no part of the template or compose screen's first load", () => {

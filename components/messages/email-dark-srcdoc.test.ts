@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bestTimeMs } from "@/lib/test/best-time";
-import { rewriteEmailHtml } from "./email-html";
+import { rewriteEmailHtml } from "@/lib/messages/email-html";
 import { effectiveScheme } from "./email-scheme";
 import { emailSrcDoc } from "./email-document";
 

@@ -1,9 +1,9 @@
-import { rewriteEmailHtml } from "./email-html";
+import { rewriteEmailHtml } from "@/lib/messages/email-html";
 import { effectiveScheme } from "./email-scheme";
 import { srcDocAround, type SrcDocOptions } from "./email-srcdoc";
 
 /**
- * An email's html all the way to the frame's document: the rewriting pass (email-html.ts,
+ * An email's html all the way to the frame's document: the rewriting pass (lib/messages/email-html.ts,
  * one linear pass of htmlparser2's tokenizer; callers bound the html's length first,
  * bounds.ts) and the document around it (email-srcdoc.ts).
  */

@@ -6,7 +6,7 @@ import type { EmailScheme } from "./email-scheme";
  * - a CSP `<meta>` first in the document: no scripts, no fetches, no forms; images only
  *   from `data:`/`cid:` until the viewer allows remote images;
  * - remote image sources rewritten to `data-remote-src` so nothing is even requested
- *   (email-html.ts, before the body reaches this document);
+ *   (lib/messages/email-html.ts, before the body reaches this document);
  * - `<base target="_blank">` and `rel="noopener noreferrer"` on links, no referrer at all.
  * The page around it keeps its own CSP, which a srcdoc document inherits as well.
  * This file holds no tokenizer, so the frame can be drawn from html the server already

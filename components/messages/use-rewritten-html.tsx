@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import type { RewrittenHtml } from "./email-html";
+import type { RewrittenHtml } from "@/lib/messages/email-html";
 
 /**
  * An email's html as the page's server render already rewrote it (rewriteEmailHtml, remote
@@ -16,14 +16,14 @@ export function PreparedEmailHtmlProvider({ value, children }: { value: Prepared
   return <PreparedContext.Provider value={value ?? null}>{children}</PreparedContext.Provider>;
 }
 
-let rewriter: Promise<typeof import("./email-html")> | null = null;
+let rewriter: Promise<typeof import("@/lib/messages/email-html")> | null = null;
 
 /**
  * The rewriter (htmlparser2's tokenizer and its table of entities, about 30 KiB compressed),
  * loaded once, when a frame first needs it; a screen may start the download early, when the
  * html is about to change (its user edits what the preview renders).
  */
-export const loadEmailRewriter = () => (rewriter ??= import("./email-html"));
+export const loadEmailRewriter = () => (rewriter ??= import("@/lib/messages/email-html"));
 
 /**
  * The html of a frame, rewritten: the server's rewriting when it is of this html with remote

@@ -1,7 +1,7 @@
 /**
  * How an email looks in a mail client's dark mode: whether its CSS carries dark styles of its
  * own, and the colour changes a client makes to an email without them. Shared by the preview
- * (components/messages/email-html.ts rewrites the html with these) and the pre-send check
+ * (lib/messages/email-html.ts rewrites the html with these) and the pre-send check
  * (lib/presend/dark-mode.ts). Every function reads its input once, left to right, with
  * indexOf and character tests: the CSS is written by strangers, so no regular expression
  * runs over it.

@@ -39,6 +39,8 @@ export const DASHBOARD_NODE_FLAGS = ["--max-old-space-size=384", "--max-semi-spa
 /** Arguments for this Node binary that run `next start` (or `next dev`) like `npm start` does. */
 export const nextServerArgs = (port: number | string, host = "127.0.0.1", mode: "start" | "dev" = "start"): string[] => [
   ...(mode === "start" ? DASHBOARD_NODE_FLAGS : []),
+  // A benchmark's `--cpu-prof DIR`: the dashboard writes a CPU profile there when it stops.
+  ...(process.env.DASHBOARD_CPU_PROF_DIR ? ["--cpu-prof", `--cpu-prof-dir=${process.env.DASHBOARD_CPU_PROF_DIR}`] : []),
   BIN.next,
   mode,
   "-p",

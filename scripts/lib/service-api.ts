@@ -23,7 +23,7 @@ export async function verifiedDomain(access: ServiceAccess): Promise<string> {
 }
 
 /** Sends one message through the service and returns its id. */
-export async function sendMessage(access: ServiceAccess, fields: { to?: string; subject?: string; text?: string; tags?: { name: string; value: string }[] } = {}): Promise<string> {
+export async function sendMessage(access: ServiceAccess, fields: { to?: string; subject?: string; text?: string; html?: string; tags?: { name: string; value: string }[] } = {}): Promise<string> {
   const domain = await verifiedDomain(access);
   const response = await fetch(`${access.serviceURL}/v1/emails`, {
     method: "POST",
@@ -33,6 +33,7 @@ export async function sendMessage(access: ServiceAccess, fields: { to?: string; 
       to: [{ email: fields.to ?? "delivered@example.com" }],
       subject: fields.subject ?? "Sent by the test harness",
       text: fields.text ?? "Hello from the harness.",
+      ...(fields.html ? { html: fields.html } : {}),
       ...(fields.tags ? { tags: fields.tags } : {}),
     }),
   });

@@ -9,8 +9,10 @@ import { recordBounceTraffic } from "@/lib/server/alerts/test-traffic";
 import { registerProject } from "@/lib/server/projects";
 import { setTestEnv } from "@/lib/server/test-helpers";
 import { BACKLOG_LIMIT, evaluateAlerts } from "@/lib/server/alerts/evaluate";
-import { refreshDue, startInsightWork, stopInsightWork } from "./background";
+import { passBatches, refreshDue, startInsightWork, stopInsightWork } from "./background";
 import { refreshInsight } from "@/lib/server/insight/refresh";
+import type { Actor } from "@/lib/server/gate/access";
+import { exportResponse, exportsRunningHere } from "@/lib/server/export/stream";
 
 let dispose: () => Promise<void>;
 let project: Project;
@@ -68,5 +70,28 @@ describe("insight's background work", () => {
     expect(refreshDue(t, t - 15_000, true, 15_000)).toBe(true);
     // The first pass of a process is never held back.
     expect(refreshDue(t, 0, true)).toBe(true);
+  });
+
+  it("keeps its passes to one batch, once per 15 s, while an export runs here, and catches up after it (issue 28: the export's pages waited behind seconds of rollups)", async () => {
+    expect(passBatches(true)).toBe(1);
+    const d = await db();
+    const dirty = async () => Number((await d.select({ n: sql<number>`count(*)` }).from(insightDirty))[0]!.n);
+    await refreshInsight();
+    await d.execute(sql`insert into insight_dirty (message_id, project_id) select 'exporting-' || g, ${project.id} from generate_series(1, 3000) g`);
+    // An export whose client has not read yet: it holds its slot, as one streaming a million rows does.
+    const pages = async function* (signal: AbortSignal) {
+      for (let p = 0; p < 1_000 && !signal.aborted; p++) yield [p];
+    };
+    const res = await exportResponse({ actor: { id: "exporter", email: "exporter@example.com" } as Actor, project: null, kind: "numbers", filter: {}, format: "csv", columns: [{ header: "n", value: (n: number) => n }], pages });
+    expect(exportsRunningHere()).toBe(true);
+    startInsightWork({ refreshEveryMs: 20, domainsEveryMs: 60_000, alertsEveryMs: 60_000, outboxEveryMs: 60_000 });
+    // Its first pass (one batch), then well past the time the rest would have taken in full passes.
+    await until("the refresher's first pass", dirty, (n) => n < 3_000);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    expect(await dirty()).toBeGreaterThanOrEqual(2_500);
+    await res.body!.cancel();
+    expect(exportsRunningHere()).toBe(false);
+    await until("the rollups to catch up after the export", dirty, (n) => n === 0);
+    await stopInsightWork();
   });
 });

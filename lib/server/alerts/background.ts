@@ -4,6 +4,7 @@ import { sendDueAlerts } from "./outbox";
 import { jobsRunningHere } from "@/lib/server/batches/runner";
 import { db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
+import { exportsRunningHere } from "@/lib/server/export/stream";
 import { markAllOnce } from "@/lib/server/insight/dirty";
 import { lookupDueDomains } from "@/lib/server/insight/domains";
 import { refreshInsight } from "@/lib/server/insight/refresh";
@@ -26,7 +27,22 @@ const OUTBOX_EVERY_MS = 2_000;
  */
 const REFRESH_WHILE_SENDING_MS = 15_000;
 
-/** Whether the refresher makes a pass now: every tick, or while a job sends, once per `whileSendingMs`. */
+/** Batches of marks one refresher pass folds in (500 each). */
+export const REFRESH_PASS_BATCHES = 20;
+
+/**
+ * How many batches the refresher's next pass folds in: REFRESH_PASS_BATCHES, or one while an
+ * export runs in this process. A pass of twenty batches over a backlog (a first start on an
+ * index of a million messages, a bulk hand-over) holds the database for seconds, and an
+ * export's next page waits behind it; with one batch (about half a second at most, and at most
+ * one pass per REFRESH_WHILE_SENDING_MS, see refreshDue) the export keeps its pace, and the
+ * figures catch up when it ends (at most EXPORT_MAX_MS; a screen's own catch-up still runs).
+ */
+export function passBatches(exporting: boolean): number {
+  return exporting ? 1 : REFRESH_PASS_BATCHES;
+}
+
+/** Whether the refresher makes a pass now: every tick, or while a job sends or an export runs, once per `whileSendingMs`. */
 export function refreshDue(now: number, lastPassAt: number, sending: boolean, whileSendingMs = REFRESH_WHILE_SENDING_MS): boolean {
   return !sending || now - lastPassAt >= whileSendingMs;
 }
@@ -60,13 +76,15 @@ export function startInsightWork(opts: InsightWorkOptions = {}): void {
   let lastPassAt = 0;
   const timers = [
     every("insight refresher", opts.refreshEveryMs ?? REFRESH_EVERY_MS, async () => {
-      if (!refreshDue(Date.now(), lastPassAt, jobsRunningHere())) return;
+      const exporting = exportsRunningHere();
+      if (!refreshDue(Date.now(), lastPassAt, jobsRunningHere() || exporting)) return;
       lastPassAt = Date.now();
       if (!backfilled) {
         await markAllOnce(await db());
         backfilled = true;
       }
-      await refreshInsight({ maxBatches: 20 });
+      // A full pass ends early when an export starts meanwhile, so the export's first pages do not wait for it.
+      await refreshInsight({ maxBatches: passBatches(exporting), stopWhen: exportsRunningHere });
     }),
     every("mailbox provider lookups", opts.domainsEveryMs ?? DOMAINS_EVERY_MS, () => lookupDueDomains()),
     every("alert check", opts.alertsEveryMs ?? env().ALERT_CHECK_INTERVAL_S * 1000, () => evaluateAlerts()),

@@ -227,12 +227,13 @@ const claimedSinceVacuum = new WeakMap<Db, number>();
  * batch and go on. Without it, an alert check racing the background refresher judged figures a
  * batch old and missed a crossing.
  */
-export async function refreshInsight(opts: { maxBatches?: number; batchSize?: number; wait?: boolean } = {}, d?: Db): Promise<number> {
+export async function refreshInsight(opts: { maxBatches?: number; batchSize?: number; wait?: boolean; stopWhen?: () => boolean } = {}, d?: Db): Promise<number> {
   const database = d ?? (await db());
   const batchSize = opts.batchSize ?? 500;
   let total = 0;
   let drained = false;
-  for (let i = 0; i < (opts.maxBatches ?? Infinity); i++) {
+  // `stopWhen`: checked before each batch after the first, so work that came meanwhile (an export) waits one batch at most.
+  for (let i = 0; i < (opts.maxBatches ?? Infinity) && !(i > 0 && opts.stopWhen?.()); i++) {
     const done = await refreshBatch(batchSize, database, opts.wait ?? false);
     if (done === null) break;
     total += done;

@@ -11,6 +11,8 @@ import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
+import { PreparedEmailHtmlProvider } from "@/components/messages/use-rewritten-html";
+import type { RewrittenHtml } from "@/lib/messages/email-html";
 import { AttachmentsList } from "./attachments-list";
 import { Conversation } from "./conversation";
 import { MessageBody } from "./message-body";
@@ -22,10 +24,27 @@ import { Timeline } from "./timeline";
 const ReplyFormCard = React.lazy(() => import("./reply-form").then((m) => ({ default: m.ReplyFormCard })));
 
 /** The timeline is the centre; it refreshes by itself until the message settles (a final state, or quiet for a while). */
-export function MessageScreen({ project, id, initial, canReply, canSend }: { project: string; id: string; initial: MessageDetail; canReply: boolean; canSend: boolean }) {
+export function MessageScreen({
+  project,
+  id,
+  initial,
+  initialFrame,
+  canReply,
+  canSend,
+}: {
+  project: string;
+  id: string;
+  initial: MessageDetail;
+  /** The first answer's html as the page rewrote it (html-rewrite-pool.ts); null: the frame loads the rewriter. */
+  initialFrame: RewrittenHtml | null;
+  canReply: boolean;
+  canSend: boolean;
+}) {
   const query = useQuery(messageDetailQuery(project, id, initial));
   const detail = query.data ?? initial;
   const m = detail.message;
+  const source = initial.message.html;
+  const prepared = React.useMemo(() => (initialFrame && source ? { source, rewritten: initialFrame } : undefined), [initialFrame, source]);
   const back = `/p/${encodeURIComponent(project)}/messages`;
   const replyTo = m.direction === "inbound" ? m.from : m.to.join(", ");
 
@@ -97,7 +116,9 @@ export function MessageScreen({ project, id, initial, canReply, canSend }: { pro
           <CardTitle>Body</CardTitle>
         </CardHeader>
         <CardContent>
-          <MessageBody message={m} />
+          <PreparedEmailHtmlProvider value={prepared}>
+            <MessageBody message={m} />
+          </PreparedEmailHtmlProvider>
         </CardContent>
       </Card>
       <Card>

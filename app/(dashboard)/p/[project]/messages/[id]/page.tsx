@@ -4,6 +4,7 @@ import { can } from "@/lib/permissions";
 import { guardPage } from "@/lib/server/gate/guard";
 import { getMessageDetail } from "@/lib/server/messages/detail";
 import { decodeParam } from "@/lib/http/decode-param";
+import { rewriteForFirstRender } from "@/lib/server/messages/html-rewrite-pool";
 import { firstLoad } from "@/components/common/first-load";
 import { MessageScreen } from "./message-screen";
 import { MessageLoadError } from "./message-load-error";
@@ -18,5 +19,8 @@ export default async function MessagePage({ params }: { params: Promise<{ projec
   const first = await firstLoad(getMessageDetail(project, id));
   if (first.error?.status === 404 || first.error?.status === 400) notFound();
   if (first.error) return <MessageLoadError project={project.externalId} id={id} error={first.error} />;
-  return <MessageScreen project={project.externalId} id={id} initial={first.data} canReply={can(user.role, "messages:reply")} canSend={can(user.role, "messages:send")} />;
+  // The html as its frame opens, rewritten here in a worker, so the screen draws it without loading the rewriter.
+  const html = first.data.message.html;
+  const initialFrame = html ? await rewriteForFirstRender(html) : null;
+  return <MessageScreen project={project.externalId} id={id} initial={first.data} initialFrame={initialFrame} canReply={can(user.role, "messages:reply")} canSend={can(user.role, "messages:send")} />;
 }

@@ -9,8 +9,7 @@ import { presendChecks } from "@/lib/server/presend/checks";
 import { presendRequest, type PresendResult } from "@/lib/schemas/presend";
 import { checksDraftOf, previewBodyOf } from "./preview-body";
 import { optionalPart } from "@/components/common/first-load";
-import { isPreviewable } from "@/components/messages/bounds";
-import { rewriteEmailHtml } from "@/components/messages/email-html";
+import { rewriteForFirstRender } from "@/lib/server/messages/html-rewrite-pool";
 import { TemplateScreen } from "./template-screen";
 
 export const metadata: Metadata = { title: "Template" };
@@ -37,11 +36,12 @@ export default async function TemplatePage({ params }: { params: Promise<{ proje
     ? optionalPart(new Promise<void>((resolve) => setImmediate(resolve)).then(() => presendChecks(presendRequest.parse({ draft: checksDraftOf(opening), spam: true }), { userId: user.id })))
     : undefined;
   const initialPreview = await preview;
-  // That preview's html rewritten for its frames here (one linear pass over the project's own
-  // template, bounded like every preview), so the screen draws them without loading the
-  // rewriter — about 30 KiB of its first load — until the preview changes.
+  // That preview's html rewritten for its frames here (in a worker, as a message's html is), so
+  // the screen draws them without loading the rewriter — about 37 KiB of its first load — until
+  // the preview changes; html the pool leaves (too long, server busy) loads it then.
   const html = initialPreview?.html;
-  const initialFrame = html && isPreviewable(html) ? { source: html, rewritten: rewriteEmailHtml(html, { blockImages: true }) } : undefined;
+  const rewritten = html ? await rewriteForFirstRender(html) : null;
+  const initialFrame = html && rewritten ? { source: html, rewritten } : undefined;
   return (
     <TemplateScreen
       project={project.externalId}
