@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { staticPackages } from "@/lib/test/static-imports";
+import { staticFiles, staticPackages } from "@/lib/test/static-imports";
 import { AppError } from "@/lib/errors";
 import { firstLoad, optionalPart } from "./first-load";
 
@@ -129,6 +129,13 @@ describe("first-load imports", () => {
     // Not a client module: rendered by the layout, it is server output, not a client chunk.
     expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/alert-banner-list.tsx"), "utf8")).not.toMatch(/^["']use client["']/m);
     expect(readFileSync(path.join(root, "app/(dashboard)/p/[project]/layout.tsx"), "utf8")).toMatch(/shown=\{[^}]*<AlertBannerList /);
+  });
+
+  it("the message screen, which lists no messages, does not load the messages table (its direction label and links have files of their own)", () => {
+    const files = staticFiles("app/(dashboard)/p/[project]/messages/[id]/message-screen.tsx");
+    expect(files).toContain("components/messages/direction-label.tsx"); // the walk does see it
+    expect(files).not.toContain("components/messages/messages-table.tsx");
+    expect(files).not.toContain("components/ui/table.tsx");
   });
 
   it("the message screen loads the reply form's form library only where it draws the form", () => {

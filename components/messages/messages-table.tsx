@@ -1,25 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { ArrowDownLeftIcon, ArrowUpRightIcon } from "lucide-react";
 import type { IndexedMessage } from "@/lib/schemas/messages-index";
 import { ListTable } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
+import { DirectionLabel } from "./direction-label";
 import { messageHref } from "./hrefs";
 
 export { messageHref, recipientHref } from "./hrefs";
-
-export function DirectionLabel({ direction }: { direction: "inbound" | "outbound" }) {
-  const Icon = direction === "inbound" ? ArrowDownLeftIcon : ArrowUpRightIcon;
-  return (
-    <span className="inline-flex items-center gap-1 text-xs text-muted-foreground">
-      <Icon className="size-3.5" aria-hidden="true" />
-      {direction === "inbound" ? "Inbound" : "Outbound"}
-    </span>
-  );
-}
 
 /** Indexed messages, newest first. The subject links to the message; the row is not a button. */
 export function MessagesTable({ project, rows, label = "Messages" }: { project: string; rows: IndexedMessage[]; label?: string }) {

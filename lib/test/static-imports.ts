@@ -38,6 +38,15 @@ function radixParts(clause: string): string[] {
  * libraries off a screen's first load.
  */
 export function staticPackages(entry: string): Set<string> {
+  return walk(entry).packages;
+}
+
+/** Our own files a module loads when it is evaluated (repo-relative), by the same walk. */
+export function staticFiles(entry: string): Set<string> {
+  return new Set([...walk(entry).files].map((file) => path.relative(ROOT, file)));
+}
+
+function walk(entry: string): { packages: Set<string>; files: Set<string> } {
   const packages = new Set<string>();
   const seen = new Set<string>();
   const queue = [path.resolve(ROOT, entry)];
@@ -61,5 +70,5 @@ export function staticPackages(entry: string): Set<string> {
       }
     }
   }
-  return packages;
+  return { packages, files: seen };
 }

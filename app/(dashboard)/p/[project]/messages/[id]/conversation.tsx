@@ -3,7 +3,8 @@ import type { IndexedMessage } from "@/lib/schemas/messages-index";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { cn } from "@/lib/utils";
-import { DirectionLabel, messageHref } from "@/components/messages/messages-table";
+import { DirectionLabel } from "@/components/messages/direction-label";
+import { messageHref } from "@/components/messages/hrefs";
 
 /** The thread, oldest first, inbound and outbound; the message on screen is marked. */
 export function Conversation({ project, thread, currentId }: { project: string; thread: IndexedMessage[]; currentId: string }) {

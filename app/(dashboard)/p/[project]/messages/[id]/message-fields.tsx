@@ -3,7 +3,8 @@ import type { Message } from "@/lib/schemas/emails";
 import { CopyButton } from "@/components/common/copy-button";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
-import { DirectionLabel, recipientHref } from "@/components/messages/messages-table";
+import { DirectionLabel } from "@/components/messages/direction-label";
+import { recipientHref } from "@/components/messages/hrefs";
 
 function bare(address: string): string {
   const m = /<([^<>]+)>\s*$/.exec(address);
