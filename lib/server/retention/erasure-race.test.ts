@@ -14,6 +14,7 @@ import { setTestEnv } from "@/lib/server/test-helpers";
 import { tablesNaming } from "@/lib/test/naming";
 import type { Message } from "@/lib/schemas/emails";
 import { addressHash } from "@/lib/server/redaction/address-hash";
+import { factsSql, holdRefresherLock } from "@/lib/server/insight/refresh";
 import { eraseRecipient } from "./erase";
 
 /**
@@ -31,17 +32,17 @@ let other: Awaited<ReturnType<typeof openDatabase>>;
 let project: Project;
 const actor = { id: "u-1", email: "support@staff.test", name: null, role: "support", active: true, allProjects: true, projectIds: [], sessionId: "s", authAt: null } as Actor;
 
-const event = (messageId: string): DeliveredEvent => ({
+const event = (messageId: string, erased = ERASED): DeliveredEvent => ({
   messageId,
   type: "bounce",
   occurredAt: new Date(),
   direction: "outbound",
   from: "shop@acme.test",
-  to: ["carol@example.com", `Race Me <${ERASED}>`],
-  subject: `For ${ERASED}`,
+  to: [`Race Me <${erased}>`, "carol@example.com"],
+  subject: `For ${erased}`,
   html: null,
   text: null,
-  details: { recipient: ERASED },
+  details: { recipient: erased },
 });
 
 describe.skipIf(!url)("an erasure while another instance writes (Postgres)", () => {
@@ -87,5 +88,29 @@ describe.skipIf(!url)("an erasure while another instance writes (Postgres)", () 
     const read = { id: "em-read", from: "shop@acme.test", to: [ERASED], subject: ERASED, status: "sent", direction: "outbound", createdAt: new Date().toISOString(), events: [] } as unknown as Message;
     await other.db.transaction((tx) => indexServiceMessage(project.id, read, {}, tx).then(() => undefined));
     expect(await tablesNaming(await db(), [ERASED])).toEqual({});
+  });
+
+  it("strips messages only after a refresh batch under way on the other instance ends, so the facts it computed cannot bring the address back", async () => {
+    const address = "refresh-race@example.com";
+    await other.db.transaction((tx) => recordEventsIn(tx, [{ projectId: project.id, key: "race-3", event: event("em-refresh", address) }], 60_000));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let computed!: () => void;
+    const wrote = new Promise<void>((r) => (computed = r));
+    // The other instance's refresher has read the message (the address its first recipient) and
+    // written its facts, and has not committed yet.
+    const refreshing = other.db.transaction(async (tx) => {
+      await holdRefresherLock(tx);
+      await tx.execute(factsSql(["em-refresh"]));
+      computed();
+      await gate;
+    });
+    await wrote;
+    const erasing = eraseRecipient(project, actor, address, { confirmEmail: address });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await refreshing;
+    await erasing;
+    expect(await tablesNaming(await db(), [address])).toEqual({});
   });
 });
