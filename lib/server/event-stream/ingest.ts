@@ -11,12 +11,13 @@ import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { noteDelivery } from "./delivery-log";
+import { noteUnreadRefusal } from "./delivery-log-refusals";
 import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/http/inflight-budget";
 import { networkOf } from "@/lib/net/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";
-import { refreshedStreamKeys, streamKeys } from "./stream-cache";
+import { refreshedStreamKeys, seenStream, streamKeys } from "./stream-cache";
 import { readSignatureClaim, signatureHeaders, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
 
 export type IngestResult = { status: number; body?: Record<string, unknown> };
@@ -54,9 +55,20 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *
  * `body` is opened only once the checks before it have passed. A 413, 408 or 429, and a body
  * cut off, are thrown as AppErrors for the caller's answer (./ingest-response.ts). Nothing
- * here calls the service, and no counter row is written per delivery (./health.ts).
+ * here calls the service, and no counter row is written per delivery (./health.ts). Those
+ * refusals are noted for the delivery log too, coalesced (./delivery-log-refusals.ts).
  */
 export async function ingestStream(projectExternalId: string, headers: Headers, body: () => BodySource): Promise<IngestResult> {
+  try {
+    return await ingestChecked(projectExternalId, headers, body);
+  } catch (e) {
+    // A name this process never saw with a stream is a stranger's (or not yet loaded): not noted.
+    if (seenStream(projectExternalId)) noteUnreadRefusal(projectExternalId, signatureHeaders(headers)?.id ?? null, e);
+    throw e;
+  }
+}
+
+async function ingestChecked(projectExternalId: string, headers: Headers, body: () => BodySource): Promise<IngestResult> {
   const limits = ingestLimits();
   const declared = declaredLength(headers);
   if (declared !== null && declared > limits.maxBytes) throw deliveryTooLarge(limits.maxBytes);
