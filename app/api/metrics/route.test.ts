@@ -19,6 +19,7 @@ import { recordSentMessage } from "@/lib/server/message-index/record";
 import { installJsonConsole, jsonLogger, uninstallJsonConsole } from "@/lib/server/log/json-log";
 import { QUERY_TIMEOUT_MS } from "@/lib/server/metrics/database-gauges";
 import { observeRequest } from "@/lib/server/metrics/http-requests";
+import { series } from "@/lib/server/metrics/registry";
 import { runRetentionPass } from "@/lib/server/retention/background";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
@@ -271,6 +272,10 @@ describe("GET /api/metrics: the series move with the work", () => {
     const modes = all.filter((s) => s.name === "mail_dashboard_event_stream_mode" && s.labels.project === "alpha");
     expect(modes.filter((s) => s.value === 1).map((s) => s.labels.mode)).toHaveLength(1);
     expect(modes.length).toBe(6);
+    // An instance that never ran a pass (another held it) reports the same modes, read from the database.
+    series().streamMode.reset();
+    const elsewhere = (await samples()).filter((s) => s.name === "mail_dashboard_event_stream_mode" && s.labels.project === "alpha");
+    expect(elsewhere.map((s) => [s.labels.mode, s.value]).sort()).toEqual(modes.map((s) => [s.labels.mode, s.value]).sort());
 
     await (await db()).insert(alertStates).values({ projectId: alpha.id, metric: "bounce", level: "warning" }).onConflictDoUpdate({ target: [alertStates.projectId, alertStates.metric], set: { level: "warning" } });
     all = await samples();

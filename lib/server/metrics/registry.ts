@@ -38,7 +38,7 @@ function build() {
     }),
     streamMode: new Gauge({
       name: `${PREFIX}event_stream_mode`,
-      help: "1 for each project's stream mode as the latest reconciler pass decided it (live, waiting, not_connected, refused, unusable, silent), 0 for the others; only the instance that ran that pass reports it.",
+      help: "1 for each project's stream mode as the latest reconciler pass (any instance's) decided it (live, waiting, not_connected, refused, unusable, silent), 0 for the others; every instance reports it.",
       labelNames: ["project", "mode"] as const,
       ...on,
     }),
