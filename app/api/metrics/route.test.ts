@@ -11,7 +11,7 @@ import { sql } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { alertStates } from "@/lib/server/db/schema/insight";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
-import { ingestDelivery } from "@/lib/server/event-stream/ingest";
+import { ingestDelivery, ingestStream } from "@/lib/server/event-stream/ingest";
 import { reconcileOnce } from "@/lib/server/event-stream/reconciler";
 import { streamKeys } from "@/lib/server/event-stream/stream-cache";
 import type { Actor, Project } from "@/lib/server/gate/access";
@@ -246,8 +246,11 @@ describe("GET /api/metrics: the series move with the work", () => {
     expect((await deliver("whd_metrics_3", event, new Webhook(Buffer.from("not-the-key-not-the-key-0123").toString("base64")))).status).toBe(401);
     // A project nobody registered is refused without a series of its own: its name is the sender's.
     expect((await ingestDelivery("nobody", event, new Headers())).status).toBe(401);
+    // Refused before its body was read, for its declared size: refused too.
+    const tooLarge = new Headers({ "webhook-id": "whd_metrics_4", "content-length": String(50 * 1024 * 1024) });
+    await expect(ingestStream("alpha", tooLarge, () => ({ next: async () => null, stop: () => {} }))).rejects.toMatchObject({ status: 413 });
     const after = await samples();
-    expect(Object.fromEntries(["recorded", "duplicate", "unusable", "refused"].map((o) => [o, count(after, o) - count(before, o)]))).toEqual({ recorded: 1, duplicate: 1, unusable: 1, refused: 1 });
+    expect(Object.fromEntries(["recorded", "duplicate", "unusable", "refused"].map((o) => [o, count(after, o) - count(before, o)]))).toEqual({ recorded: 1, duplicate: 1, unusable: 1, refused: 2 });
     expect(after.some((s) => s.labels.project === "nobody")).toBe(false);
     // The delivery queued a re-read of its message and marked it for the insight refresher.
     expect(valueOf(after, "mail_dashboard_reread_queue_depth")).toBeGreaterThanOrEqual(1);

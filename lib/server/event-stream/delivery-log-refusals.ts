@@ -31,22 +31,20 @@ function state(): State {
   return (holder[KEY] ??= { slots: new Map(), dropped: 0 });
 }
 
-/** Notes `error` when it is a refusal before the body was read (synchronous, no I/O); anything else is ignored. */
-export function noteUnreadRefusal(project: string, webhookId: string | null, error: unknown, now = Date.now()): void {
-  if (!isAppError(error) || !UNREAD.has(error.status)) return;
+/**
+ * Notes `error` when it is a refusal before the body was read (synchronous, no I/O) and says
+ * whether it was one; anything else is ignored.
+ */
+export function noteUnreadRefusal(project: string, webhookId: string | null, error: unknown, now = Date.now()): boolean {
+  if (!isAppError(error) || !UNREAD.has(error.status)) return false;
   const s = state();
   // The message names the limit (our own words, a handful of them): one note per limit.
   const key = `${Math.floor(now / COALESCE_MS)}\u0000${error.message}\u0000${project}`;
   const slot = s.slots.get(key);
-  if (slot) {
-    slot.count++;
-    return;
-  }
-  if (s.slots.size >= MAX_SLOTS) {
-    s.dropped++;
-    return;
-  }
-  s.slots.set(key, { project, status: error.status, webhookId, reason: error.message, receivedAt: new Date(now), count: 1 });
+  if (slot) slot.count++;
+  else if (s.slots.size >= MAX_SLOTS) s.dropped++;
+  else s.slots.set(key, { project, status: error.status, webhookId, reason: error.message, receivedAt: new Date(now), count: 1 });
+  return true;
 }
 
 /** What waits, taken (the next notes start afresh). */

@@ -62,8 +62,10 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
   try {
     return await ingestChecked(projectExternalId, headers, body);
   } catch (e) {
-    // A name this process never saw with a stream is a stranger's (or not yet loaded): not noted.
-    if (seenStream(projectExternalId)) noteUnreadRefusal(projectExternalId, signatureHeaders(headers)?.id ?? null, e);
+    // A name this process never saw with a stream is a stranger's (or not yet loaded): not noted, no series.
+    if (seenStream(projectExternalId) && noteUnreadRefusal(projectExternalId, signatureHeaders(headers)?.id ?? null, e)) {
+      countOutcome({ externalId: projectExternalId }, "refused");
+    }
     throw e;
   }
 }
@@ -130,7 +132,7 @@ type ProjectRef = { id: string; externalId: string };
 
 /** The delivery's outcome on /api/metrics; a project only the dashboard knows, never a name a stranger posted to (that is refused before). */
 type DeliveryOutcome = "recorded" | "duplicate" | "unusable" | "refused";
-const countOutcome = (project: ProjectRef, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
+const countOutcome = (project: Pick<ProjectRef, "externalId">, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
 
 function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>, webhookId: string | null, raw: Buffer | null): IngestResult {
   countDelivery(project, "refused", why.reason, console, { signed: why.signed });

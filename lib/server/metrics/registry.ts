@@ -32,7 +32,7 @@ function build() {
     }),
     deliveries: new Counter({
       name: `${PREFIX}event_stream_deliveries_total`,
-      help: "Event-stream deliveries by project and outcome: recorded, duplicate (every event already taken), unusable (acknowledged, not used), refused (401).",
+      help: "Event-stream deliveries by project and outcome: recorded, duplicate (every event already taken), unusable (acknowledged, not used), refused (401; or 413, 408, 429 before the body was read).",
       labelNames: ["project", "outcome"] as const,
       ...on,
     }),
