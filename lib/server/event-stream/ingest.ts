@@ -63,7 +63,9 @@ export async function ingestStream(projectExternalId: string, headers: Headers, 
     return await ingestChecked(projectExternalId, headers, body);
   } catch (e) {
     // A name this process never saw with a stream is a stranger's (or not yet loaded): not noted, no series.
-    if (seenStream(projectExternalId) && noteUnreadRefusal(projectExternalId, signatureHeaders(headers)?.id ?? null, e)) {
+    // The webhook-id as sent, whether or not the other signature headers came with it.
+    const webhookId = headers.get("webhook-id") ?? headers.get("svix-id");
+    if (seenStream(projectExternalId) && noteUnreadRefusal(projectExternalId, webhookId, e)) {
       countOutcome({ externalId: projectExternalId }, "refused");
     }
     throw e;
