@@ -69,6 +69,9 @@ export const MAX_PRESEND_WORKERS = 4;
 /** A check worker's own heap: a megabyte of html is about 100 MB of parsed elements at worst. */
 export const PRESEND_WORKER_HEAP_MB = 256;
 
+/** `json`: one JSON object per log line (pino, lib/server/log/); `text` (default): the human format. */
+const logFormat = optionalText.pipe(z.enum(["text", "json"], { error: "must be text or json" }).optional()).transform((v) => v ?? "text");
+
 const schema = z
   .object({
     SERVICE_URL: z.string({ error: "is required (the email service base URL)" }).trim().pipe(httpUrl),
@@ -237,7 +240,7 @@ const schema = z
     /** Bearer token for GET /api/metrics (lib/server/metrics/); unset, the route answers 404. At least 24 characters: it guards a scrape anyone could try. */
     METRICS_TOKEN: optionalText.pipe(z.string().min(24, { error: "must be at least 24 characters (e.g. 32 random bytes as base64url)" }).optional()),
     /** `json`: one JSON object per log line (pino, lib/server/log/); `text` (default): the human format. */
-    LOG_FORMAT: optionalText.pipe(z.enum(["text", "json"], { error: "must be text or json" }).optional()).transform((v) => v ?? "text"),
+    LOG_FORMAT: logFormat,
   })
   .superRefine((v, ctx) => {
     // Less, and the largest requests (a send with 10 MB of attachments, a 15 MB file) would be refused every time.
@@ -321,6 +324,15 @@ type Holder = { [CACHE]?: Env };
 export function env(): Env {
   const holder = globalThis as Holder;
   return (holder[CACHE] ??= parseEnv(process.env));
+}
+
+/**
+ * LOG_FORMAT alone, for when the rest of the environment does not validate: the start that
+ * fails then reports it in the format asked for (lib/server/log/json-log.ts). Text when unset or invalid.
+ */
+export function logFormatSetting(source: Record<string, string | undefined> = process.env): "text" | "json" {
+  const result = logFormat.safeParse(source.LOG_FORMAT);
+  return result.success ? result.data : "text";
 }
 
 /** Tests change variables between cases; production never calls this. */

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { runToEnd, startChild, type Env } from "./child";
+import { runToEnd, startChild, type Echo, type Env } from "./child";
 import { BIN, ROOT } from "./paths";
 import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
 
@@ -61,9 +61,10 @@ export function staleReason(distDir: string): string | null {
 
 /**
  * `next build` into `distDir` when it is missing or older than the sources. With `prefix`,
- * its output is prefixed (parts running side by side).
+ * its output is prefixed (parts running side by side); with `echo`, each line is handed to it
+ * (the launcher's JSON lines, ./json-lines.ts).
  */
-export async function buildIfStale(distDir: string, env: Env, opts: { prefix?: string } = {}): Promise<void> {
+export async function buildIfStale(distDir: string, env: Env, opts: { prefix?: string; echo?: Echo } = {}): Promise<void> {
   // The empty database a first start copies, made here so the running dashboard never runs
   // initdb (about 800 MB for two seconds; lib/server/db/pglite-template.ts).
   await ensurePgliteTemplate(ROOT);
@@ -77,7 +78,9 @@ export async function buildIfStale(distDir: string, env: Env, opts: { prefix?: s
   const args = [BIN.next, "build"];
   const buildEnv = { ...env, NEXT_DIST_DIR: distDir };
   const code = await keepingTsconfig(distDir, () =>
-    opts.prefix ? startChild({ name: opts.prefix, command: process.execPath, args, env: buildEnv, echo: "prefix" }).exited : runToEnd(process.execPath, args, buildEnv),
+    opts.prefix || opts.echo
+      ? startChild({ name: opts.prefix ?? "build", command: process.execPath, args, env: buildEnv, echo: opts.echo ?? "prefix" }).exited
+      : runToEnd(process.execPath, args, buildEnv),
   );
   if (code !== 0) throw new Error(`next build failed (exit ${code}); its output is above.`);
   console.log(`Dashboard built in ${Math.round((Date.now() - started) / 1000)}s.`);

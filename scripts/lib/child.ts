@@ -6,6 +6,8 @@ import { ROOT } from "./paths";
 /** Environment of a child; plain record (Next's types make NODE_ENV required on ProcessEnv). */
 export type Env = Record<string, string | undefined>;
 
+export type Echo = (line: string, stream: "stdout" | "stderr") => void;
+
 export interface ChildOptions {
   /** Short label used in prefixes and messages ("service", "dashboard"). */
   name: string;
@@ -13,8 +15,8 @@ export interface ChildOptions {
   args: string[];
   env: Env;
   cwd?: string;
-  /** Copy each output line to our stdout, prefixed with the name ("prefix") or as is ("plain"). */
-  echo?: "prefix" | "plain" | false;
+  /** Copy each output line to our stdout, prefixed with the name ("prefix") or as is ("plain"), or hand it to a function (the launcher's JSON lines, ./json-lines.ts). */
+  echo?: "prefix" | "plain" | false | Echo;
   /** Also write every output line to this file. */
   logFile?: string;
 }
@@ -80,24 +82,25 @@ export function startChild(options: ChildOptions): Child {
   const log: WriteStream | null = options.logFile ? createWriteStream(options.logFile, { flags: "a" }) : null;
   let ended = false;
 
-  const onLine = (line: string) => {
+  const onLine = (line: string, stream: "stdout" | "stderr" = "stdout") => {
     lines.push(line);
     if (lines.length > 400) lines.shift();
     log?.write(`${line}\n`);
-    if (options.echo === "prefix") {
+    if (typeof options.echo === "function") options.echo(line, stream);
+    else if (options.echo === "prefix") {
       const tag = `[${options.name}]`;
       process.stdout.write(line.startsWith(tag) ? `${line}\n` : `${tag} ${line}\n`);
     }
     else if (options.echo === "plain") process.stdout.write(`${line}\n`);
     for (const watch of watchers) watch(line);
   };
-  for (const stream of [proc.stdout, proc.stderr]) {
-    if (stream) readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", onLine);
+  for (const [stream, name] of [[proc.stdout, "stdout"], [proc.stderr, "stderr"]] as const) {
+    if (stream) readline.createInterface({ input: stream, crlfDelay: Infinity }).on("line", (line) => onLine(line, name));
   }
 
   const exited = new Promise<number | null>((resolve) => {
     proc.on("error", (error) => {
-      onLine(`failed to start: ${error.message}`);
+      onLine(`failed to start: ${error.message}`, "stderr");
       ended = true;
       resolve(1);
     });

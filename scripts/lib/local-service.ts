@@ -1,5 +1,5 @@
 import { checkServiceAccess, type AccessCheck } from "../../lib/server/service/access-check";
-import { startChild, type Child } from "./child";
+import { startChild, type Child, type ChildOptions } from "./child";
 import { readEnvFile, setEnvValue } from "./env-file";
 import { BIN } from "./paths";
 import { LOCAL_MARKER, LOCAL_MARKER_COMMENT, projectList, serviceSetting } from "./service-config";
@@ -23,7 +23,7 @@ type Log = Pick<Console, "log" | "warn">;
  * own; a service the user configured is checked with an operation of the interface and never
  * replaced: what is wrong is printed, and the dashboard starts anyway with a banner saying it.
  */
-export async function ensureService(shell: Vars, envFile: string, log: Log = console): Promise<ServiceChoice> {
+export async function ensureService(shell: Vars, envFile: string, log: Log = console, echo: ChildOptions["echo"] = "prefix"): Promise<ServiceChoice> {
   const serviceEnvFile = shell.SERVICE_ENV_FILE || envFile;
   const file = { ...readEnvFile(envFile), ...(serviceEnvFile !== envFile ? readEnvFile(serviceEnvFile) : {}) };
   const setting = serviceSetting(shell, file);
@@ -61,7 +61,7 @@ export async function ensureService(shell: Vars, envFile: string, log: Log = con
     command: process.execPath,
     args: [BIN.tsx, "service/server.ts"],
     env: { ...shell, SERVICE_PORT: port, SERVICE_ENV_FILE: serviceEnvFile },
-    echo: "prefix",
+    echo,
   });
   const [, url] = await child.waitForLine(/listening on (http:\/\/\S+)/, 90_000);
   const written = { ...readEnvFile(serviceEnvFile), ...pick(shell) };

@@ -11,7 +11,7 @@ import { sql } from "drizzle-orm";
 import { db } from "@/lib/server/db";
 import { alertStates } from "@/lib/server/db/schema/insight";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
-import { ingestDelivery } from "@/lib/server/event-stream/ingest";
+import { ingestDelivery, ingestStream } from "@/lib/server/event-stream/ingest";
 import { reconcileOnce } from "@/lib/server/event-stream/reconciler";
 import { streamKeys } from "@/lib/server/event-stream/stream-cache";
 import type { Actor, Project } from "@/lib/server/gate/access";
@@ -19,6 +19,7 @@ import { recordSentMessage } from "@/lib/server/message-index/record";
 import { installJsonConsole, jsonLogger, uninstallJsonConsole } from "@/lib/server/log/json-log";
 import { QUERY_TIMEOUT_MS } from "@/lib/server/metrics/database-gauges";
 import { observeRequest } from "@/lib/server/metrics/http-requests";
+import { series } from "@/lib/server/metrics/registry";
 import { runRetentionPass } from "@/lib/server/retention/background";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
 import { createUser } from "@/lib/server/users";
@@ -245,8 +246,11 @@ describe("GET /api/metrics: the series move with the work", () => {
     expect((await deliver("whd_metrics_3", event, new Webhook(Buffer.from("not-the-key-not-the-key-0123").toString("base64")))).status).toBe(401);
     // A project nobody registered is refused without a series of its own: its name is the sender's.
     expect((await ingestDelivery("nobody", event, new Headers())).status).toBe(401);
+    // Refused before its body was read, for its declared size: refused too.
+    const tooLarge = new Headers({ "webhook-id": "whd_metrics_4", "content-length": String(50 * 1024 * 1024) });
+    await expect(ingestStream("alpha", tooLarge, () => ({ next: async () => null, stop: () => {} }))).rejects.toMatchObject({ status: 413 });
     const after = await samples();
-    expect(Object.fromEntries(["recorded", "duplicate", "unusable", "refused"].map((o) => [o, count(after, o) - count(before, o)]))).toEqual({ recorded: 1, duplicate: 1, unusable: 1, refused: 1 });
+    expect(Object.fromEntries(["recorded", "duplicate", "unusable", "refused"].map((o) => [o, count(after, o) - count(before, o)]))).toEqual({ recorded: 1, duplicate: 1, unusable: 1, refused: 2 });
     expect(after.some((s) => s.labels.project === "nobody")).toBe(false);
     // The delivery queued a re-read of its message and marked it for the insight refresher.
     expect(valueOf(after, "mail_dashboard_reread_queue_depth")).toBeGreaterThanOrEqual(1);
@@ -271,6 +275,10 @@ describe("GET /api/metrics: the series move with the work", () => {
     const modes = all.filter((s) => s.name === "mail_dashboard_event_stream_mode" && s.labels.project === "alpha");
     expect(modes.filter((s) => s.value === 1).map((s) => s.labels.mode)).toHaveLength(1);
     expect(modes.length).toBe(6);
+    // An instance that never ran a pass (another held it) reports the same modes, read from the database.
+    series().streamMode.reset();
+    const elsewhere = (await samples()).filter((s) => s.name === "mail_dashboard_event_stream_mode" && s.labels.project === "alpha");
+    expect(elsewhere.map((s) => [s.labels.mode, s.value]).sort()).toEqual(modes.map((s) => [s.labels.mode, s.value]).sort());
 
     await (await db()).insert(alertStates).values({ projectId: alpha.id, metric: "bounce", level: "warning" }).onConflictDoUpdate({ target: [alertStates.projectId, alertStates.metric], set: { level: "warning" } });
     all = await samples();

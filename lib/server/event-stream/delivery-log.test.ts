@@ -15,7 +15,7 @@ import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { DELIVERY_LOG } from "@/lib/schemas/webhook-deliveries";
 import { connectEventStream } from "./connect";
 import { readDeliveryLog, resetDeliveryLogMemory, writeDeliveryNotes, type DeliveryNote } from "./delivery-log";
-import { ingestDelivery } from "./ingest";
+import { ingestDelivery, ingestStream } from "./ingest";
 import { processAgain } from "./process-again";
 
 /**
@@ -153,6 +153,65 @@ describe("the delivery log", () => {
     await expect(processAgain(project, actor, refused!.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("refused") });
     await expect(processAgain(project, actor, cut!.id)).rejects.toMatchObject({ status: 409, message: expect.stringContaining("cut") });
     await expect(processAgain(project, actor, "no-such-row")).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+describe("deliveries refused before their body was read", () => {
+  const withLength = (bytes: number, id: string) => {
+    const h = signed("{}", id);
+    h.set("content-length", String(bytes));
+    return h;
+  };
+  const neverEnds = () => ({ next: () => new Promise<Uint8Array | null>(() => {}), stop: () => {} });
+  const counted = (d: { reason: string | null }) => Number(/\((\d+) deliveries refused/.exec(d.reason ?? "")?.[1] ?? 1);
+
+  it("are noted without a body, naming the limit, with the webhook-id; a flood makes a few notes with a count", async () => {
+    await clear();
+    // The project's stream seen by this process, as any delivery before the flood does.
+    expect((await deliver(sent("em_log_8"))).status).toBe(204);
+    await readDeliveryLog(project.id);
+    const FLOOD = 1_000;
+    const tooLarge = await Promise.allSettled(Array.from({ length: FLOOD }, (_, i) => ingestStream(project.externalId, withLength(5 * 1024 * 1024, `whd_big_${i}`), neverEnds)));
+    expect(tooLarge.every((r) => r.status === "rejected" && (r.reason as { status: number }).status === 413)).toBe(true);
+    // A stranger's made-up names are never noted.
+    await Promise.allSettled(Array.from({ length: 50 }, (_, i) => ingestStream(`made-up-${i}`, withLength(5 * 1024 * 1024, "whd_stranger"), neverEnds)));
+
+    const log = await readDeliveryLog(project.id);
+    const refused = log.filter((d) => d.outcome === "refused");
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeLessThanOrEqual(3);
+    expect(refused.reduce((n, d) => n + counted(d), 0)).toBe(FLOOD);
+    for (const d of refused) {
+      expect(d).toMatchObject({ verified: false, body: null, bodyBytes: null, canProcessAgain: false, signature: "not checked", reason: expect.stringContaining("INGEST_MAX_BYTES") });
+      expect(d.webhookId).toMatch(/^whd_big_/);
+    }
+    expect(refused.at(-1)!.webhookId).toBe("whd_big_0");
+    expect(log).toHaveLength(refused.length + 1);
+  });
+
+  it("show the webhook-id as sent, without the other signature headers", async () => {
+    await clear();
+    expect((await deliver(sent("em_log_9"))).status).toBe(204);
+    await clear();
+    const bare = new Headers({ "webhook-id": "whd_bare", "content-length": String(5 * 1024 * 1024) });
+    await expect(ingestStream(project.externalId, bare, neverEnds)).rejects.toMatchObject({ status: 413 });
+    expect((await readDeliveryLog(project.id)).map((d) => [d.webhookId, d.outcome])).toEqual([["whd_bare", "refused"]]);
+  });
+
+  it("are noted when cut off while arriving or too slow", async () => {
+    await clear();
+    expect((await deliver(sent("em_log_10"))).status).toBe(204);
+    await clear();
+    const big = JSON.stringify({ pad: "z".repeat(1_100_000) });
+    await expect(ingestDelivery(project.externalId, big, signed(big, "whd_chunked"))).rejects.toMatchObject({ status: 413 });
+    await expect(ingestStream(project.externalId, withLength(100, "whd_slow"), neverEnds)).rejects.toMatchObject({ status: 408 });
+    const log = await readDeliveryLog(project.id);
+    expect(log.map((d) => [d.webhookId, d.outcome, d.body])).toEqual([
+      ["whd_slow", "refused", null],
+      ["whd_chunked", "refused", null],
+    ]);
+    expect(log[0]!.reason).toContain("REQUEST_BODY_MIN_RATE");
+    expect(log[1]!.reason).toContain("INGEST_MAX_BYTES");
   });
 });
 

@@ -1,11 +1,13 @@
 import "server-only";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, type Db } from "@/lib/server/db";
+import { projects } from "@/lib/server/db/schema/core";
 import { webhookDeliveries, type WebhookDeliveryRow } from "@/lib/server/db/schema/webhook-deliveries";
 import { redactorsFor } from "@/lib/server/redaction/redactor";
 import { DELIVERY_LOG, type WebhookDelivery, type WebhookDeliveryList } from "@/lib/schemas/webhook-deliveries";
 import type { Project } from "@/lib/server/gate/access";
 import { HELD_BYTES, keptBody } from "./delivery-log-body";
+import { refusalReason, takeUnreadRefusals, type Refusal } from "./delivery-log-refusals";
 
 /**
  * What reached the event stream, per project: the newest DELIVERY_LOG.rows deliveries, verified
@@ -14,6 +16,8 @@ import { HELD_BYTES, keptBody } from "./delivery-log-body";
  * path and its bounds are unchanged; the notes are written with the stream's health, every few
  * seconds (./background.ts), and before the log is read. Memory is bounded too: at most
  * MAX_NOTES notes wait, the oldest dropped first (a flood of strangers' posts cannot grow it).
+ * Deliveries refused before their body was read (413, 408, 429) are noted apart, coalesced per
+ * project and second (./delivery-log-refusals.ts), and join the notes at the flush.
  *
  * A flush writes each project's notes in one transaction that also prunes the project to
  * DELIVERY_LOG.rows rows, under a lock per project, so two instances flushing at once never
@@ -78,13 +82,16 @@ function heldOf({ raw, ...rest }: DeliveryNote): Held {
 export async function flushDeliveryLog(): Promise<void> {
   const s = state();
   while (s.flushing) await s.flushing;
-  if (s.notes.length === 0) return;
+  const refusals = takeUnreadRefusals();
+  if (s.notes.length === 0 && refusals.length === 0) return;
   const notes = s.notes;
   s.notes = [];
-  const byProject = new Map<string, Held[]>();
-  for (const n of notes) byProject.set(n.projectId, [...(byProject.get(n.projectId) ?? []), n]);
   s.flushing = (async () => {
     const d = await db();
+    const byProject = new Map<string, Held[]>();
+    for (const n of [...notes, ...(await refusalNotes(d, refusals))]) byProject.set(n.projectId, [...(byProject.get(n.projectId) ?? []), n]);
+    // Refusals were kept apart: each project's notes in arrival order again (sort is stable).
+    for (const list of byProject.values()) list.sort((a, b) => a.receivedAt.getTime() - b.receivedAt.getTime());
     for (const [projectId, list] of byProject) {
       try {
         await d.transaction((tx) => writeNotes(tx, projectId, list));
@@ -97,6 +104,26 @@ export async function flushDeliveryLog(): Promise<void> {
     s.flushing = null;
   });
   await s.flushing;
+}
+
+/** The refusals as notes of the projects they name; a name that is no project (a stranger's) is dropped. One statement. */
+async function refusalNotes(d: Db, refusals: Refusal[]): Promise<Held[]> {
+  if (refusals.length === 0) return [];
+  const names = [...new Set(refusals.map((r) => r.project))];
+  let ids: Map<string, string>;
+  try {
+    ids = new Map((await d.select({ id: projects.id, name: projects.externalId }).from(projects).where(inArray(projects.externalId, names))).map((p) => [p.name, p.id]));
+  } catch (e) {
+    console.warn(`event stream: could not note the refused deliveries: ${e instanceof Error ? e.message : String(e)}`);
+    return [];
+  }
+  return refusals.flatMap((r) => {
+    const projectId = ids.get(r.project);
+    if (!projectId) return [];
+    // The limit it hit is the reason, which the log shows beside it.
+    const signature = "not checked";
+    return [{ ...heldOf({ projectId, webhookId: r.webhookId, verified: false, signature, outcome: "refused", reason: refusalReason(r), raw: null }), receivedAt: r.receivedAt }];
+  });
 }
 
 /** Writes notes of one project on `d` at once (tests: two instances on one Postgres writing together). */
@@ -188,6 +215,7 @@ function toView(r: WebhookDeliveryRow): WebhookDelivery {
 
 /** Tests: forget what was noted in this process. */
 export function resetDeliveryLogMemory(): void {
+  takeUnreadRefusals();
   const s = state();
   s.notes = [];
   s.dropped = 0;

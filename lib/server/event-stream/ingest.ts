@@ -11,12 +11,13 @@ import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
 import { bytesBody, readDeliveryBody, type BodySource } from "./delivery-body";
 import { countDelivery } from "./health";
 import { noteDelivery } from "./delivery-log";
+import { noteUnreadRefusal } from "./delivery-log-refusals";
 import { holdBody, MIN_HOLD_BYTES } from "@/lib/server/http/inflight-budget";
 import { networkOf } from "@/lib/net/ip-ranges";
 import { deliveryTooLarge, ingestBusy, ingestLimits, MAX_DELIVERY_EVENTS } from "./ingest-limits";
 import { cleanJson, readEvent } from "@/lib/server/message-index/payload";
 import { recordDelivery } from "./group-commit";
-import { refreshedStreamKeys, streamKeys } from "./stream-cache";
+import { refreshedStreamKeys, seenStream, streamKeys } from "./stream-cache";
 import { readSignatureClaim, signatureHeaders, SignatureCheck, timestampProblem, verdict, verifyDelivery, type VerifyResult } from "./verify";
 
 export type IngestResult = { status: number; body?: Record<string, unknown> };
@@ -54,9 +55,24 @@ const fail = (status: number, code: string, message: string): IngestResult => ({
  *
  * `body` is opened only once the checks before it have passed. A 413, 408 or 429, and a body
  * cut off, are thrown as AppErrors for the caller's answer (./ingest-response.ts). Nothing
- * here calls the service, and no counter row is written per delivery (./health.ts).
+ * here calls the service, and no counter row is written per delivery (./health.ts). Those
+ * refusals are noted for the delivery log too, coalesced (./delivery-log-refusals.ts).
  */
 export async function ingestStream(projectExternalId: string, headers: Headers, body: () => BodySource): Promise<IngestResult> {
+  try {
+    return await ingestChecked(projectExternalId, headers, body);
+  } catch (e) {
+    // A name this process never saw with a stream is a stranger's (or not yet loaded): not noted, no series.
+    // The webhook-id as sent, whether or not the other signature headers came with it.
+    const webhookId = headers.get("webhook-id") ?? headers.get("svix-id");
+    if (seenStream(projectExternalId) && noteUnreadRefusal(projectExternalId, webhookId, e)) {
+      countOutcome({ externalId: projectExternalId }, "refused");
+    }
+    throw e;
+  }
+}
+
+async function ingestChecked(projectExternalId: string, headers: Headers, body: () => BodySource): Promise<IngestResult> {
   const limits = ingestLimits();
   const declared = declaredLength(headers);
   if (declared !== null && declared > limits.maxBytes) throw deliveryTooLarge(limits.maxBytes);
@@ -118,7 +134,7 @@ type ProjectRef = { id: string; externalId: string };
 
 /** The delivery's outcome on /api/metrics; a project only the dashboard knows, never a name a stranger posted to (that is refused before). */
 type DeliveryOutcome = "recorded" | "duplicate" | "unusable" | "refused";
-const countOutcome = (project: ProjectRef, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
+const countOutcome = (project: Pick<ProjectRef, "externalId">, outcome: DeliveryOutcome) => series().deliveries.inc({ project: project.externalId, outcome });
 
 function refused(project: ProjectRef, why: Extract<VerifyResult, { ok: false }>, webhookId: string | null, raw: Buffer | null): IngestResult {
   countDelivery(project, "refused", why.reason, console, { signed: why.signed });

@@ -4,12 +4,12 @@ import { rowsOf } from "@/contract/db-rows";
 import { FINAL_STATUSES, SETTLE_QUIET_MS } from "@/lib/messages/vocabulary";
 import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
+import { eventStreamModes } from "@/lib/server/db/schema/event-stream";
 import { env } from "@/lib/server/env";
 import { EMPTY_HEALTH, readAllStreamHealth } from "./health";
 import { streamMode, type StreamMode } from "./mode";
 import { enqueueRereads } from "@/lib/server/message-index/reread-queue";
 import { nudgeRereads } from "@/lib/server/message-index/reread-worker";
-import { recordStreamModes } from "@/lib/server/metrics/work";
 
 /**
  * The reconciler: for when events do not come. Every pass, per project:
@@ -23,7 +23,9 @@ import { recordStreamModes } from "@/lib/server/metrics/work";
  *
  * They are queued as re-reads (coalesced with any already waiting), which the worker reads at
  * the project's rate, honouring 429s. One pass runs per database at a time: the pass holds a
- * transaction-scoped advisory lock, and an instance that cannot take it skips its turn.
+ * transaction-scoped advisory lock, and an instance that cannot take it skips its turn. The
+ * modes it decided are kept (event_stream_modes, in the pass's transaction), so every instance
+ * reports them on /api/metrics (lib/server/metrics/database-gauges.ts), not only the one that ran it.
  */
 const POLL_BATCH = 100;
 const SAFETY_BATCH = 20;
@@ -74,27 +76,30 @@ function stuck(d: Db, projectId: string): Promise<string[]> {
 
 export type ReconcileReport = { projectId: string; mode: StreamMode; queued: number };
 
+/** The pass's modes replace the last pass's, all at once (a scrape never sees half a pass; a removed project's row went with it). */
+async function keepModes(tx: Db, out: ReconcileReport[]): Promise<void> {
+  await tx.delete(eventStreamModes);
+  if (out.length > 0) await tx.insert(eventStreamModes).values(out.map((r) => ({ projectId: r.projectId, code: r.mode.code })));
+}
+
 /** One pass over every project; null when another instance holds the pass. */
 export async function reconcileOnce(): Promise<ReconcileReport[] | null> {
   // Read first: PGlite has one connection, and the pass's transaction must be the only user of it.
   const health = await readAllStreamHealth();
   const d = await db();
-  const modes: { project: string; code: StreamMode["code"] }[] = [];
   const report = await d.transaction(async (tx) => {
     const [lock] = rowsOf<{ ok: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${LOCK_KEY}) as ok`));
     if (!lock?.ok) return null;
-    modes.length = 0;
     const out: ReconcileReport[] = [];
     for (const project of await tx.select({ id: projects.id, externalId: projects.externalId }).from(projects).orderBy(asc(projects.createdAt))) {
       const mode = await streamMode(project.id, health.get(project.id) ?? EMPTY_HEALTH, tx);
-      modes.push({ project: project.externalId, code: mode.code });
       const ids = new Set(await stuck(tx, project.id));
       if (mode.mode === "polling") for (const id of await unsettled(tx, project.id)) ids.add(id);
       out.push({ projectId: project.id, mode, queued: await enqueueRereads(tx, project.id, [...ids], "reconcile") });
     }
+    await keepModes(tx, out);
     return out;
   });
-  recordStreamModes(report ? modes : null);
   if (report?.some((r) => r.queued > 0)) nudgeRereads(0);
   return report;
 }

@@ -101,6 +101,16 @@ export async function streamKeys(externalId: string): Promise<StreamKeys | null>
   return load(externalId);
 }
 
+/**
+ * Whether this process has seen `externalId` as a project with a stream (its keys kept, or in
+ * the list of names that have one), without a query: the delivery log notes a refusal made
+ * before the lookup only for such a name (./delivery-log-refusals.ts).
+ */
+export function seenStream(externalId: string): boolean {
+  const c = cache();
+  return c.entries.has(externalId) || c.streamed.has(externalId);
+}
+
 /** After a failed verification: the keys as stored now, when they may have changed since loaded. */
 export async function refreshedStreamKeys(externalId: string, current: StreamKeys): Promise<StreamKeys | null> {
   // Keys read since `current` (by another delivery's refresh) are as good as reading them again.

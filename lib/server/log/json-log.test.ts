@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { installJsonConsole, jsonLogger, uninstallJsonConsole } from "./json-log";
+import { setTestEnv } from "@/lib/server/test-helpers";
+import { installJsonConsole, installLogFormat, jsonLogger, uninstallJsonConsole } from "./json-log";
 import { writeRequestLine } from "./request-line";
 
 /**
@@ -69,5 +70,32 @@ describe("the JSON log", () => {
     expect(ok).toMatchObject({ level: "info", message: "request", requestId: "r-1", method: "GET", route: "/api/p/[project]/recipients/[email]", status: 200, durationMs: 12.3, userId: "u-1", project: "demo" });
     expect(Object.keys(ok!).sort()).toEqual(["durationMs", "level", "message", "method", "pid", "project", "requestId", "route", "status", "time", "userId"]);
     expect(failed).toMatchObject({ level: "error", status: 503, userId: null });
+  });
+
+  it("reports a start whose environment does not validate as a JSON line too, when LOG_FORMAT=json", () => {
+    const { parsed, logger } = capture();
+    const target = sink();
+    setTestEnv({ LOG_FORMAT: "json", AUTH_SECRET: undefined, INGEST_MAX_BYTES: "lots" });
+    try {
+      installLogFormat(target, logger);
+      // What lib/server/startup.ts writes before it exits.
+      target.error("\nInvalid environment:\n  - AUTH_SECRET is required\n\nSet these variables (see README) and start again.\n");
+      expect(parsed()).toEqual([expect.objectContaining({ level: "error", message: expect.stringContaining("Invalid environment") })]);
+    } finally {
+      setTestEnv();
+    }
+  });
+
+  it("leaves the human format when LOG_FORMAT is not json, or not valid", () => {
+    for (const LOG_FORMAT of [undefined, "text", "xml"]) {
+      const { lines, logger } = capture();
+      setTestEnv({ LOG_FORMAT, AUTH_SECRET: undefined });
+      const target = sink();
+      installLogFormat(target, logger);
+      target.error("Invalid environment");
+      expect(lines).toEqual([]);
+      uninstallJsonConsole();
+    }
+    setTestEnv();
   });
 });

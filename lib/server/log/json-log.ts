@@ -2,7 +2,7 @@ import "server-only";
 import { format } from "node:util";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { reduceLogArgument } from "@/contract/log/console-guard";
-import { env } from "@/lib/server/env";
+import { env, logFormatSetting } from "@/lib/server/env";
 
 /**
  * LOG_FORMAT=json (issue 29): every line the dashboard logs becomes one JSON object (pino) with
@@ -55,15 +55,16 @@ export function uninstallJsonConsole(): void {
 }
 
 /**
- * At start (instrumentation.ts): the JSON format when LOG_FORMAT=json. An environment that does
- * not validate leaves the human format; start-up then reports it (lib/server/startup.ts).
+ * At start (instrumentation.ts): the JSON format when LOG_FORMAT=json. When the rest of the
+ * environment does not validate, LOG_FORMAT is read alone, so the start-up's report of what is
+ * wrong (lib/server/startup.ts) is a JSON line too; an invalid LOG_FORMAT leaves the human format.
  */
-export function installLogFormat(): void {
+export function installLogFormat(target?: Pick<Console, Method>, logger?: Logger): void {
   let format: string;
   try {
     format = env().LOG_FORMAT;
   } catch {
-    return;
+    format = logFormatSetting();
   }
-  if (format === "json") installJsonConsole();
+  if (format === "json") installJsonConsole(target, logger);
 }

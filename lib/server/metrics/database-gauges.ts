@@ -3,12 +3,13 @@ import { sql, type SQL } from "drizzle-orm";
 import { Gauge } from "prom-client";
 import { rowsOf } from "@/contract/db-rows";
 import { levelRank } from "@/lib/insight/thresholds";
+import { STREAM_MODE_CODES } from "@/lib/schemas/event-stream";
 import { db } from "@/lib/server/db";
 import { PREFIX, series } from "./registry";
 
 /**
  * The gauges that only the database knows (the re-read queue, alert levels, the insight
- * refresher's lag), read at scrape time — never per request. Each is one cheap statement
+ * refresher's lag, each project's stream mode as the latest reconciler pass kept it), read at scrape time — never per request. Each is one cheap statement
  * (a count of a queue, a row by the primary key, a row per project and metric), given
  * QUERY_TIMEOUT_MS; one that fails or runs late leaves its gauges as they were and counts in
  * `metrics_collect_failures_total`, and the scrape answers anyway. Scrapes that come together
@@ -67,11 +68,13 @@ async function read(collector: string, statement: SQL): Promise<Record<string, u
 }
 
 async function readAll(g: Gauges): Promise<void> {
-  const [queue, alerts, insight] = await Promise.all([
+  const [queue, alerts, insight, modes] = await Promise.all([
     read("reread_queue", sql`select count(*) as depth, extract(epoch from now() - min(created_at)) as age from message_rereads`),
     read("alert_level", sql`select p.external_id as project, s.metric, s.level from alert_states s join projects p on p.id = s.project_id`),
     // The queue's oldest mark by its primary key (marks are numbered as they come): no scan.
     read("insight_lag", sql`select extract(epoch from now() - marked_at) as lag from insight_dirty order by seq limit 1`),
+    // A row per project, written by whichever instance ran the pass (lib/server/event-stream/reconciler.ts).
+    read("stream_mode", sql`select p.external_id as project, m.code from event_stream_modes m join projects p on p.id = m.project_id`),
   ]);
   if (queue?.[0]) {
     g.rereadDepth.set(num(queue[0].depth));
@@ -84,6 +87,12 @@ async function readAll(g: Gauges): Promise<void> {
   }
   // No row: nothing waits.
   if (insight) g.insightLag.set(num(insight[0]?.lag));
+  if (modes) {
+    // 1 for its mode, 0 for the others (a graph then shows the switch); reset: a removed project's series go.
+    const gauge = series().streamMode;
+    gauge.reset();
+    for (const r of modes) for (const mode of STREAM_MODE_CODES) gauge.set({ project: String(r.project), mode }, mode === r.code ? 1 : 0);
+  }
 }
 
 /** Brings the database gauges up to date before a scrape; concurrent callers share one read. */

@@ -32,13 +32,13 @@ function build() {
     }),
     deliveries: new Counter({
       name: `${PREFIX}event_stream_deliveries_total`,
-      help: "Event-stream deliveries by project and outcome: recorded, duplicate (every event already taken), unusable (acknowledged, not used), refused (401).",
+      help: "Event-stream deliveries by project and outcome: recorded, duplicate (every event already taken), unusable (acknowledged, not used), refused (401; or 413, 408, 429 before the body was read).",
       labelNames: ["project", "outcome"] as const,
       ...on,
     }),
     streamMode: new Gauge({
       name: `${PREFIX}event_stream_mode`,
-      help: "1 for each project's stream mode as the latest reconciler pass decided it (live, waiting, not_connected, refused, unusable, silent), 0 for the others; only the instance that ran that pass reports it.",
+      help: "1 for each project's stream mode as the latest reconciler pass (any instance's) decided it (live, waiting, not_connected, refused, unusable, silent), 0 for the others; every instance reports it.",
       labelNames: ["project", "mode"] as const,
       ...on,
     }),

@@ -6,12 +6,12 @@ import { AppError } from "@/lib/errors";
 import { recordAudit } from "@/lib/server/audit";
 import type { Actor, Project } from "@/lib/server/gate/access";
 import { fetchOutbound } from "@/lib/server/http/outbound";
-import { busyError, oneAtATime } from "@/lib/server/limits/one-at-a-time";
+import { busyError } from "@/lib/server/limits/one-at-a-time";
 import { WEBHOOK_TEST, type webhookTestRequest, type WebhookTestResult } from "@/lib/schemas/webhook-test";
 import type { z } from "zod";
 import { firstBytes } from "./first-bytes";
-import { perMinute } from "./per-minute";
 import { sampleEvent } from "./sample-event";
+import { sharedUserLimit } from "./user-claims";
 
 /**
  * "Test an endpoint" (issue 29): one sample event to a URL an admin typed, as the service would
@@ -21,15 +21,20 @@ import { sampleEvent } from "./sample-event";
  * public addresses only unless OUTBOUND_ALLOW_PRIVATE / OUTBOUND_ALLOW_HOSTS say otherwise
  * (a refusal is a 400 on `url` naming the rule), no redirects followed, WEBHOOK_TEST.timeoutMs
  * for the whole exchange, and only the answer's first WEBHOOK_TEST.answerBytes read. One test
- * at a time per user and WEBHOOK_TEST.perUserPerMinute a minute, each audited (the URL masked).
+ * at a time per user and WEBHOOK_TEST.perUserPerMinute a minute, across every instance on the
+ * database (./user-claims.ts), each audited (the URL masked).
  */
-const oneTestAtATime = oneAtATime("webhook-test", () => busyError("webhook_test_running", "A test of yours is still running: wait for its answer.", 2));
-const testsPerMinute = perMinute("webhook-test", WEBHOOK_TEST.perUserPerMinute);
+const testLimit = sharedUserLimit(
+  // The lease outlasts the exchange's deadline and the audit write after it.
+  { kind: "webhook-test", perWindow: WEBHOOK_TEST.perUserPerMinute, windowMs: 60_000, leaseMs: WEBHOOK_TEST.timeoutMs + 20_000 },
+  ({ running, retryAfterS }) =>
+    running
+      ? busyError("webhook_test_running", "A test of yours is still running: wait for its answer.", retryAfterS)
+      : busyError("webhook_tests_limit", `At most ${WEBHOOK_TEST.perUserPerMinute} endpoint tests a minute per user: try again in ${retryAfterS} s.`, retryAfterS),
+);
 
 export async function testEndpoint(project: Project, actor: Actor, input: z.output<typeof webhookTestRequest>): Promise<WebhookTestResult> {
-  const wait = testsPerMinute.take(actor.id);
-  if (wait !== null) throw busyError("webhook_tests_limit", `At most ${WEBHOOK_TEST.perUserPerMinute} endpoint tests a minute per user: try again in ${wait} s.`, wait);
-  return oneTestAtATime(actor.id, async () => {
+  return testLimit(actor.id, async () => {
     const audit = { actor, action: "webhook.test", project: project.externalId, target: input.url };
     try {
       const result = await send(project, input);

@@ -52,6 +52,18 @@ export const messageRereads = pgTable(
   (t) => [primaryKey({ columns: [t.projectId, t.messageId] }), index("message_rereads_due_idx").on(t.projectId, t.dueAt)],
 );
 
+/**
+ * Per project: the stream mode the latest reconciler pass decided (lib/server/event-stream/reconciler.ts,
+ * whichever instance ran it), so every instance reports it on /api/metrics by reading one table
+ * (lib/server/metrics/database-gauges.ts). Rewritten each pass; a project's row goes with it.
+ */
+export const eventStreamModes = pgTable("event_stream_modes", {
+  projectId: projectIdColumn().primaryKey(),
+  /** A StreamModeCode: live, waiting, not_connected, refused, unusable, silent. */
+  code: text("code").notNull(),
+  decidedAt: at("decided_at").notNull().defaultNow(),
+});
+
 /** A project whose service said 429: no re-reads for it before `until` (Retry-After, or a growing back-off). */
 export const rereadPauses = pgTable("reread_pauses", {
   projectId: projectIdColumn().primaryKey(),

@@ -98,7 +98,8 @@ function DeliveryItem({ project, delivery: d, canProcess }: { project: string; d
             <dd className="break-all font-mono">{d.messageId}</dd>
           </>
         )}
-        {d.reason && d.outcome !== "refused" && (
+        {/* A refusal for its signature says why above; one refused for a limit names the limit here. */}
+        {d.reason && d.reason !== d.signature && (
           <>
             <dt className="text-muted-foreground">Why</dt>
             <dd className="break-words">{d.reason}</dd>

@@ -127,25 +127,48 @@ describe("test an endpoint", () => {
     expect(body).toMatchObject({ status: null, error: "the connection was refused" });
   });
 
-  it("one test at a time and ten a minute per user; audited; admins only", async () => {
+  /**
+   * A second test while the first waits for its answer is refused; the refused try is not a
+   * test, so nine more make ten and the next is refused. `between` runs before each request.
+   */
+  async function oneAtATimeThenTen(between: () => void = () => {}) {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
     answer = (res) => void held.then(() => res.writeHead(204).end());
     const first = test({ url: receiverUrl });
     await new Promise((r) => setTimeout(r, 200));
+    between();
     const second = await test({ url: receiverUrl });
     expect(second.status).toBe(429);
     expect(second.body.error.code).toBe("webhook_test_running");
     release();
     expect((await first).body.status).toBe(204);
     answer = (res) => res.writeHead(204).end();
-    for (let i = 0; i < 8; i++) expect((await test({ url: receiverUrl })).status).toBe(200);
+    for (let i = 0; i < 9; i++) {
+      between();
+      expect((await test({ url: receiverUrl })).status).toBe(200);
+    }
+    between();
     const over = await test({ url: receiverUrl });
     expect(over.status).toBe(429);
     expect(over.body.error).toMatchObject({ code: "webhook_tests_limit", message: expect.stringContaining("At most 10 endpoint tests a minute") });
+  }
+
+  it("one test at a time and ten a minute per user; audited; admins only", async () => {
+    await oneAtATimeThenTen();
     expect((await test({ url: receiverUrl }, support)).status).toBe(403);
     const audit = await (await db()).select().from(auditLog);
     expect(audit.filter((a) => a.action === "webhook.test").length).toBeGreaterThanOrEqual(10);
+  });
+
+  it("holds the limits across instances: what one process remembers is not what counts", async () => {
+    // Another dashboard on the same database shares nothing of this process's memory: stand for it
+    // by forgetting what the limits kept in memory (the old, per-process ones) between requests.
+    const otherInstance = () => {
+      const g = globalThis as Record<symbol, unknown>;
+      for (const kind of ["per-minute", "one-at-a-time"]) delete g[Symbol.for(`mail-dashboard.${kind}.webhook-test`)];
+    };
+    await oneAtATimeThenTen(otherInstance);
   });
 
   it.skipIf(!hasOpenssl())("reports a TLS handshake that fails (a self-signed certificate) as the endpoint's problem", async () => {
