@@ -75,7 +75,7 @@ export async function checkCredentials(emailInput: string, password: string, add
   }
   // The attempt stays counted until the second factor is right (second-step.ts): forgiving it
   // here would let whoever holds the password reset the count between guesses at the code.
-  if (await hasSecondFactor(user.id)) return { ok: false, reason: "second_factor", ticket: issueTicket(user.id, now) };
+  if (await hasSecondFactor(user.id)) return { ok: false, reason: "second_factor", ticket: issueTicket(user.id, user.passwordHash, now) };
   return completeSignIn(user, keys, address, now, "password");
 }
 

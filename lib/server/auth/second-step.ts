@@ -4,7 +4,7 @@ import { db } from "../db";
 import { users } from "../db/schema/core";
 import { auditRefusals, auditSignIn, completeSignIn, settle, type SignInCheck } from "./credentials";
 import { useSecondFactor } from "./second-factor";
-import { readTicket } from "./sign-in-ticket";
+import { passwordVersion, readTicket } from "./sign-in-ticket";
 import { takeAttempt, throttleKeys } from "./throttle";
 
 export type SecondStepCheck = SignInCheck | { ok: false; reason: "expired" };
@@ -17,12 +17,13 @@ export type SecondStepCheck = SignInCheck | { ok: false; reason: "expired" };
  */
 export async function checkSecondStep(ticket: string, code: string, address: string, now = Date.now()): Promise<SecondStepCheck> {
   const started = performance.now();
-  const userId = readTicket(ticket, now);
-  if (!userId) return { ok: false, reason: "expired" };
+  const read = readTicket(ticket, now);
+  if (!read) return { ok: false, reason: "expired" };
   const d = await db();
-  const [user] = await d.select().from(users).where(eq(users.id, userId)).limit(1);
-  // Disabled, removed or turned into a single-sign-on account since the password step.
-  if (!user || !user.active || !user.passwordHash) return { ok: false, reason: "expired" };
+  const [user] = await d.select().from(users).where(eq(users.id, read.userId)).limit(1);
+  // Disabled, removed or turned into a single-sign-on account since the password step, or its
+  // password changed or reset since (the ticket was for the old one).
+  if (!user || !user.active || !user.passwordHash || passwordVersion(user.passwordHash) !== read.passwordVersion) return { ok: false, reason: "expired" };
 
   const keys = throttleKeys(user.email, address);
   const attempt = await takeAttempt(keys, now);
