@@ -10,7 +10,7 @@ import { busyError, oneAtATime } from "@/lib/server/limits/one-at-a-time";
 import { WEBHOOK_TEST, type webhookTestRequest, type WebhookTestResult } from "@/lib/schemas/webhook-test";
 import type { z } from "zod";
 import { firstBytes } from "./first-bytes";
-import { perMinute } from "./per-minute";
+import { perMinute } from "../limits/per-minute";
 import { sampleEvent } from "./sample-event";
 
 /**
