@@ -95,6 +95,7 @@ export const passkeyView = z.object({
   lastUsedAt: z.string().nullable(),
 });
 export type PasskeyView = z.infer<typeof passkeyView>;
+export const passkeyList = z.array(passkeyView);
 
 /**
  * The options the browser hands to `startRegistration()` / `startAuthentication()`: produced by

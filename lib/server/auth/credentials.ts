@@ -14,6 +14,7 @@ import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } 
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
 export const INVALID_CODE = "That code is not correct. Try a new code from your app, or a recovery code.";
+export const INVALID_PASSKEY = "That passkey was not accepted. Try it again, or use a code.";
 export const EXPIRED_TICKET = "Your sign-in took too long. Enter your email and password again.";
 export const throttledMessage = (waitMs: number) => `Too many sign-in attempts. Try again in ${waitInWords(waitMs)}.`;
 

@@ -4,7 +4,8 @@ import { db } from "../db";
 import { users, type UserRow } from "../db/schema/core";
 import { auditRefusals, auditSignIn, completeSignIn, settle, type SignInCheck } from "./credentials";
 import { useFactorProof, type FactorProof } from "./second-factor";
-import { authenticationOptions } from "./passkeys";
+import { authenticationOptions, hasPasskey } from "./passkeys";
+import { totpEnabled } from "./totp";
 import { passwordVersion, readTicket } from "./sign-in-ticket";
 import { takeAttempt, throttleKeys } from "./throttle";
 
@@ -61,4 +62,12 @@ export async function checkSecondStep(ticket: string, proof: string | FactorProo
 export async function passkeyChallengeFor(ticket: string, now = Date.now()) {
   const user = await ticketUser(ticket, now);
   return user ? authenticationOptions(user.id, "sign_in", now) : null;
+}
+
+/** Which second factors the ticket's user has (the sign-in page offers those); none when the ticket is no good. */
+export async function ticketFactors(ticket: string, now = Date.now()): Promise<{ totp: boolean; passkey: boolean }> {
+  const user = await ticketUser(ticket, now);
+  if (!user) return { totp: false, passkey: false };
+  const [totp, passkey] = await Promise.all([totpEnabled(user.id), hasPasskey(user.id)]);
+  return { totp, passkey };
 }
