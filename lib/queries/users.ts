@@ -29,6 +29,6 @@ export const userMutations = {
     return api.post("/api/auth/reconfirm", { assertion }, { schema: lazySchema(usersSchemas, "reconfirmResponse") });
   },
   endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
-  /** Removes the user's second factor (authenticator app, recovery codes); their sessions end too. */
+  /** Removes the user's second factor (authenticator app, recovery codes, passkeys); their sessions end too. */
   resetTwoFactor: (id: string) => api.delete(`${userPath(id)}/two-factor`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };
