@@ -12,6 +12,7 @@ import { isoBase64URL } from "@simplewebauthn/server/helpers";
 import type { z } from "zod";
 import { PASSKEYS, type PasskeyAssertion, type PasskeyView, type passkeyRegistrationResponse } from "@/lib/schemas/passkeys";
 import { db } from "../db";
+import { users } from "../db/schema/core";
 import { webauthnChallenges, webauthnCredentials } from "../db/schema/passkeys";
 import { env } from "../env";
 
@@ -123,10 +124,14 @@ export async function verifyRegistration(userId: string, response: z.output<type
   }
 }
 
-/** Stores a verified passkey; false when the user already has the most allowed (checked again here, under the insert). */
+/**
+ * Stores a verified passkey; null when the user already has the most allowed. Counted under a
+ * lock on the user's row, so two answers at once cannot both pass the limit.
+ */
 export async function storePasskey(userId: string, key: NewPasskey, name: string): Promise<{ id: string } | null> {
   const d = await db();
   return d.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
     const [row] = await tx.select({ n: count() }).from(webauthnCredentials).where(eq(webauthnCredentials.userId, userId));
     if ((row?.n ?? 0) >= PASSKEYS.perUser) return null;
     const [added] = await tx
