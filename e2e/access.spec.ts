@@ -47,6 +47,11 @@ const API_TABLE: Record<string, Row> = {
   "DELETE /api/account/two-factor/totp": ANY_SIGNED_IN,
   "POST /api/account/two-factor/totp/confirm": ANY_SIGNED_IN,
   "POST /api/account/two-factor/recovery-codes": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/passkeys/options": ANY_SIGNED_IN,
+  "POST /api/account/two-factor/passkeys": ANY_SIGNED_IN,
+  "PATCH /api/account/two-factor/passkeys/[id]": ANY_SIGNED_IN,
+  "DELETE /api/account/two-factor/passkeys/[id]": ANY_SIGNED_IN,
+  "POST /api/auth/reconfirm/passkey": ANY_SIGNED_IN,
 
   "GET /api/admin/audit": ACCOUNT_ADMIN,
   "GET /api/admin/audit/export": ACCOUNT_ADMIN,

@@ -2,7 +2,9 @@
 
 import * as React from "react";
 import { useForm } from "react-hook-form";
-import { LockKeyholeIcon } from "lucide-react";
+import { useMutation } from "@tanstack/react-query";
+import { FingerprintIcon, LockKeyholeIcon } from "lucide-react";
+import { isAppError } from "@/lib/errors";
 import { userMutations } from "@/lib/queries/users";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
@@ -13,7 +15,7 @@ import { useFormMutation } from "@/components/hooks/use-form-mutation";
 
 /**
  * The password asked again before a write that needs it (./reauth.tsx) — or, for a user with
- * an authenticator app, a code from it or a recovery code instead.
+ * an authenticator app, a code from it or a recovery code instead, or a passkey.
  */
 export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; onConfirmed: () => void; onCancel: () => void }) {
   const form = useForm<{ password: string }>({ defaultValues: { password: "" } });
@@ -30,14 +32,28 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
     },
   });
   const password = form.watch("password");
+  // A passkey answers the step-up without typing: the browser's prompt, then the same confirmation.
+  const passkey = useMutation({
+    mutationFn: userMutations.reconfirmWithPasskey,
+    gcTime: 0,
+    onSuccess: () => {
+      form.reset();
+      reset();
+      passkey.reset();
+      onConfirmed();
+    },
+  });
+  const busy = mutation.isPending || passkey.isPending;
+  const shownError = passkey.error ? { message: passkey.error.message, correlationId: isAppError(passkey.error) ? passkey.error.correlationId : undefined } : error;
 
   return (
     <Dialog
       open={open}
       onOpenChange={(o) => {
-        if (o || mutation.isPending) return;
+        if (o || busy) return;
         form.reset();
         reset();
+        passkey.reset();
         onCancel();
       }}
     >
@@ -82,9 +98,13 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
               {withCode ? "Use your password instead" : "Use a code from your authenticator app instead"}
             </button>
           </div>
-          <FormError message={error?.message} correlationId={error?.correlationId} />
+          <Button type="button" variant="outline" pending={passkey.isPending} disabled={busy} onClick={() => passkey.mutate()}>
+            <FingerprintIcon aria-hidden="true" />
+            Use a passkey
+          </Button>
+          <FormError message={shownError?.message} correlationId={shownError?.correlationId} />
           <DialogFooter>
-            <Button type="button" variant="outline" onClick={onCancel} disabled={mutation.isPending}>
+            <Button type="button" variant="outline" onClick={onCancel} disabled={busy}>
               Cancel
             </Button>
             <Button type="submit" pending={mutation.isPending} disabled={!password}>

@@ -11,12 +11,14 @@ import { run, serviceKey } from "../support/run";
 /**
  * A dashboard of the test's own that it can stop and start again on the same data: the
  * harness's dashboard cannot be restarted from inside a test. Same build (.next-e2e), same
- * service; its own database folder and port. `extraEnv` sets test aids (BATCH_*).
+ * service; its own database folder and port. `extraEnv` sets test aids (BATCH_*). `host`: the
+ * name its PUBLIC_URL and the browser use (it listens on 127.0.0.1 either way) — `localhost`
+ * for passkeys, since WebAuthn takes a domain as the relying party, never an IP address.
  */
-export async function ownDashboard(extraEnv: Record<string, string> = {}) {
+export async function ownDashboard(extraEnv: Record<string, string> = {}, { host = "127.0.0.1" }: { host?: "127.0.0.1" | "localhost" } = {}) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "mail-dashboard-restart-"));
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://${host}:${port}`;
   const admin = { email: "restart-admin@e2e.test", password: `pw-${randomBytes(9).toString("base64url")}` };
   const env = {
     PATH: process.env.PATH,

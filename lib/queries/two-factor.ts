@@ -17,6 +17,25 @@ export const twoFactorMutations = {
   regenerateRecoveryCodes: () => api.post(`${BASE}/recovery-codes`, {}, { schema: lazySchema(schemas, "recoveryCodesResponse") }),
 };
 
+const passkeySchemas = () => import("@/lib/schemas/passkeys");
+const PASSKEYS = `${BASE}/passkeys`;
+
+/**
+ * Passkeys: adding one is a ceremony of three steps (the server's options, the browser's
+ * prompt, the answer back), written here as one write so a screen calls it as one mutation.
+ * Each answers the user's passkeys.
+ */
+export const passkeyMutations = {
+  add: async (name?: string) => {
+    const { createPasskeyInBrowser } = await import("@/lib/passkeys/browser");
+    const options = await api.post(`${PASSKEYS}/options`, {}, { schema: lazySchema(passkeySchemas, "passkeyOptions") });
+    const response = await createPasskeyInBrowser(options);
+    return api.post(PASSKEYS, { ...(name ? { name } : {}), response }, { schema: lazySchema(passkeySchemas, "passkeyList") });
+  },
+  rename: (id: string, name: string) => api.patch(`${PASSKEYS}/${encodeURIComponent(id)}`, { name }, { schema: lazySchema(passkeySchemas, "passkeyList") }),
+  remove: (id: string) => api.delete(`${PASSKEYS}/${encodeURIComponent(id)}`, { schema: lazySchema(passkeySchemas, "passkeyList") }),
+};
+
 const POLICY = "/api/admin/two-factor-policy";
 export const twoFactorPolicyKeys = { policy: () => ["admin", "two-factor-policy"] as const };
 export const twoFactorPolicyQuery = () => apiQuery(twoFactorPolicyKeys.policy(), POLICY, lazySchema(schemas, "twoFactorPolicy"));

@@ -21,7 +21,14 @@ export const userMutations = {
   /** The signed-in user confirms their own password before a write that needs it. */
   /** …or, `{ code }`, with a code of their second factor (the authenticator app's, or a recovery code). */
   reconfirm: (password: string, by: "password" | "code" = "password") => api.post("/api/auth/reconfirm", { [by]: password }, { schema: lazySchema(usersSchemas, "reconfirmResponse") }),
+  /** The step-up with a passkey: the server's challenge, the browser's prompt, the answer back — one write. */
+  reconfirmWithPasskey: async () => {
+    const { assertPasskeyInBrowser } = await import("@/lib/passkeys/browser");
+    const options = await api.post("/api/auth/reconfirm/passkey", {}, { schema: lazySchema(() => import("@/lib/schemas/passkeys"), "passkeyOptions") });
+    const assertion = await assertPasskeyInBrowser(options);
+    return api.post("/api/auth/reconfirm", { assertion }, { schema: lazySchema(usersSchemas, "reconfirmResponse") });
+  },
   endSessions: (id: string) => api.delete(`${userPath(id)}/sessions`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
-  /** Removes the user's second factor (authenticator app, recovery codes); their sessions end too. */
+  /** Removes the user's second factor (authenticator app, recovery codes, passkeys); their sessions end too. */
   resetTwoFactor: (id: string) => api.delete(`${userPath(id)}/two-factor`, { schema: lazySchema(usersSchemas, "endSessionsResponse") }),
 };

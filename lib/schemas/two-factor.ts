@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/permissions";
 import { factorCode } from "./common";
+import { passkeyAssertionJson, passkeyView } from "./passkeys";
 import { role } from "./users";
 
 /**
@@ -8,11 +9,17 @@ import { role } from "./users";
  * bodies. A code (`factorCode`, ./common.ts) is a TOTP code or a recovery code.
  */
 
-/** The sign-in's second step (the form's action hands it to the second-factor provider). */
-export const secondFactorRequest = z.object({
-  ticket: z.string().min(1).max(500),
-  code: factorCode,
-});
+/**
+ * The sign-in's second step (the form's action hands it to the second-factor provider): a code,
+ * or a passkey's assertion (as the JSON string the form carries) — one of the two.
+ */
+export const secondFactorRequest = z
+  .object({
+    ticket: z.string().min(1).max(500),
+    code: factorCode.optional(),
+    assertion: passkeyAssertionJson.optional(),
+  })
+  .refine((v) => (v.code === undefined) !== (v.assertion === undefined), { error: "give either code or assertion" });
 
 /** The Account screen's view of the user's factors. */
 export const twoFactorStatus = z.object({
@@ -22,6 +29,8 @@ export const twoFactorStatus = z.object({
   required: z.boolean(),
   totp: z.boolean(),
   recoveryCodesLeft: z.number().int(),
+  /** The user's passkeys, oldest first. */
+  passkeys: z.array(passkeyView),
 });
 export type TwoFactorStatus = z.infer<typeof twoFactorStatus>;
 

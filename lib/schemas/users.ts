@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "@/lib/permissions";
 import { emailAddress, factorCode } from "./common";
+import { passkeyAssertion } from "./passkeys";
 
 export const role = z.enum(ROLES, { error: `must be one of: ${ROLES.join(", ")}` });
 
@@ -88,8 +89,10 @@ export const reconfirmRequest = z
   .object({
     password: loginRequest.shape.password.optional(),
     code: factorCode.optional(),
+    /** A passkey's answer to the step-up's challenge (POST /api/auth/reconfirm/passkey). */
+    assertion: passkeyAssertion.optional(),
   })
-  .refine((v) => (v.password === undefined) !== (v.code === undefined), { error: "give either password or code" });
+  .refine((v) => [v.password, v.code, v.assertion].filter((x) => x !== undefined).length === 1, { error: "give one of password, code or assertion" });
 /** Answer of confirming the password again (POST /api/auth/reconfirm). */
 export const reconfirmResponse = z.object({ confirmedAt: z.string() });
 export type ReconfirmResponse = z.infer<typeof reconfirmResponse>;

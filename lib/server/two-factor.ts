@@ -2,16 +2,20 @@ import "server-only";
 import { eq } from "drizzle-orm";
 import QRCode from "qrcode";
 import { AppError } from "@/lib/errors";
+import { PASSKEYS } from "@/lib/schemas/passkeys";
 import type { RecoveryCodesResponse, TotpEnrolment, TwoFactorStatus } from "@/lib/schemas/two-factor";
 import { withAudit, type AuditActor } from "./audit";
 import { revokeUserSessions } from "./auth/sessions";
 import { recoveryCodesLeft, removeRecoveryCodes, replaceRecoveryCodes } from "./auth/recovery-codes";
+import { listPasskeys, removeAllPasskeys } from "./auth/passkeys";
 import { useSecondFactor } from "./auth/second-factor";
 import { beginTotp, removeTotp, totpEnabled, totpUri, useTotpCode } from "./auth/totp";
 import { db } from "./db";
 import { users } from "./db/schema/core";
 import type { Actor } from "./gate/guard";
 import { requireRecentAuth, takeThrottledAttempt } from "./gate/reauth";
+import { busyError } from "./limits/one-at-a-time";
+import { perMinute } from "./limits/per-minute";
 import { roleRequiresSecondFactor } from "./two-factor-policy";
 import { getUser } from "./users";
 
@@ -25,15 +29,32 @@ async function hasPassword(userId: string): Promise<boolean> {
   return Boolean(row?.hash);
 }
 
-async function requirePasswordUser(user: Actor): Promise<void> {
+export async function requirePasswordUser(user: Actor): Promise<void> {
   if (!(await hasPassword(user.id))) {
     throw new AppError(400, "no_password", "This account signs in through single sign-on: its identity provider asks for the second factor.");
   }
 }
 
 export async function getTwoFactorStatus(user: Actor): Promise<TwoFactorStatus> {
-  const [available, totp, left, required] = await Promise.all([hasPassword(user.id), totpEnabled(user.id), recoveryCodesLeft(user.id), roleRequiresSecondFactor(user.role)]);
-  return { available, required: available && required, totp, recoveryCodesLeft: totp ? left : 0 };
+  const [available, totp, left, required, passkeys] = await Promise.all([
+    hasPassword(user.id),
+    totpEnabled(user.id),
+    recoveryCodesLeft(user.id),
+    roleRequiresSecondFactor(user.role),
+    listPasskeys(user.id),
+  ]);
+  return { available, required: available && required, totp, recoveryCodesLeft: totp ? left : 0, passkeys };
+}
+
+/**
+ * Starting enrolment (an authenticator app's new secret, a passkey's challenge) writes a row
+ * each time: at most PASSKEYS.enrolPerUserPerMinute starts a minute per user, a 429 with the
+ * wait past that, so an open session cannot churn them.
+ */
+const enrolmentStarts = perMinute("two-factor-enrol", PASSKEYS.enrolPerUserPerMinute);
+export function takeEnrolmentStart(userId: string): void {
+  const wait = enrolmentStarts.take(userId);
+  if (wait !== null) throw busyError("enrolment_limit", `At most ${PASSKEYS.enrolPerUserPerMinute} second-factor set-ups a minute: try again in ${wait} s.`, wait);
 }
 
 /** The QR code of a URI as one SVG path over a grid with a 4-module quiet zone. */
@@ -55,6 +76,7 @@ export function qrPath(text: string): { qrPath: string; qrSize: number } {
 export async function startTotp(user: Actor): Promise<TotpEnrolment> {
   await requirePasswordUser(user);
   if (await totpEnabled(user.id)) throw new AppError(409, "two_factor_on", "An authenticator app is already set up. Turn it off first to set up another.");
+  takeEnrolmentStart(user.id);
   const secret = await beginTotp(user.id);
   const uri = totpUri(secret, user.email);
   return { secret, uri, ...qrPath(uri) };
@@ -91,8 +113,8 @@ export async function regenerateRecoveryCodes(user: Actor): Promise<RecoveryCode
 }
 
 /**
- * An admin resets a user's second factor (a lost phone and lost codes): the app and the
- * recovery codes are removed and every session of the user ends, so whoever holds one of them
+ * An admin resets a user's second factor (a lost phone and lost codes): the app, the
+ * recovery codes and the passkeys are removed and every session of the user ends, so whoever holds one of them
  * must sign in again — with the password alone, then set up a new app. Audited.
  */
 export async function resetUserFactors(id: string, actor: AuditActor): Promise<{ ended: number }> {
@@ -103,6 +125,7 @@ export async function resetUserFactors(id: string, actor: AuditActor): Promise<{
     detail.hadAuthenticatorApp = await totpEnabled(id);
     await removeTotp(id);
     await removeRecoveryCodes(id);
+    detail.passkeysRemoved = await removeAllPasskeys(id);
     const ended = await revokeUserSessions(id, "two_factor_reset");
     detail.sessionsEnded = ended;
     return { ended };

@@ -39,7 +39,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl?: string }) {
     startTransition(() => action(data));
   };
 
-  if (state.step === "code") return <SecondFactorForm action={action} pending={pending} error={pending ? null : state.error} callbackUrl={callbackUrl} />;
+  if (state.step === "code") return <SecondFactorForm action={action} pending={pending} error={pending ? null : state.error} callbackUrl={callbackUrl} totp={state.totp ?? true} passkey={state.passkey ?? false} />;
 
   const fieldProps = (field: Field) => ({
     name: field,

@@ -10,15 +10,16 @@ import { Badge } from "@/components/ui/badge";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { TotpSetupButton, TotpTurnOffButton } from "./totp-buttons";
 import { RecoveryCodesCard } from "./recovery-codes-card";
+import { PasskeysCard } from "./passkeys-card";
 
-/** The user's second factor: the authenticator app and the recovery codes that stand in for it. */
+/** The user's second factors: the authenticator app, the recovery codes that stand in for it, and passkeys. */
 export function AccountScreen({ email, initialStatus }: { email: string; initialStatus: TwoFactorStatus }) {
   const { data: status = initialStatus } = useQuery({ ...twoFactorQuery(), initialData: initialStatus });
   return (
     <div className="space-y-6">
       <PageHeader title="Account" description={<>Signed in as <span className="font-medium break-all">{email}</span>. How you prove it is you when you sign in.</>} />
-      {status.required && !status.totp && (
-        <WarningNote data-testid="second-factor-required">Your role requires two-factor sign-in. Set up an authenticator app to go on using the dashboard.</WarningNote>
+      {status.required && !status.totp && !status.passkeys.length && (
+        <WarningNote data-testid="second-factor-required">Your role requires two-factor sign-in. Set up an authenticator app or add a passkey to go on using the dashboard.</WarningNote>
       )}
       <Card>
         <CardHeader>
@@ -38,6 +39,7 @@ export function AccountScreen({ email, initialStatus }: { email: string; initial
         {status.available && <CardContent>{status.totp ? <TotpTurnOffButton /> : <TotpSetupButton />}</CardContent>}
       </Card>
       {status.totp && <RecoveryCodesCard left={status.recoveryCodesLeft} />}
+      {status.available && <PasskeysCard passkeys={status.passkeys} />}
       <p className="flex items-start gap-2 text-sm text-muted-foreground">
         <ShieldCheckIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         Lost your phone and your recovery codes? An administrator can reset your second factor.

@@ -14,6 +14,7 @@ import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords, type Refusal } 
 
 export const INVALID_CREDENTIALS = "Email or password is incorrect.";
 export const INVALID_CODE = "That code is not correct. Try a new code from your app, or a recovery code.";
+export const INVALID_PASSKEY = "That passkey was not accepted. Try it again, or use a code.";
 export const EXPIRED_TICKET = "Your sign-in took too long. Enter your email and password again.";
 export const throttledMessage = (waitMs: number) => `Too many sign-in attempts. Try again in ${waitInWords(waitMs)}.`;
 
@@ -75,7 +76,7 @@ export async function checkCredentials(emailInput: string, password: string, add
   }
   // The attempt stays counted until the second factor is right (second-step.ts): forgiving it
   // here would let whoever holds the password reset the count between guesses at the code.
-  if (await hasSecondFactor(user.id)) return { ok: false, reason: "second_factor", ticket: issueTicket(user.id, now) };
+  if (await hasSecondFactor(user.id)) return { ok: false, reason: "second_factor", ticket: issueTicket(user.id, user.passwordHash, now) };
   return completeSignIn(user, keys, address, now, "password");
 }
 

@@ -71,15 +71,16 @@ const credentials = Credentials({
   },
 });
 
-/** The second step: the ticket from the password step and a code; only a right code makes a session. */
+/** The second step: the ticket from the password step and a code or a passkey's answer; only a right one makes a session. */
 const secondFactor = Credentials({
   id: "second-factor",
   name: "Second factor",
-  credentials: { ticket: { type: "text" }, code: { type: "text" } },
+  credentials: { ticket: { type: "text" }, code: { type: "text" }, assertion: { type: "text" } },
   async authorize(raw, request) {
     const parsed = secondFactorRequest.safeParse(raw);
     if (!parsed.success) throw new InvalidCode();
-    const result = await checkSecondStep(parsed.data.ticket, parsed.data.code, clientAddress(request.headers));
+    const { ticket, code, assertion } = parsed.data;
+    const result = await checkSecondStep(ticket, assertion ? { assertion } : { code: code ?? "" }, clientAddress(request.headers));
     if (result.ok) return { id: result.user.id, email: result.user.email, name: result.user.name };
     throw refusal(result, () => new InvalidCode());
   },

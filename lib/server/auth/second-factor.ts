@@ -1,13 +1,18 @@
 import "server-only";
+import type { PasskeyAssertion } from "@/lib/schemas/passkeys";
+import { hasPasskey, usePasskey } from "./passkeys";
 import { asTotpCode, totpEnabled, useTotpCode } from "./totp";
 import { useRecoveryCode } from "./recovery-codes";
 
-/** Which factor a code matched: the authenticator app or a recovery code. */
-export type FactorUsed = "totp" | "recovery_code";
+/** Which factor a proof matched: the authenticator app, a recovery code or a passkey. */
+export type FactorUsed = "totp" | "recovery_code" | "passkey";
 
-/** Whether sign-in asks this user for a second factor after the password. */
+/** A proof offered at sign-in or at the step-up: a typed code, or a passkey's assertion. */
+export type FactorProof = { code: string } | { assertion: PasskeyAssertion };
+
+/** Whether sign-in asks this user for a second factor after the password: an app or a passkey. */
 export async function hasSecondFactor(userId: string): Promise<boolean> {
-  return totpEnabled(userId);
+  return (await totpEnabled(userId)) || (await hasPasskey(userId));
 }
 
 /**
@@ -18,4 +23,10 @@ export async function useSecondFactor(userId: string, input: string, now = Date.
   if (asTotpCode(input)) return (await useTotpCode(userId, input, { now })) ? "totp" : null;
   if (!(await totpEnabled(userId))) return null;
   return (await useRecoveryCode(userId, input, now)) ? "recovery_code" : null;
+}
+
+/** A code, or a passkey's answer to the user's outstanding challenge for `purpose`. */
+export async function useFactorProof(userId: string, proof: FactorProof, purpose: "sign_in" | "step_up", now = Date.now()): Promise<FactorUsed | null> {
+  if ("code" in proof) return useSecondFactor(userId, proof.code, now);
+  return (await usePasskey(userId, purpose, proof.assertion, now)) ? "passkey" : null;
 }

@@ -3,7 +3,10 @@ import { Secret, TOTP } from "otpauth";
 import { SYSTEM_ACTOR, listAudit } from "../audit";
 import { useTestDb } from "../db/test-db";
 import { setTestEnv } from "../test-helpers";
-import { createUser } from "../users";
+import { createUser, resetPassword } from "../users";
+import { db } from "../db";
+import { users } from "../db/schema/core";
+import { eq } from "drizzle-orm";
 import { checkCredentials, refusalMessage, INVALID_CODE } from "./credentials";
 import { replaceRecoveryCodes } from "./recovery-codes";
 import { checkSecondStep } from "./second-step";
@@ -33,6 +36,11 @@ async function twoFactorUser(email: string): Promise<{ id: string; secret: strin
   return { id: user.id, secret, codes: await replaceRecoveryCodes(user.id) };
 }
 
+async function getUserRow(id: string) {
+  const [row] = await (await db()).select().from(users).where(eq(users.id, id)).limit(1);
+  return row!;
+}
+
 async function ticketFor(email: string, address: string, now = T): Promise<string> {
   const step = await checkCredentials(email, PASSWORD, address, now);
   if (step.ok || step.reason !== "second_factor") throw new Error(`expected the second step, got ${JSON.stringify(step)}`);
@@ -43,7 +51,7 @@ describe("the second step of sign-in", () => {
   it("a right password alone signs in no one: the answer is a ticket, and the code completes it once", async () => {
     const { id, secret } = await twoFactorUser("two@example.com");
     const ticket = await ticketFor("two@example.com", "10.0.0.1");
-    expect(readTicket(ticket, T)).toBe(id);
+    expect(readTicket(ticket, T)?.userId).toBe(id);
     const code = codeAt(secret, T);
     const ok = await checkSecondStep(ticket, code, "10.0.0.1", T);
     expect(ok).toMatchObject({ ok: true, user: { id } });
@@ -76,12 +84,20 @@ describe("the second step of sign-in", () => {
 
   it("refuses a forged, altered or expired ticket before looking at the code", async () => {
     const { id, secret } = await twoFactorUser("tick@example.com");
-    const good = issueTicket(id, T);
-    const [, exp, sig] = good.split(".");
-    const other = `${Buffer.from("someone-else").toString("base64url")}.${exp}.${sig}`;
-    for (const ticket of [other, `${good}x`, "a.b.c", "", issueTicket(id, T - TICKET_TTL_MS - 1)]) {
+    const good = await ticketFor("tick@example.com", "10.0.4.1");
+    const [, exp, version, sig] = good.split(".");
+    const other = `${Buffer.from("someone-else").toString("base64url")}.${exp}.${version}.${sig}`;
+    const hash = (await getUserRow(id)).passwordHash!;
+    for (const ticket of [other, `${good}x`, "a.b.c", "", issueTicket(id, hash, T - TICKET_TTL_MS - 1), issueTicket(id, "another password's hash", T)]) {
       expect(await checkSecondStep(ticket, codeAt(secret, T), "10.0.4.1", T)).toEqual({ ok: false, reason: "expired" });
     }
+  });
+
+  it("a password changed or reset after the password step makes its ticket worthless", async () => {
+    const { id, secret } = await twoFactorUser("reset@example.com");
+    const ticket = await ticketFor("reset@example.com", "10.0.6.1");
+    await resetPassword(id, SYSTEM_ACTOR);
+    expect(await checkSecondStep(ticket, codeAt(secret, T), "10.0.6.1", T)).toEqual({ ok: false, reason: "expired" });
   });
 
   it("a user without a second factor signs in with the password alone, as before", async () => {

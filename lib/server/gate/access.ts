@@ -11,6 +11,7 @@ import { db, dbKind, type Db } from "../db";
 import { writeEpoch } from "../db/write-epoch";
 import { projects, userProjects, users } from "../db/schema/core";
 import { sessions } from "../db/schema/sessions";
+import { webauthnCredentials } from "../db/schema/passkeys";
 import { totpFactors, twoFactorRequiredRoles } from "../db/schema/two-factor";
 import { env } from "../env";
 import { getProject } from "../projects";
@@ -64,7 +65,7 @@ function prepareActorQuery(d: Db) {
       projectIds: sql<string[]>`coalesce((select array_agg(${userProjects.projectId}) from ${userProjects} where ${userProjects.userId} = ${users.id}), '{}')`,
       // A role that requires a second factor, a password user (single sign-on relies on its
       // provider) and no factor yet: the guard leads to the Account screen (authorize).
-      secondFactorDue: sql<boolean>`(${users.passwordHash} is not null and exists(select 1 from ${twoFactorRequiredRoles} where ${twoFactorRequiredRoles.role} = ${users.role}) and not exists(select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.enabledAt} is not null))`,
+      secondFactorDue: sql<boolean>`(${users.passwordHash} is not null and exists(select 1 from ${twoFactorRequiredRoles} where ${twoFactorRequiredRoles.role} = ${users.role}) and not exists(select 1 from ${totpFactors} where ${totpFactors.userId} = ${users.id} and ${totpFactors.enabledAt} is not null) and not exists(select 1 from ${webauthnCredentials} where ${webauthnCredentials.userId} = ${users.id}))`,
       signedInAt: sessions.signedInAt,
       lastSeenAt: sessions.lastSeenAt,
       revokedAt: sessions.revokedAt,

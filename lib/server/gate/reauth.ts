@@ -1,10 +1,13 @@
 import "server-only";
 import { eq } from "drizzle-orm";
+import type { PublicKeyCredentialRequestOptionsJSON } from "@simplewebauthn/server";
 import { AppError } from "@/lib/errors";
+import type { PasskeyAssertion } from "@/lib/schemas/passkeys";
 import type { ReconfirmResponse } from "@/lib/schemas/users";
 import { withAudit } from "../audit";
 import { verifyPassword } from "../auth/password";
-import { useSecondFactor } from "../auth/second-factor";
+import { authenticationOptions } from "../auth/passkeys";
+import { useFactorProof, type FactorProof } from "../auth/second-factor";
 import { forgiveAttempt, takeAttempt, throttleKeys, waitInWords } from "../auth/throttle";
 import { db } from "../db";
 import { users } from "../db/schema/core";
@@ -61,15 +64,27 @@ export async function takeThrottledAttempt(email: string, address: string): Prom
  * code from it (the authenticator app's or a recovery code), throttled and counted exactly like
  * sign-in, and records the confirmation.
  */
-export async function reconfirm(user: Actor, input: { password?: string; code?: string }, address: string): Promise<ReconfirmResponse> {
-  if (input.code !== undefined) return reconfirmCode(user, input.code, address);
+export async function reconfirm(user: Actor, input: { password?: string; code?: string; assertion?: PasskeyAssertion }, address: string): Promise<ReconfirmResponse> {
+  if (input.code !== undefined) return reconfirmFactor(user, { code: input.code }, address);
+  if (input.assertion !== undefined) return reconfirmFactor(user, { assertion: input.assertion }, address);
   return reconfirmPassword(user, input.password ?? "", address);
 }
 
-async function reconfirmCode(user: Actor, code: string, address: string): Promise<ReconfirmResponse> {
+/** The step-up's challenge for a passkey (POST /api/auth/reconfirm/passkey); 409 when the user has none. */
+export async function stepUpPasskeyOptions(user: Actor): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  const options = await authenticationOptions(user.id, "step_up");
+  if (!options) throw new AppError(409, "no_passkey", "You have no passkey: confirm with your password or a code.");
+  return options;
+}
+
+async function reconfirmFactor(user: Actor, proof: FactorProof, address: string): Promise<ReconfirmResponse> {
   const keys = await takeThrottledAttempt(user.email, address);
-  return withAudit({ actor: user, action: "auth.reconfirm", target: user.email, detail: { method: "code" } }, async () => {
-    if (!(await useSecondFactor(user.id, code))) throw new AppError(400, "invalid_code", "code: is not correct", "code");
+  const passkey = "assertion" in proof;
+  return withAudit({ actor: user, action: "auth.reconfirm", target: user.email, detail: { method: passkey ? "passkey" : "code" } }, async () => {
+    if (!(await useFactorProof(user.id, proof, "step_up"))) {
+      if (passkey) throw new AppError(400, "invalid_passkey", "assertion: the passkey was not accepted — try again", "assertion");
+      throw new AppError(400, "invalid_code", "code: is not correct", "code");
+    }
     await forgiveAttempt(keys);
     return recordConfirmation(user.id);
   });

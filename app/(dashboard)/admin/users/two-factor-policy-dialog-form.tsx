@@ -45,7 +45,7 @@ export default function TwoFactorPolicyDialogForm({ open, onOpenChange, trigger 
       onOpenChange={onOpenChange}
       trigger={trigger}
       title="Two-factor sign-in rules"
-      description="Users of a checked role must set up an authenticator app: until they do, the dashboard shows them only their Account screen. Users who sign in through single sign-on rely on their identity provider."
+      description="Users of a checked role must set up an authenticator app or a passkey: until they do, the dashboard shows them only their Account screen. Users who sign in through single sign-on rely on their identity provider."
       {...dialog}
       submitLabel="Save rules"
     >

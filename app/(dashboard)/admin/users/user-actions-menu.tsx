@@ -174,7 +174,7 @@ export function UserActionsMenu({
         open={dialog === "two-factor"}
         onOpenChange={(o) => setDialog(o ? "two-factor" : null)}
         title={`Reset the two-factor sign-in of ${who}?`}
-        description={`For a lost phone: ${user.email}'s authenticator app and recovery codes stop working at once and they are signed out everywhere. They sign in next with the password alone, and can then set up a new app. Check it is really them who asks.`}
+        description={`For a lost phone: ${user.email}'s authenticator app, recovery codes and passkeys stop working at once and they are signed out everywhere. They sign in next with the password alone, and can then set up a new app or passkey. Check it is really them who asks.`}
         confirmLabel="Reset two-factor"
         onConfirm={() => resetTwoFactor.mutateAsync()}
       />

@@ -47,7 +47,7 @@ describe("setting up an authenticator app", () => {
     const [row] = await (await db()).select().from(totpFactors).where(eq(totpFactors.userId, userId));
     expect(row.secretSealed).not.toContain(secret);
     expect(row.enabledAt).toBeNull();
-    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0 });
+    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0, passkeys: [] });
   });
 
   it("refuses a wrong code naming the field, then turns on with a right one and answers ten recovery codes once", async () => {
@@ -64,7 +64,7 @@ describe("setting up an authenticator app", () => {
     const stored = await (await db()).select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     expect(stored).toHaveLength(10);
     for (const row of stored) expect(codes).not.toContain(row.codeHash);
-    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: true, recoveryCodesLeft: 10 });
+    expect(await (await STATUS(await apiRequest("/api/account/two-factor", { cookie }), params({}))).json()).toEqual({ available: true, required: false, totp: true, recoveryCodesLeft: 10, passkeys: [] });
   });
 
   it("will not start over while on: an open session cannot swap the secret", async () => {
@@ -92,9 +92,23 @@ describe("setting up an authenticator app", () => {
     expect((await post(DISABLE, "/api/account/two-factor/totp", { code: "zzzzz-zzzzz" }, cookie, "DELETE")).status).toBe(400);
     const off = await post(DISABLE, "/api/account/two-factor/totp", { code: codes[0].toUpperCase() }, cookie, "DELETE");
     expect(off.status).toBe(200);
-    expect(await off.json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0 });
+    expect(await off.json()).toEqual({ available: true, required: false, totp: false, recoveryCodesLeft: 0, passkeys: [] });
     expect(await (await db()).select().from(recoveryCodes).where(eq(recoveryCodes.userId, userId))).toEqual([]);
     // Without a factor a code is no step-up.
     expect((await post(RECONFIRM, "/api/auth/reconfirm", { code: codes[1] })).status).toBe(400);
+  });
+});
+
+describe("starting enrolment", () => {
+  it("is limited per user: the sixth start in a minute is a 429 with the wait, another user is not held", async () => {
+    const other = (await createUser(createUserRequest.parse({ email: "churn@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
+    const churn = await sessionCookie(other);
+    for (let i = 0; i < 5; i++) expect((await post(START, "/api/account/two-factor/totp", undefined, churn)).status).toBe(200);
+    const refused = await post(START, "/api/account/two-factor/totp", undefined, churn);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await refused.json()).error.code).toBe("enrolment_limit");
+    const third = (await createUser(createUserRequest.parse({ email: "fresh@example.com", role: "support", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
+    expect((await post(START, "/api/account/two-factor/totp", undefined, await sessionCookie(third))).status).toBe(200);
   });
 });

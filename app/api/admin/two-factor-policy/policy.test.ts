@@ -4,6 +4,7 @@ import { Secret, TOTP } from "otpauth";
 import { SYSTEM_ACTOR, listAudit } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { users } from "@/lib/server/db/schema/core";
+import { webauthnCredentials } from "@/lib/server/db/schema/passkeys";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { createUser } from "@/lib/server/users";
 import { apiRequest, params, sessionCookie, setTestEnv } from "@/lib/server/test-helpers";
@@ -71,5 +72,15 @@ describe("requiring a second factor per role", () => {
     expect((await get(PROJECTS, "/api/projects", marketer)).status).toBe(403);
     await send(PUT, "/api/admin/two-factor-policy", admin, { requiredRoles: [] });
     expect((await get(PROJECTS, "/api/projects", marketer)).status).toBe(200);
+  });
+
+  it("a passkey counts as the second factor", async () => {
+    const viewerId = (await createUser(createUserRequest.parse({ email: "pk-marketer@example.com", role: "marketer", password: PASSWORD }), SYSTEM_ACTOR)).user.id;
+    const viewer = await sessionCookie(viewerId);
+    await send(PUT, "/api/admin/two-factor-policy", admin, { requiredRoles: ["marketer"] });
+    expect((await get(PROJECTS, "/api/projects", viewer)).status).toBe(403);
+    await (await db()).insert(webauthnCredentials).values({ userId: viewerId, credentialId: "cred-pk-marketer", publicKey: "AA", name: "Laptop" });
+    expect((await get(PROJECTS, "/api/projects", viewer)).status).toBe(200);
+    await send(PUT, "/api/admin/two-factor-policy", admin, { requiredRoles: [] });
   });
 });

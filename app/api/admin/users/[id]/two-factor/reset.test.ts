@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR, listAudit } from "@/lib/server/audit";
 import { useTestDb } from "@/lib/server/db/test-db";
+import { db } from "@/lib/server/db";
+import { webauthnCredentials } from "@/lib/server/db/schema/passkeys";
+import { countPasskeys } from "@/lib/server/auth/passkeys";
 import { replaceRecoveryCodes, recoveryCodesLeft } from "@/lib/server/auth/recovery-codes";
 import { beginTotp, totpEnabled, useTotpCode } from "@/lib/server/auth/totp";
 import { hasSecondFactor } from "@/lib/server/auth/second-factor";
@@ -29,6 +32,7 @@ beforeAll(async () => {
   const code = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate();
   expect(await useTotpCode(userId, code, { enrolling: true })).toBe(true);
   await replaceRecoveryCodes(userId);
+  await (await db()).insert(webauthnCredentials).values({ userId, credentialId: "cred-lost-phone", publicKey: "AA", name: "Phone" });
 });
 afterAll(() => dispose());
 
@@ -48,9 +52,11 @@ describe("DELETE /api/admin/users/[id]/two-factor", () => {
     expect(await res.json()).toEqual({ ended: 1 });
     expect(await totpEnabled(userId)).toBe(false);
     expect(await recoveryCodesLeft(userId)).toBe(0);
+    expect(await countPasskeys(userId)).toBe(0);
+    expect(await hasSecondFactor(userId)).toBe(false);
     expect((await STATUS(await apiRequest("/api/account/two-factor", { cookie: userSession }), params({}))).status).toBe(401);
     const { data } = await listAudit(auditQuery.parse({ action: "user.two_factor_reset" }));
-    expect(data[0]).toMatchObject({ actorEmail: "a@example.com", target: "lost-phone@example.com", outcome: "success", detail: { hadAuthenticatorApp: true, sessionsEnded: 1 } });
+    expect(data[0]).toMatchObject({ actorEmail: "a@example.com", target: "lost-phone@example.com", outcome: "success", detail: { hadAuthenticatorApp: true, passkeysRemoved: 1, sessionsEnded: 1 } });
   });
 
   it("a user that is not there is a 404", async () => {
