@@ -43,6 +43,8 @@ const schema = z.object({
   SERVICE_RATE_LIMIT: z.coerce.number().int().positive().default(100),
   SERVICE_RATE_BURST: z.coerce.number().int().positive().optional(),
   SERVICE_WORKER_POLL_MS: z.coerce.number().int().positive().default(200),
+  /** How long after a demo project's first endpoint is created its history's hand-over starts (seed/replay.ts). */
+  SERVICE_DEMO_REPLAY_DELAY_MS: z.coerce.number().int().nonnegative().default(3000),
   SERVICE_FAULT_BATCH_EVERY: z.coerce.number().int().nonnegative().default(0),
   SERVICE_SEED: z.enum(["auto", "off"]).default("auto"),
   /** `off` seeds the base demo without its 30-day history (service/seed/). */
@@ -66,6 +68,8 @@ export function testConfig(overrides: Partial<ServiceConfig> = {}): ServiceConfi
     SERVICE_SANDBOX_STEP_MS: 0,
     SERVICE_WEBHOOK_RETRY_SCHEDULE: [50, 100, 200],
     SERVICE_WORKER_POLL_MS: 20,
+    // The tests' receivers hold a delivery until they know the secret (seed/test-receiver.ts).
+    SERVICE_DEMO_REPLAY_DELAY_MS: 0,
     SERVICE_RATE_LIMIT: 10_000,
     SERVICE_SEED: "off",
     ...overrides,

@@ -64,7 +64,7 @@ export function register(app: App) {
         secret: newSigningSecret(),
       }).returning();
       // A demo project's first endpoint receives its seeded past (README, "Seed").
-      await offerDemoHistory(tx, row);
+      await offerDemoHistory(tx, row, c.get("deps").config.SERVICE_DEMO_REPLAY_DELAY_MS);
       return row;
     });
     return c.json(toWebhook(row, "full"), 201);

@@ -23,12 +23,6 @@ export const REPLAY_BATCH_MESSAGES = 8;
 /** Requests in flight for all replays together, so the receiver is never flooded. */
 export const REPLAY_CONCURRENCY = 4;
 /**
- * The hand-over starts this long after the first endpoint is created: the receiver stores its
- * secret meanwhile, and a receiver that made two endpoints at once (two processes racing)
- * has deleted the one it does not keep.
- */
-const START_DELAY_MS = 3000;
-/**
  * No new request starts after this long in one run (a slow receiver): the run ends well
  * inside the queue's lease, so the job is never taken twice at once; the next run goes on.
  */
@@ -39,9 +33,12 @@ const RUN_BUDGET_MS = 15_000;
  * handed over yet, each new endpoint becomes a candidate with its cut: the last event
  * recorded before it existed. The cut is drawn under a lock that waits for every transaction
  * still writing events, so each event is either up to the cut (past) or written after the
- * endpoint is visible (delivered live), never both. The first candidate queues the hand-over.
+ * endpoint is visible (delivered live), never both. The first candidate queues the hand-over,
+ * to start `startDelayMs` later (SERVICE_DEMO_REPLAY_DELAY_MS, 3 s): the receiver stores its
+ * secret meanwhile, and a receiver that made two endpoints at once (two processes racing) has
+ * deleted the one it does not keep.
  */
-export async function offerDemoHistory(tx: Tx, webhook: { id: string; projectId: string }): Promise<boolean> {
+export async function offerDemoHistory(tx: Tx, webhook: { id: string; projectId: string }, startDelayMs: number): Promise<boolean> {
   const open = await tx.select({ projectId: demoHistories.projectId }).from(demoHistories)
     .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)));
   if (!open.length) return false;
@@ -53,7 +50,7 @@ export async function offerDemoHistory(tx: Tx, webhook: { id: string; projectId:
     .where(and(eq(demoHistories.projectId, webhook.projectId), isNull(demoHistories.replayWebhookId)))
     .returning({ candidates: demoHistories.replayCandidates });
   if (!row) return false;
-  if (row.candidates.length === 1) await enqueue(tx, DEMO_REPLAY_JOB, { projectId: webhook.projectId, batch: 0 }, new Date(Date.now() + START_DELAY_MS));
+  if (row.candidates.length === 1) await enqueue(tx, DEMO_REPLAY_JOB, { projectId: webhook.projectId, batch: 0 }, new Date(Date.now() + startDelayMs));
   return true;
 }
 

@@ -5,14 +5,23 @@ import { webhookPayload, type WebhookPayload } from "../../contract/wire";
 
 export type Delivery = { id: string; payload: WebhookPayload; at: number };
 
+/** How long a delivery that arrives before the secret is known waits for it before it is refused. */
+const SECRET_WAIT_MS = 10_000;
+
 /**
  * A webhook receiver for the demo tests: verifies each signature (Standard Webhooks) once the
- * secret is known, answers after `delayMs`, and counts the requests it has in flight.
+ * secret is known, answers after `delayMs`, and counts the requests it has in flight. A delivery
+ * that arrives before the test has stored the secret (the hand-over may start at once, the tests'
+ * SERVICE_DEMO_REPLAY_DELAY_MS being 0) waits for it, as a real receiver's lookup would: the
+ * outcome never depends on which comes first.
  */
 export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
   const deliveries: Delivery[] = [];
   const rejected: string[] = [];
   let secret: string | null = null;
+  let secretKnown: () => void = () => {};
+  const secretStored = new Promise<void>((resolve) => (secretKnown = resolve));
+  const secretOrTimeout = () => Promise.race([secretStored, new Promise<void>((resolve) => setTimeout(resolve, SECRET_WAIT_MS).unref())]);
   let inFlight = 0;
   let maxInFlight = 0;
   const listeners = new Set<(d: Delivery) => void>();
@@ -23,7 +32,8 @@ export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      setTimeout(() => {
+      setTimeout(async () => {
+        if (!secret) await secretOrTimeout();
         inFlight--;
         try {
           if (!secret) throw new Error("no secret yet");
@@ -47,7 +57,10 @@ export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
     deliveries,
     rejected,
     get maxInFlight() { return maxInFlight; },
-    setSecret: (s: string) => { secret = s; },
+    setSecret: (s: string) => {
+      secret = s;
+      secretKnown();
+    },
     onDelivery: (listener: (d: Delivery) => void) => listeners.add(listener),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
