@@ -157,7 +157,7 @@ export async function indexSection(N: number, time: Timer, total = 1_000_000, ta
     await db.execute(sql`analyze`);
     const buildMs = performance.now() - built;
     const left = rowsOf<{ n: number }>(await db.execute(sql`select count(*)::int as n from insight_dirty`))[0]!.n;
-    console.log(`  rollups built from ${marked.toLocaleString("en")} marked messages (${refreshed.toLocaleString("en")} refreshed${left ? `, ${left.toLocaleString("en")} marks left: stopped by --build-seconds` : ""}) in ${(buildMs / 1000).toFixed(1)} s: ${Math.round(refreshed / (buildMs / 1000)).toLocaleString("en")} messages/s`);
+    console.log(`  rollups built from ${marked ? `${marked.toLocaleString("en")} marked messages` : "the marks an earlier run left"} (${refreshed.toLocaleString("en")} refreshed${left ? `, ${left.toLocaleString("en")} marks left: stopped by --build-seconds` : ""}) in ${(buildMs / 1000).toFixed(1)} s: ${Math.round(refreshed / (buildMs / 1000)).toLocaleString("en")} messages/s`);
     const sizes = rowsOf<Record<string, string>>(
       await db.execute(sql`
         select pg_size_pretty(pg_database_size(current_database())) as database,
