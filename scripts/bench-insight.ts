@@ -1,5 +1,6 @@
 /**
- * `npm run bench:insight [-- N] [-- --only <section>]`: the speed of the insight features,
+ * `npm run bench:insight [-- N] [--only <section>] [--messages M] [--postgres <database url>] [--build-seconds S]`:
+ * the speed of the insight features,
  * one section each, every section printing its figures and their ratio to its target.
  *
  *   presend  the pre-send checks (no SpamAssassin) of a generated 100 KB template,
@@ -7,7 +8,13 @@
  *   index    1,000,000 messages in the index: load, rollup build, sizes, and p50/p95 of the
  *            overview's figures, the provider table, the top links, one alert check and
  *            the Tags screen's figures (50 tag values);
- *            target: p95 under 200 ms each (scripts/lib/insight-bench.ts).
+ *            target: p95 under 200 ms each (scripts/lib/insight-bench.ts). `--messages`
+ *            (or BENCH_INSIGHT_MESSAGES) sets the size; `--postgres` runs it in that (existing,
+ *            scratch) Postgres database instead of PGlite: loaded if empty, used as found
+ *            otherwise, never dropped (drop it yourself); `--build-seconds` stops the rollup
+ *            build after S seconds and times the figures on what was built (a later run goes on
+ *            from the marks left; 0: no build); `--build-only` stops before the timings (so a long
+ *            load and build can run niced, and the timings later, alone).
  *   ingest   the stream's per-event write cost and the insight mark's share of it.
  */
 import { performance } from "node:perf_hooks";
@@ -16,8 +23,14 @@ import { rerunUnderReactServer } from "./lib/react-server";
 rerunUnderReactServer(import.meta.url, "BENCH_INSIGHT_CHILD");
 
 const args = process.argv.slice(2);
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : null;
-const N = Number(args.find((a) => /^\d+$/.test(a))) || 30;
+const option = (name: string) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : undefined);
+const only = option("only") ?? null;
+// N: a bare number, not an option's value.
+const N = Number(args.find((a, i) => /^\d+$/.test(a) && !args[i - 1]?.startsWith("--"))) || 30;
+const MESSAGES = Number(option("messages")?.replaceAll(/[_,]/g, "")) || Number(process.env.BENCH_INSIGHT_MESSAGES) || undefined;
+const POSTGRES = option("postgres");
+const BUILD_SECONDS = option("build-seconds") === undefined ? undefined : Number(option("build-seconds"));
+const BUILD_ONLY = args.includes("--build-only");
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -96,7 +109,7 @@ async function presendSection() {
 
 const SECTIONS: Record<string, () => Promise<void>> = {
   presend: presendSection,
-  index: async () => (await import("./lib/insight-bench")).indexSection(N, time, Number(process.env.BENCH_INSIGHT_MESSAGES) || undefined),
+  index: async () => (await import("./lib/insight-bench")).indexSection(N, time, MESSAGES, { postgres: POSTGRES, buildSeconds: BUILD_SECONDS, buildOnly: BUILD_ONLY }),
   ingest: async () => (await import("./lib/insight-bench")).ingestSection(N, time),
 };
 
