@@ -3,7 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { settleAfterResponses } from "@/lib/server/http/after-response";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
-import { db } from "@/lib/server/db";
+import { db, dbKind } from "@/lib/server/db";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
@@ -231,6 +231,43 @@ describe("readMessage", () => {
     await readMessage(streamed, "msg_1", { fresh: true });
     await settleAfterResponses();
     expect(await checkedAt()).toBeGreaterThan(first!);
+  });
+
+  it("on PGlite, keeps the index's state between reads until the next write: a repeated read of a settled message asks the database nothing", async (ctx) => {
+    // Kept only where every write is seen (one process on PGlite); a Postgres run has nothing to check.
+    if ((await dbKind()) !== "pglite") return ctx.skip();
+    const engine = ((await db()) as unknown as { $client: { execProtocolRawSync: (...args: unknown[]) => unknown } }).$client;
+    const exchange = engine.execProtocolRawSync;
+    let exchanges = 0;
+    engine.execProtocolRawSync = (...args) => (exchanges++, exchange.apply(engine, args));
+    const d = await db();
+    const read = async () => {
+      expect((await readMessage(streamed, "msg_1", { fresh: true })).status).toBe("sent");
+      await settleAfterResponses();
+    };
+    try {
+      await read(); // written into the index
+      await read(); // the state after that write is read, and kept
+      const before = exchanges;
+      await read();
+      await read();
+      expect(exchanges - before).toBe(0);
+      // A write, whoever made it (here: another piece of work changing the status), ends what was kept:
+      // the next read sees the index no longer shows its answer, and writes it again.
+      await d.update(indexedMessages).set({ status: "delivered" }).where(eq(indexedMessages.id, "msg_1"));
+      await read();
+      expect((await d.select().from(indexedMessages).where(eq(indexedMessages.id, "msg_1")))[0]?.status).toBe("sent");
+      // An event for the message: the next read is cached anew with the event's sequence, not the kept one.
+      await deliverEvent("delivered");
+      status.streamed = "delivered";
+      await readMessage(streamed, "msg_1", { fresh: true });
+      await settleAfterResponses();
+      const reads0 = reads("streamed");
+      expect((await readMessage(streamed, "msg_1")).status).toBe("delivered");
+      expect(reads("streamed")).toBe(reads0);
+    } finally {
+      engine.execProtocolRawSync = exchange;
+    }
   });
 
   it("writes a message it read into the index, after answering", async () => {

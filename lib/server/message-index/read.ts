@@ -4,7 +4,8 @@ import { sql } from "drizzle-orm";
 import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/gate/access";
 import { afterResponse } from "@/lib/server/http/after-response";
-import { db, type Db } from "@/lib/server/db";
+import { db, dbKind, type Db } from "@/lib/server/db";
+import { writeEpoch } from "@/lib/server/db/write-epoch";
 import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
@@ -46,14 +47,20 @@ const statusAccountedFor = (status: string | null, hit: Entry) =>
  * newest event for it at that time — so a read that brings back the same answer, while the index
  * still shows what was written, writes nothing (a write costs far more than the read it follows).
  */
-type Cache = { entries: Map<string, Entry>; epoch: number; indexed: Map<string, { message: Message; eventSeq: number }> };
+type Cache = {
+  entries: Map<string, Entry>;
+  epoch: number;
+  indexed: Map<string, { message: Message; eventSeq: number }>;
+  /** The index's state per message as last read, with the database's write epoch then (indexState). */
+  states: Map<string, { state: IndexState; writeEpoch: number }>;
+};
 
 // On globalThis: Next bundles the ingest route and the message routes separately, and the
 // ingest's invalidation must reach the same cache the reads use.
 const CACHE = Symbol.for("mail-dashboard.message-read-cache");
 function cache(): Cache {
   const holder = globalThis as { [CACHE]?: Cache };
-  return (holder[CACHE] ??= { entries: new Map(), epoch: 0, indexed: new Map() });
+  return (holder[CACHE] ??= { entries: new Map(), epoch: 0, indexed: new Map(), states: new Map() });
 }
 
 const keyOf = (projectId: string, id: string) => `${projectId}\u0000${id}`;
@@ -63,6 +70,7 @@ export function invalidateMessage(projectId: string, id: string): void {
   const c = cache();
   c.entries.delete(keyOf(projectId, id));
   c.indexed.delete(keyOf(projectId, id));
+  c.states.delete(keyOf(projectId, id));
   c.epoch++;
 }
 
@@ -70,6 +78,7 @@ export function invalidateMessage(projectId: string, id: string): void {
 export function clearMessageCache(): void {
   cache().entries.clear();
   cache().indexed.clear();
+  cache().states.clear();
 }
 
 export type IndexState = { streaming: boolean; eventSeq: number; status: string | null };
@@ -91,12 +100,35 @@ function prepareStateQuery(d: Db) {
     .prepare("message_read_state");
 }
 
-async function indexState(projectId: string, id: string): Promise<IndexState> {
+/**
+ * The index's state of one message. With one process on PGlite (`kept`), a state read is kept
+ * until the next write to the database, whoever made it (../db/write-epoch.ts counts every
+ * write reaching the engine, and PGlite admits one process): a repeated read of a settled
+ * message then asks the database nothing, as the guard keeps its session row. The query is six
+ * exchanges with the engine: a no-cache read and its after-response work cost 2.95 ms of CPU
+ * with it and 0.80 ms without (one process, 150 reads in each of 6 interleaved rounds).
+ */
+async function indexState(projectId: string, id: string, kept = false): Promise<IndexState> {
   const d = await db();
+  const keep = kept && (await dbKind()) === "pglite";
+  const states = cache().states;
+  const key = keyOf(projectId, id);
+  const epoch = writeEpoch();
+  if (keep) {
+    const last = states.get(key);
+    if (last && last.writeEpoch === epoch) return last.state;
+  }
   let q = preparedStateQueries.get(d);
   if (!q) preparedStateQueries.set(d, (q = prepareStateQuery(d)));
   const [row] = await q.execute({ projectId, id });
-  return { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0), status: row?.status ?? null };
+  const state = { streaming: Boolean(row?.streaming), eventSeq: Number(row?.eventSeq ?? 0), status: row?.status ?? null };
+  // Kept only when no write came in while it was read.
+  if (keep && writeEpoch() === epoch) {
+    states.delete(key);
+    if (states.size >= MAX_ENTRIES) states.delete(states.keys().next().value!);
+    states.set(key, { state, writeEpoch: epoch });
+  }
+  return state;
 }
 
 /**
@@ -182,7 +214,7 @@ export async function readThroughCache(
   // (the epoch, taken before the service was asked): the state may be read after the answer.
   const message = await service.emails.get(project.externalId, id);
   let later: Promise<IndexState> | undefined;
-  return { message, fromService: true, state: () => (later ??= indexState(project.id, id).then((known) => settle(message, known))) };
+  return { message, fromService: true, state: () => (later ??= indexState(project.id, id, true).then((known) => settle(message, known))) };
 }
 
 function remember(c: Cache, key: string, entry: Entry): void {

@@ -20,3 +20,15 @@ export const leaseColumns = () => ({
   leaseUntil: at("lease_until"),
   lastError: text("last_error"),
 });
+
+/** An insight rollup's row: its messages by outcome, opened and clicked (insight_hourly, insight_tag_hourly). */
+export const outcomeCountColumns = () => ({
+  sent: integer("sent").notNull().default(0),
+  delivered: integer("delivered").notNull().default(0),
+  bounced: integer("bounced").notNull().default(0),
+  complained: integer("complained").notNull().default(0),
+  rejected: integer("rejected").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  opened: integer("opened").notNull().default(0),
+  clicked: integer("clicked").notNull().default(0),
+});

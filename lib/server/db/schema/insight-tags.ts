@@ -1,5 +1,5 @@
-import { boolean, index, integer, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
-import { at } from "./columns";
+import { boolean, index, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { at, outcomeCountColumns } from "./columns";
 import { projectIdColumn } from "./core";
 
 /**
@@ -49,14 +49,7 @@ export const insightTagHourly = pgTable(
     hour: at("hour").notNull(),
     name: text("name").notNull(),
     value: text("value").notNull(),
-    sent: integer("sent").notNull().default(0),
-    delivered: integer("delivered").notNull().default(0),
-    bounced: integer("bounced").notNull().default(0),
-    complained: integer("complained").notNull().default(0),
-    rejected: integer("rejected").notNull().default(0),
-    failed: integer("failed").notNull().default(0),
-    opened: integer("opened").notNull().default(0),
-    clicked: integer("clicked").notNull().default(0),
+    ...outcomeCountColumns(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.hour, t.name, t.value] })],
 );

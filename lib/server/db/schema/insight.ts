@@ -1,5 +1,5 @@
 import { bigserial, boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, uniqueIndex } from "drizzle-orm/pg-core";
-import { at, generatedId, leaseColumns } from "./columns";
+import { at, generatedId, leaseColumns, outcomeCountColumns } from "./columns";
 import { projectIdColumn } from "./core";
 
 /**
@@ -67,14 +67,7 @@ export const insightHourly = pgTable(
     projectId: projectIdColumn(),
     hour: at("hour").notNull(),
     provider: text("provider").notNull(),
-    sent: integer("sent").notNull().default(0),
-    delivered: integer("delivered").notNull().default(0),
-    bounced: integer("bounced").notNull().default(0),
-    complained: integer("complained").notNull().default(0),
-    rejected: integer("rejected").notNull().default(0),
-    failed: integer("failed").notNull().default(0),
-    opened: integer("opened").notNull().default(0),
-    clicked: integer("clicked").notNull().default(0),
+    ...outcomeCountColumns(),
   },
   (t) => [primaryKey({ columns: [t.projectId, t.hour, t.provider] })],
 );

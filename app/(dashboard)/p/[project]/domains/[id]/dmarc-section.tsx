@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { Button } from "@/components/ui/button";
+import { CollapsibleSection } from "@/components/common/collapsible-section";
 import { Skeleton } from "@/components/ui/skeleton";
 
 /** The reports' part (chart, sources, advice) is loaded only when opened: the screen's first load stays small. */
@@ -27,26 +27,27 @@ export function DmarcSection({ project, id, domain, receiving }: { project: stri
     router.replace(query ? `${pathname}?${query}` : pathname, { scroll: false });
   };
   return (
-    <section aria-labelledby="dmarc-title" className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 id="dmarc-title" className="text-base font-semibold">
-          DMARC reports
-        </h2>
-        <Button variant="outline" size="sm" onClick={toggle} aria-expanded={open} aria-controls="dmarc-panel">
-          {open ? "Hide reports" : "Show reports"}
-        </Button>
-      </div>
-      <p className="text-sm text-muted-foreground">
-        Receivers send daily reports of who sends as {domain} to the address in the DMARC record&apos;s <span className="font-mono">rua</span> tag.{" "}
-        {receiving ? (
-          <>
-            Add <span className="break-all font-mono text-foreground">rua=mailto:{`dmarc@${domain}`}</span> to it; this domain receives mail, so the reports arrive here.
-          </>
-        ) : (
-          "The reports arrive as mail, so the address goes on a domain of this project that receives mail; open the reports to see which."
-        )}
-      </p>
-      <div id="dmarc-panel">{open && <DmarcPanel project={project} id={id} />}</div>
-    </section>
+    <CollapsibleSection
+      id="dmarc"
+      title="DMARC reports"
+      open={open}
+      onToggle={toggle}
+      showLabel="Show reports"
+      hideLabel="Hide reports"
+      description={
+        <>
+          Receivers send daily reports of who sends as {domain} to the address in the DMARC record&apos;s <span className="font-mono">rua</span> tag.{" "}
+          {receiving ? (
+            <>
+              Add <span className="break-all font-mono text-foreground">rua=mailto:{`dmarc@${domain}`}</span> to it; this domain receives mail, so the reports arrive here.
+            </>
+          ) : (
+            "The reports arrive as mail, so the address goes on a domain of this project that receives mail; open the reports to see which."
+          )}
+        </>
+      }
+    >
+      <DmarcPanel project={project} id={id} />
+    </CollapsibleSection>
   );
 }
