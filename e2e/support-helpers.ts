@@ -35,10 +35,25 @@ export async function receivingAddress(): Promise<string> {
   return `help@${await verifiedDomain(access())}`;
 }
 
-/** Suppressions of the project, as the service lists them (newest first). */
-export async function suppressions(): Promise<{ email: string; reason: string; messageId?: string | null }[]> {
-  const response = await fetch(`${run.serviceURL}/v1/suppressions?limit=100`, { headers: headers() });
-  return ((await response.json()) as { data: { email: string; reason: string; messageId?: string | null }[] }).data;
+type Suppression = { email: string; reason: string; messageId?: string | null };
+
+/**
+ * Every suppression of the project, as the service lists them (newest first), page by page:
+ * a spec earlier in the same lane may have added hundreds (admin-bulk-suppressions.spec.ts),
+ * which pushed the seed's bounce past a first page of 100.
+ */
+export async function suppressions(): Promise<Suppression[]> {
+  const all: Suppression[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const query = new URLSearchParams({ limit: "100", ...(cursor ? { cursor } : {}) });
+    const response = await fetch(`${run.serviceURL}/v1/suppressions?${query}`, { headers: headers() });
+    const body = (await response.json()) as { data: Suppression[]; nextCursor: string | null };
+    all.push(...body.data);
+    cursor = body.nextCursor;
+    if (!cursor) return all;
+  }
+  throw new Error("more than 10,000 suppressions: the test project is not what these specs expect");
 }
 
 export const messagesPath = `/p/${encodeURIComponent(project)}/messages`;
