@@ -5,18 +5,14 @@
  * each other:
  *
  *   the build of the dashboard ── type check
- *   Vitest on PGlite ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
- *                         └ once the contrarian's lane has ended, Vitest on Postgres in its place
+ *   Vitest on PGlite ── Vitest on Postgres ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
  *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
  * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
- * two bundled browser lanes keep about one core busy (measured: their stacks, browsers and
- * Playwright used ~1,000 CPU-seconds over ~900 s): they mostly wait, on the service's
- * lifecycle, a scheduled send, the dashboard's timers. The contrarian's journeys end a third
- * of the way through, and the Postgres pass takes their place on one worker, instead of
- * running before the lanes on two. (Beside all three lanes on two workers, the lanes and the
- * Postgres pass each took twice as long, and browser tests ran out of time waiting on a
- * starved service.) The type check follows the build, which writes the route types it
+ * Postgres pass and the browser lanes each computes on both cores too, so they run one after
+ * the other: side by side on two cores (CI's machine), the lanes and the Postgres pass each
+ * took twice as long, so the whole took no less, and browser tests ran out of time waiting on
+ * a starved service. The type check follows the build, which writes the route types it
  * reads (.next-e2e/types). Each part's lines are prefixed with its
  * name. Ends with the slowest test files and browser tests, then one "N passed, N failed"
  * line summing all parts; non-zero exit if any failed.
@@ -86,30 +82,26 @@ await withRunLock("test run", async () => {
 
   const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
   const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
-  let contrarianEnded!: () => void;
-  const contrarianLanesEnded = new Promise<void>((resolve) => (contrarianEnded = resolve));
-  const browser = Promise.all([pglite, built]).then(() =>
-    part("Playwright", async () => {
-      const error = await built;
-      if (error) throw error;
-      const result = await runE2E([], "lanes", { whenLanesEnd: { target: "contrarian", then: contrarianEnded } });
-      browserTests.push(...result.tests);
-      return result.counts;
-    }),
-  );
-  let postgres: Promise<void> = Promise.resolve();
+  let postgres: Promise<void> = pglite;
   if (postgresUrl) {
     const helpers = testDatabaseHelpers();
     const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
-    // In the contrarian lane's place (or once the browser part has ended, if it could not run),
-    // on one worker beside the two bundled lanes. tests/cluster starts two built dashboards,
-    // and the lanes have built them by then.
-    postgres = Promise.race([contrarianLanesEnded, browser]).then(() =>
-      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests", "--maxWorkers=1"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
+    // After the build too: tests/cluster starts two built dashboards.
+    postgres = Promise.all([pglite, built]).then(() =>
+      part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests"], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
     );
   } else {
     console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
   }
+  const browser = Promise.all([postgres, built]).then(() =>
+    part("Playwright", async () => {
+      const error = await built;
+      if (error) throw error;
+      const result = await runE2E([], "lanes");
+      browserTests.push(...result.tests);
+      return result.counts;
+    }),
+  );
   await Promise.all([pglite, typecheck, browser, postgres]);
   // The specs that measure latency, once nothing else of the run computes beside them.
   await afterBuild("Playwright, specs that run alone", async () => {

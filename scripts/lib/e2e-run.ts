@@ -159,38 +159,12 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
 }
 
 /**
- * Says when all the lanes of one target have ended, so that other work of the run can take
- * their place (npm test: the Postgres pass, once the contrarian's journeys are done). Called
- * at once when that target has no lane side by side with others.
- */
-export interface WhenLanesEnd {
-  target: ServiceTarget;
-  then: () => void;
-}
-
-/**
- * Counts down the lanes of one target in a round: `ended` after each lane that has run, and
- * `then` once none of the target's lanes is left (at once when the round has none).
- */
-export function targetLanesCountdown(lanes: Lane[], target: ServiceTarget, then: () => void): { ended: (lane: Lane) => void } {
-  let left = lanes.filter((l) => l.target === target).length;
-  if (left === 0) then();
-  return {
-    ended: (lane) => {
-      if (lane.target !== target || left === 0) return;
-      left -= 1;
-      if (left === 0) then();
-    },
-  };
-}
-
-/**
  * Chromium, one build of the dashboard for every stack, then the lanes side by side: each
  * starts a service and the built dashboard on fresh data, runs Playwright over its files and
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
  */
-export async function runE2E(args: string[], part: SuitePart = "all", opts: { whenLanesEnd?: WhenLanesEnd } = {}): Promise<E2EResult> {
+export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
   const chromium = await ensureChromium();
   const rounds = plan(args, part);
   return withRunLock("browser-test run", async () => {
@@ -200,12 +174,7 @@ export async function runE2E(args: string[], part: SuitePart = "all", opts: { wh
     const total: Counts = { passed: 0, failed: 0 };
     const tests: BrowserTest[] = [];
     // Each round's chains side by side, a chain's lanes one after another; the rounds one after another.
-    let told = false;
-    const tell = () => {
-      if (!told && opts.whenLanesEnd) opts.whenLanesEnd.then();
-      told = true;
-    };
-    for (const [round, chains] of rounds.entries()) {
+    for (const chains of rounds) {
       if (chains.flat().length > 1) {
         console.log(`${chains.length} lanes side by side (estimated from earlier runs):`);
         for (const chain of chains) console.log(`  ${chain.map(({ lane }) => `${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`).join(", then ")}`);
@@ -216,15 +185,11 @@ export async function runE2E(args: string[], part: SuitePart = "all", opts: { wh
           console.error(`[${lane.name}] could not run: ${error.message}`);
           return { counts: { passed: 0, failed: 1 }, tests: [] };
         });
-      const countdown = round === 0 && opts.whenLanesEnd ? targetLanesCountdown(chains.flat().map(({ lane }) => lane), opts.whenLanesEnd.target, tell) : null;
       const results = (
         await Promise.all(
           chains.map(async (chain) => {
             const done: E2EResult[] = [];
-            for (const laneRun of chain) {
-              done.push(await runOne(laneRun));
-              countdown?.ended(laneRun.lane);
-            }
+            for (const laneRun of chain) done.push(await runOne(laneRun));
             return done;
           }),
         )
@@ -235,7 +200,6 @@ export async function runE2E(args: string[], part: SuitePart = "all", opts: { wh
         tests.push(...r.tests);
       }
     }
-    tell();
     if (args.length === 0 && !process.env.E2E_TARGET) saveDurations(tests);
     return { counts: total, tests };
   });
