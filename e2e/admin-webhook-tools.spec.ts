@@ -69,6 +69,26 @@ test("a delivery of the service shows as recorded, an unsigned post as refused, 
       { timeout: 45_000, intervals: [1_000], message: "the service's delivery for the message shows as recorded" },
     )
     .toBeGreaterThan(0);
+  // Too large, refused before its body is read (the ingest answers before Next): noted too, naming the limit.
+  const oversized = `whd_oversized_${unique()}`;
+  const big = await page.request.post(`/api/ingest/${encodeURIComponent(project)}`, {
+    headers: { "content-type": "application/json", "webhook-id": oversized },
+    data: Buffer.alloc(1024 * 1024 + 1, "x"),
+  });
+  expect(big.status()).toBe(413);
+  await page.reload();
+  const tooLarge = log.locator(`li[data-webhook-id="${oversized}"]`);
+  await expect(tooLarge).toHaveAttribute("data-delivery-outcome", "refused");
+  await expect(tooLarge).toContainText("INGEST_MAX_BYTES");
+  await expect(tooLarge).toContainText("Refused before its body was read.");
+  // "Problems only" leaves the refused and unusable ones.
+  await log.page().getByRole("button", { name: /^Problems only \(\d+\)$/ }).click();
+  await expect(page.getByRole("button", { name: /^Problems only/ })).toHaveAttribute("aria-pressed", "true");
+  await expect(log.locator(`li[data-delivery-outcome="recorded"]`)).toHaveCount(0);
+  await expect(tooLarge).toBeVisible();
+  await page.getByRole("button", { name: /^Problems only/ }).click();
+  await expect(log.locator(`li[data-delivery-outcome="recorded"]`, { hasText: messageId }).first()).toBeVisible();
+
   const refused = log.locator(`li[data-webhook-id="${forged}"]`);
   await expect(refused).toHaveAttribute("data-delivery-outcome", "refused");
   await expect(refused).toContainText("Not verified: the signature does not match the signing secret");

@@ -3,9 +3,14 @@ import { z } from "zod";
 /**
  * What reached the event stream (issue 29, the Webhooks screen): the newest deliveries per
  * project, verified or not, and what the dashboard did with each. Bounds (README, "Limits"):
- * DELIVERY_LOG.rows per project, the body kept redacted and cut to DELIVERY_LOG.bodyChars.
+ * DELIVERY_LOG.rows per project, and besides them the newest DELIVERY_LOG.problems refused or
+ * unusable ones (on a busy project the newest 200 span seconds, and a refusal is what someone
+ * comes to look for), the body kept redacted and cut to DELIVERY_LOG.bodyChars.
  */
-export const DELIVERY_LOG = { rows: 200, bodyChars: 4096 } as const;
+export const DELIVERY_LOG = { rows: 200, problems: 50, bodyChars: 4096 } as const;
+
+/** The outcomes kept past the newest DELIVERY_LOG.rows, and shown by the log's "Problems only". */
+export const PROBLEM_OUTCOMES = ["refused", "unusable"] as const;
 
 export const DELIVERY_OUTCOMES = ["recorded", "duplicate", "unusable", "refused"] as const;
 

@@ -117,6 +117,24 @@ describe("the delivery log", () => {
     expect(kept.at(-1)!.webhookId).toBe(`cap_${270 - DELIVERY_LOG.rows}`);
   });
 
+  it("keeps the newest DELIVERY_LOG.problems refused or unusable deliveries past the newest DELIVERY_LOG.rows, and no more", async () => {
+    await clear();
+    const note = (id: string, outcome: DeliveryNote["outcome"]): DeliveryNote => ({ projectId: project.id, webhookId: id, verified: outcome !== "refused", signature: "verified", outcome, raw: null });
+    const d = await db();
+    // 60 problems (refused and unusable, alternating), an older duplicate, then a busy project's flood of recorded ones.
+    await writeDeliveryNotes(d, [note("old_duplicate", "duplicate"), ...Array.from({ length: 60 }, (_, i) => note(`problem_${i}`, i % 2 ? "unusable" : "refused"))]);
+    for (let round = 0; round < 3; round++) {
+      await writeDeliveryNotes(d, Array.from({ length: 100 }, (_, i) => note(`flood_${round * 100 + i}`, "recorded")));
+    }
+    const kept = await readDeliveryLog(project.id);
+    expect(kept).toHaveLength(DELIVERY_LOG.rows + DELIVERY_LOG.problems);
+    expect(kept.slice(0, DELIVERY_LOG.rows).every((r) => r.outcome === "recorded")).toBe(true);
+    expect(kept.slice(DELIVERY_LOG.rows).map((r) => r.webhookId)).toEqual(Array.from({ length: DELIVERY_LOG.problems }, (_, i) => `problem_${59 - i}`));
+    expect(kept.some((r) => r.webhookId === "old_duplicate" || r.webhookId === "flood_99")).toBe(false);
+    const [{ count }] = rowsOf<{ count: number }>(await d.execute(sql`select count(*)::int as count from webhook_deliveries where project_id = ${project.id}`));
+    expect(count).toBe(DELIVERY_LOG.rows + DELIVERY_LOG.problems);
+  });
+
   it("keeps an erased address out, before and after the erasure", async () => {
     await clear();
     const ERASED = "erase-log@example.com";

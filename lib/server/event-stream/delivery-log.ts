@@ -4,14 +4,15 @@ import { db, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { webhookDeliveries, type WebhookDeliveryRow } from "@/lib/server/db/schema/webhook-deliveries";
 import { redactorsFor } from "@/lib/server/redaction/redactor";
-import { DELIVERY_LOG, type WebhookDelivery, type WebhookDeliveryList } from "@/lib/schemas/webhook-deliveries";
+import { DELIVERY_LOG, PROBLEM_OUTCOMES, type WebhookDelivery, type WebhookDeliveryList } from "@/lib/schemas/webhook-deliveries";
 import type { Project } from "@/lib/server/gate/access";
 import { HELD_BYTES, keptBody } from "./delivery-log-body";
 import { refusalReason, takeUnreadRefusals, type Refusal } from "./delivery-log-refusals";
 
 /**
  * What reached the event stream, per project: the newest DELIVERY_LOG.rows deliveries, verified
- * or not, with what the dashboard did. The ingest only notes a delivery in this process's memory
+ * or not, with what the dashboard did, and the newest DELIVERY_LOG.problems refused or unusable
+ * ones even when older (a busy project's newest 200 span seconds). The ingest only notes a delivery in this process's memory
  * (`noteDelivery`: a copy of at most HELD_BYTES of its body, no statement, no await), so its hot
  * path and its bounds are unchanged; the notes are written with the stream's health, every few
  * seconds (./background.ts), and before the log is read. Memory is bounded too: at most
@@ -20,7 +21,7 @@ import { refusalReason, takeUnreadRefusals, type Refusal } from "./delivery-log-
  * project and second (./delivery-log-refusals.ts), and join the notes at the flush.
  *
  * A flush writes each project's notes in one transaction that also prunes the project to
- * DELIVERY_LOG.rows rows, under a lock per project, so two instances flushing at once never
+ * those rows (at most DELIVERY_LOG.rows + DELIVERY_LOG.problems), under a lock per project, so two instances flushing at once never
  * leave more; under the erasure lock, shared (lib/server/redaction/redactor.ts), so an address
  * erased meanwhile is either taken out here or found by the erasure (lib/server/retention/erase.ts).
  */
@@ -159,10 +160,15 @@ async function writeNotes(tx: Db, projectId: string, notes: Held[]): Promise<voi
       };
     }),
   );
+  // Past the newest DELIVERY_LOG.rows, only the newest DELIVERY_LOG.problems problems stay.
+  const problems = sql.join(PROBLEM_OUTCOMES.map((o) => sql`${o}`), sql`, `);
   await tx.execute(sql`
     delete from webhook_deliveries where id in (
       select id from webhook_deliveries where project_id = ${projectId}
-       order by received_at desc, seq desc offset ${DELIVERY_LOG.rows})`);
+       order by received_at desc, seq desc offset ${DELIVERY_LOG.rows})
+    and id not in (
+      select id from webhook_deliveries where project_id = ${projectId} and outcome in (${problems})
+       order by received_at desc, seq desc limit ${DELIVERY_LOG.problems})`);
 }
 
 /** The project's log, newest first, this process's notes included. */
@@ -173,7 +179,7 @@ export async function readDeliveryLog(projectId: string): Promise<WebhookDeliver
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.projectId, projectId))
     .orderBy(desc(webhookDeliveries.receivedAt), desc(webhookDeliveries.seq))
-    .limit(DELIVERY_LOG.rows);
+    .limit(DELIVERY_LOG.rows + DELIVERY_LOG.problems);
   return rows.map(toView);
 }
 

@@ -28,7 +28,7 @@ import { recordDelivery } from "./group-commit";
  */
 export async function processAgain(project: Project, actor: Actor, id: string): Promise<ProcessAgainResult> {
   const row = await readDelivery(project.id, id);
-  if (!row) throw new AppError(404, "not_found", "No such delivery in the log (only the newest 200 are kept).");
+  if (!row) throw new AppError(404, "not_found", "No such delivery in the log (only the newest 200, and 50 refused or unusable ones before them, are kept).");
   if (!canProcessAgain(row)) {
     const why = !row.verified || row.outcome === "refused" ? "it was refused: its signature did not verify" : "its stored body was cut and names no message";
     throw new AppError(409, "conflict", `This delivery cannot be processed again: ${why}.`);

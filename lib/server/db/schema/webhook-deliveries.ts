@@ -6,7 +6,7 @@ import { projectIdColumn } from "./core";
  * What reached the event stream (issue 29): per project, the newest deliveries that arrived at
  * the ingest route, verified or not, and what the dashboard did with each. Written from each
  * process's memory a few times a minute (lib/server/event-stream/delivery-log.ts), never on the
- * ingest's hot path, and capped at DELIVERY_LOG_ROWS rows per project in the transaction that
+ * ingest's hot path, and capped per project (DELIVERY_LOG in lib/schemas/webhook-deliveries.ts) in the transaction that
  * writes (the older pruned there). The body is stored redacted and cut (the same file).
  */
 export const webhookDeliveries = pgTable(

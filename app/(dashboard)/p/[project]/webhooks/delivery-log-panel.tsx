@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCwIcon } from "lucide-react";
 import { EmptyState } from "@/components/common/empty-state";
@@ -10,7 +11,7 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/toast";
 import { deliveryLogKeys, deliveryLogMutations, deliveryLogQuery } from "@/lib/queries/webhook-deliveries";
-import type { ProcessAgainResult, WebhookDelivery } from "@/lib/schemas/webhook-deliveries";
+import { DELIVERY_LOG, PROBLEM_OUTCOMES, type ProcessAgainResult, type WebhookDelivery } from "@/lib/schemas/webhook-deliveries";
 
 const OUTCOME: Record<WebhookDelivery["outcome"], { label: string; className: string }> = {
   recorded: { label: "Recorded", className: "border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-700 dark:bg-emerald-950 dark:text-emerald-200" },
@@ -27,21 +28,33 @@ function resultText(r: ProcessAgainResult): string {
   return `The stored body was cut, so it was not run again.${reread}`;
 }
 
+const isProblem = (d: WebhookDelivery) => (PROBLEM_OUTCOMES as readonly string[]).includes(d.outcome);
+const count = (n: number) => `${n} deliver${n === 1 ? "y" : "ies"}`;
+
 /** The delivery log's rows: loaded by DeliveryLogSection when opened. */
 export default function DeliveryLogPanel({ project, canProcess }: { project: string; canProcess: boolean }) {
   const query = useQuery(deliveryLogQuery(project));
+  // On a busy project the problems are what someone comes for, and a few among hundreds.
+  const [problemsOnly, setProblemsOnly] = useState(false);
   if (query.error) return <ErrorState compact title="The deliveries could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />;
   if (!query.data) return <Skeleton className="h-48" />;
-  const rows = query.data.data;
+  const all = query.data.data;
+  const problems = all.filter(isProblem).length;
+  const rows = problemsOnly ? all.filter(isProblem) : all;
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-muted-foreground">
-          {rows.length} deliver{rows.length === 1 ? "y" : "ies"}, newest first. Refreshed every 10 seconds.
+          {problemsOnly ? `${count(rows.length)} refused or unusable` : count(rows.length)}, newest first. Refreshed every 10 seconds.
         </p>
-        <Button variant="ghost" size="sm" onClick={() => query.refetch()} disabled={query.isFetching}>
-          <RefreshCwIcon aria-hidden="true" /> Refresh
-        </Button>
+        <div className="flex items-center gap-1">
+          <Button variant={problemsOnly ? "secondary" : "ghost"} size="sm" aria-pressed={problemsOnly} onClick={() => setProblemsOnly((p) => !p)}>
+            Problems only ({problems})
+          </Button>
+          <Button variant="ghost" size="sm" onClick={() => query.refetch()} disabled={query.isFetching}>
+            <RefreshCwIcon aria-hidden="true" /> Refresh
+          </Button>
+        </div>
       </div>
       {canProcess && (
         <p className="text-xs text-muted-foreground">
@@ -49,8 +62,10 @@ export default function DeliveryLogPanel({ project, canProcess }: { project: str
           already recorded stays recorded once; the message it names is then read again from the service, whose answer replaces what the body said.
         </p>
       )}
-      {rows.length === 0 ? (
-        <EmptyState title="No deliveries yet" description="Nothing has reached this project's ingest since the log began, or in the last 200 deliveries." />
+      {rows.length === 0 && problemsOnly ? (
+        <EmptyState title="No problems" description={`None of the newest ${DELIVERY_LOG.rows} deliveries was refused or unusable, nor any of the ${DELIVERY_LOG.problems} such deliveries kept before them.`} />
+      ) : rows.length === 0 ? (
+        <EmptyState title="No deliveries yet" description={`Nothing has reached this project's ingest since the log began, or in the last ${DELIVERY_LOG.rows} deliveries.`} />
       ) : (
         <ul className="divide-y rounded-lg border" aria-label="Deliveries">
           {rows.map((d) => (

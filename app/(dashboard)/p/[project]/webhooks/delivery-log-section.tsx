@@ -28,8 +28,8 @@ export function DeliveryLogSection({ project, canProcess }: { project: string; c
       hideLabel="Hide deliveries"
       description={
         <>
-          The newest 200 deliveries that arrived at the dashboard&apos;s ingest for this project, signed or not, and what was done with each. Bodies are kept with addresses
-          masked and secrets removed, cut to 4 KB.
+          The newest 200 deliveries that arrived at the dashboard&apos;s ingest for this project, signed or not, and what was done with each, and the newest 50
+          refused or unusable ones before them. Bodies are kept with addresses masked and secrets removed, cut to 4 KB.
         </>
       }
     >
