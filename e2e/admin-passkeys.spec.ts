@@ -76,7 +76,7 @@ test("add two passkeys, rename one, remove one after a passkey step-up, sign in 
     // Remove the first: the sign-in is older than REAUTH_MAX_AGE_S, so the step-up comes, and the passkey answers it.
     await page.getByRole("button", { name: "Remove Work laptop" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Remove passkey" }).click();
-    const stepUp = page.getByRole("dialog", { name: "Confirm your password" });
+    const stepUp = page.getByRole("dialog", { name: "Confirm it's you" });
     await expect(stepUp).toBeVisible();
     await screenshot(page, "account-passkey-step-up");
     await stepUp.getByRole("button", { name: "Use a passkey" }).click();

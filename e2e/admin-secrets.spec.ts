@@ -17,7 +17,7 @@ test.use({ storageState: authFile("admin") });
 
 /** After a create, the dashboard may ask the password again (the session is older than the limit). */
 async function confirmPasswordIfAsked(page: Page, secretDialog: string) {
-  const reauth = page.getByRole("dialog", { name: "Confirm your password" });
+  const reauth = page.getByRole("dialog", { name: "Confirm it's you" });
   const secret = page.getByRole("dialog", { name: secretDialog });
   await expect(reauth.or(secret)).toBeVisible();
   if (await reauth.isVisible()) {
@@ -184,7 +184,7 @@ test("an admin signed in longer than the limit must confirm the password before 
   const form = page.getByRole("dialog", { name: "Create an API key" });
   await form.getByLabel("Name").fill("E2E after reauth");
   await form.getByRole("button", { name: "Create key" }).click();
-  const reauth = page.getByRole("dialog", { name: "Confirm your password" });
+  const reauth = page.getByRole("dialog", { name: "Confirm it's you" });
   await expect(reauth).toBeVisible();
   await reauth.getByLabel("Password").fill("not the password");
   await reauth.getByRole("button", { name: "Confirm" }).click();

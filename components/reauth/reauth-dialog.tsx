@@ -61,10 +61,10 @@ export function ReauthDialog({ open, onConfirmed, onCancel }: { open: boolean; o
         <DialogHeader>
           <DialogTitle className="flex items-center gap-2">
             <LockKeyholeIcon className="size-4" aria-hidden="true" />
-            {withCode ? "Confirm with a code" : "Confirm your password"}
+            {withCode ? "Confirm with a code" : "Confirm it's you"}
           </DialogTitle>
           <DialogDescription>
-            You signed in a while ago. Creating a secret that grants access to your mail needs {withCode ? "a code from your authenticator app, or a recovery code" : "your password again"}.
+            You signed in a while ago. This change needs {withCode ? "a code from your authenticator app, or a recovery code" : "your password again, or a passkey"} first.
           </DialogDescription>
         </DialogHeader>
         <form

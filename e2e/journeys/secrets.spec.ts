@@ -8,7 +8,7 @@ test.use({ storageState: authFile("admin") });
 
 /** After a create, the dashboard may ask for the password again (the session is older than the limit). */
 async function secretDialog(page: Page, name: string) {
-  const reauth = page.getByRole("dialog", { name: "Confirm your password" });
+  const reauth = page.getByRole("dialog", { name: "Confirm it's you" });
   const secret = page.getByRole("dialog", { name });
   await expect(reauth.or(secret)).toBeVisible();
   if (await reauth.isVisible()) {

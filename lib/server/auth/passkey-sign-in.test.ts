@@ -52,9 +52,10 @@ describe("signing in with a passkey", () => {
     // The same answer again: its challenge is gone.
     expect(await checkSecondStep(await ticketFor("pk@example.com", "10.1.0.1"), { assertion: parsed.assertion! }, "10.1.0.1")).toEqual({ ok: false, reason: "invalid" });
     const { data } = await listAudit({ action: "auth.sign_in", q: "pk@example.com", limit: 10 });
-    expect(data.map((e) => [e.outcome, (e.detail as { method: string }).method])).toEqual([
-      ["failure", "password+passkey"],
-      ["success", "password+passkey"],
+    // The success names the passkey that answered.
+    expect(data.map((e) => [e.outcome, (e.detail as { method: string }).method, (e.detail as { device?: string }).device])).toEqual([
+      ["failure", "password+passkey", undefined],
+      ["success", "password+passkey", "Laptop"],
     ]);
   });
 

@@ -25,8 +25,15 @@ export async function useSecondFactor(userId: string, input: string, now = Date.
   return (await useRecoveryCode(userId, input, now)) ? "recovery_code" : null;
 }
 
+/** What a proof matched, with the passkey's name when it was one (the audit names it). */
+export type FactorMatch = { factor: FactorUsed; passkey?: string };
+
 /** A code, or a passkey's answer to the user's outstanding challenge for `purpose`. */
-export async function useFactorProof(userId: string, proof: FactorProof, purpose: "sign_in" | "step_up", now = Date.now()): Promise<FactorUsed | null> {
-  if ("code" in proof) return useSecondFactor(userId, proof.code, now);
-  return (await usePasskey(userId, purpose, proof.assertion, now)) ? "passkey" : null;
+export async function useFactorProof(userId: string, proof: FactorProof, purpose: "sign_in" | "step_up", now = Date.now()): Promise<FactorMatch | null> {
+  if ("code" in proof) {
+    const factor = await useSecondFactor(userId, proof.code, now);
+    return factor ? { factor } : null;
+  }
+  const key = await usePasskey(userId, purpose, proof.assertion, now);
+  return key ? { factor: "passkey", passkey: key.name } : null;
 }

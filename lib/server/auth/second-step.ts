@@ -45,14 +45,14 @@ export async function checkSecondStep(ticket: string, proof: string | FactorProo
     return { ok: false, reason: "throttled", waitMs: attempt.waitMs };
   }
   const offered: FactorProof = typeof proof === "string" ? { code: proof } : proof;
-  const factor = await useFactorProof(user.id, offered, "sign_in", now);
-  if (!factor) {
+  const match = await useFactorProof(user.id, offered, "sign_in", now);
+  if (!match) {
     const passkey = "assertion" in offered;
     await auditSignIn(user, "failure", passkey ? "passkey refused" : "wrong code", address, passkey ? "password+passkey" : "password+code");
     await settle(started);
     return { ok: false, reason: "invalid" };
   }
-  return completeSignIn(user, keys, address, now, `password+${factor}`);
+  return completeSignIn(user, keys, address, now, `password+${match.factor}`, match.passkey);
 }
 
 /**

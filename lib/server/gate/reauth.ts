@@ -41,7 +41,7 @@ async function lastConfirmation(userId: string): Promise<number | null> {
 /** Throws 403 `reauth_required` unless the user signed in or confirmed the password recently. */
 export async function requireRecentAuth(user: Actor, now = Date.now()): Promise<void> {
   if (isRecent(user.authAt, await lastConfirmation(user.id), now, reauthMaxAgeMs())) return;
-  throw new AppError(403, REAUTH_REQUIRED, "Confirm your password to continue: your sign-in is older than the limit for this action.");
+  throw new AppError(403, REAUTH_REQUIRED, "Confirm it's you (your password, a code or a passkey) to continue: your sign-in is older than the limit for this action.");
 }
 
 /**
