@@ -2,13 +2,13 @@
 
 import type { SuggestedMapping } from "@/lib/batch/mapping";
 import { Input } from "@/components/ui/input";
-import { SelectField } from "@/components/ui/select-field";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 const NONE = "";
 
 function ColumnSelect({ id, label, headers, value, onChange, required }: { id: string; label: string; headers: string[]; value: string | undefined; onChange: (v: string | undefined) => void; required?: boolean }) {
   return (
-    <SelectField
+    <NativeSelectField
       id={id}
       label={label}
       value={value ?? NONE}

@@ -4,7 +4,7 @@ import * as React from "react";
 import { localToUtcIso } from "@/lib/messages/local-time";
 import { useNow } from "@/components/hooks/use-now";
 import { scheduleInWords, timeZones } from "@/components/compose/schedule-words";
-import { SelectField } from "@/components/ui/select-field";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 export type SchedulePatch = Partial<{ sendAt: "now" | "later"; scheduledLocal: string; timeZone: string }>;
 
@@ -39,7 +39,7 @@ export function ScheduleLater({ local, timeZone, onChange, error }: { local: str
           className="flex h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
         />
       </div>
-      <SelectField id="timeZone" label="Time zone" value={timeZone} onChange={(e) => onChange({ timeZone: e.target.value })} choices={zones.map((z) => ({ value: z, label: z }))} />
+      <NativeSelectField id="timeZone" label="Time zone" value={timeZone} onChange={(e) => onChange({ timeZone: e.target.value })} choices={zones.map((z) => ({ value: z, label: z }))} />
       <p id="schedule-words" className="text-sm md:col-span-2" data-testid="schedule-words">
         {words ? `Sends ${words}.` : "Choose when it should go out."}
       </p>

@@ -5,7 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { templateQuery } from "@/lib/queries/templates";
 import type { ComposeOptions } from "@/lib/schemas/compose";
 import { Input } from "@/components/ui/input";
-import { SelectField } from "@/components/ui/select-field";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 /** A stored template chosen by name, and a field per merge variable it uses. */
 export function TemplateFields({
@@ -31,7 +31,7 @@ export function TemplateFields({
   const variables = listed?.variables ?? full?.variables ?? [];
   return (
     <div className="space-y-4 rounded-md border p-4">
-      <SelectField
+      <NativeSelectField
         id="templateId"
         label="Template"
         value={templateId ?? ""}
@@ -41,7 +41,7 @@ export function TemplateFields({
         choices={templates.map((t) => ({ value: t.id, label: `${t.name}${t.slug ? ` (${t.slug})` : ""}` }))}
       >
         {error && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{error}</p>}
-      </SelectField>
+      </NativeSelectField>
       {templateId && variables.length > 0 && (
         <fieldset className="grid gap-3 md:grid-cols-2">
           <legend className="mb-2 text-sm font-medium">Merge variables</legend>

@@ -11,7 +11,7 @@ import { EarlierJobs } from "@/components/batches/earlier-jobs";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
-import { SelectField } from "@/components/ui/select-field";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 import { FormError } from "@/components/ui/form-error";
 import { BulkCheckResult } from "./bulk-check-result";
 
@@ -46,7 +46,7 @@ export function BulkSuppressionForm({ project, jobs }: { project: string; jobs: 
         }}
       />
       <div className="flex flex-wrap items-end gap-3">
-        <SelectField
+        <NativeSelectField
           id="bulk-reason"
           label="Reason for lines that name none"
           fill={false}

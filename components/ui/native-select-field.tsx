@@ -2,11 +2,12 @@ import * as React from "react";
 import { cn } from "@/lib/utils";
 
 /**
- * A labelled native <select> for a short, fixed list (no search, no portal, nothing to load):
- * the label above it, the box styled as the other inputs. `placeholder` is a first, empty
- * choice (its value ""); `children` go under the box (an error line).
+ * A labelled native <select> for a short, fixed list (no search, no portal, nothing to load),
+ * outside a react-hook-form form (inside one: components/common/select-field.tsx): the label
+ * above it, the box styled as the other inputs. `placeholder` is a first, empty choice (its
+ * value ""); `children` go under the box (an error line).
  */
-export function SelectField({
+export function NativeSelectField({
   id,
   label,
   choices,
