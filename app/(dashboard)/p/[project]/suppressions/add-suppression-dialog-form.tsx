@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
-import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
+import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas/suppressions";
 import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
 import { TextField } from "@/components/common/text-field";
 import { SelectField } from "@/components/common/select-field";
