@@ -4,7 +4,7 @@ import path from "node:path";
 import { NextRequest } from "next/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { z } from "zod";
-import { pageQuery } from "@/lib/schemas";
+import { pageQuery } from "@/lib/schemas/common";
 import { auditQuery } from "@/lib/schemas/audit";
 import { createApiKeyForm } from "@/lib/schemas/api-keys-form";
 import { batchCheckRequest, batchJobRequest, composeForm, contactImportRequest, jobRowsQuery } from "@/lib/schemas/compose";

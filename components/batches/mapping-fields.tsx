@@ -2,29 +2,20 @@
 
 import type { SuggestedMapping } from "@/lib/batch/mapping";
 import { Input } from "@/components/ui/input";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 const NONE = "";
 
 function ColumnSelect({ id, label, headers, value, onChange, required }: { id: string; label: string; headers: string[]; value: string | undefined; onChange: (v: string | undefined) => void; required?: boolean }) {
   return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="text-sm font-medium">
-        {label}
-      </label>
-      <select
-        id={id}
-        value={value ?? NONE}
-        onChange={(e) => onChange(e.target.value || undefined)}
-        className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-      >
-        <option value={NONE}>{required ? "Choose a column…" : "None"}</option>
-        {headers.map((h) => (
-          <option key={h} value={h}>
-            {h}
-          </option>
-        ))}
-      </select>
-    </div>
+    <NativeSelectField
+      id={id}
+      label={label}
+      value={value ?? NONE}
+      onChange={(e) => onChange(e.target.value || undefined)}
+      placeholder={required ? "Choose a column…" : "None"}
+      choices={headers.map((h) => ({ value: h, label: h }))}
+    />
   );
 }
 

@@ -96,24 +96,39 @@ export function FormDialog({
   );
 }
 
+/** The props a form dialog is opened with (LazyDialogProps, or a dialog the screen opens itself). */
+export type FormDialogProps = { open: boolean; onOpenChange: (open: boolean) => void; trigger?: React.ReactElement };
+
 /**
  * The mutation behind a <FormDialog>'s form (useFormMutation: a refusal goes under the field it
  * names, else above the buttons), and `dialog`, the props that tie the two together — spread it
  * on <FormDialog>: submitting checks the form and runs the mutation, the button shows it is
- * working, and closing the dialog forgets the last error.
+ * working, and closing the dialog forgets the last error. Given `dialogProps` (the dialog's
+ * `open`, `onOpenChange` and `trigger`), `dialog` carries them too, and a save closes the dialog
+ * and empties the form before `onSuccess` runs.
  */
-export function useFormDialogMutation<T extends FieldValues, TOut extends FieldValues, TData>(
+export function useFormDialogMutation<T extends FieldValues, TOut extends FieldValues, TData, D extends FormDialogProps | undefined = undefined>(
   form: UseFormReturn<T, any, TOut>,
   fields: readonly Path<T>[],
-  options: Omit<UseMutationOptions<TData, unknown, TOut>, "onMutate" | "onError">,
+  { dialogProps, ...options }: Omit<UseMutationOptions<TData, unknown, TOut>, "onMutate" | "onError"> & { dialogProps?: D },
 ) {
-  const { mutation, formError, reset } = useFormMutation<T, TData, TOut>(form as unknown as UseFormReturn<T>, fields, options);
-  const dialog = {
+  const { mutation, formError, reset } = useFormMutation<T, TData, TOut>(form as unknown as UseFormReturn<T>, fields, {
+    ...options,
+    onSuccess: (...args) => {
+      if (dialogProps) {
+        dialogProps.onOpenChange(false);
+        form.reset();
+      }
+      return options.onSuccess?.(...args);
+    },
+  });
+  const tie = {
     form,
     onSubmit: form.handleSubmit((values) => mutation.mutate(values)),
     pending: mutation.isPending,
     error: formError,
     onClosed: reset,
   };
+  const dialog = { ...dialogProps, ...tie } as typeof tie & (D extends FormDialogProps ? FormDialogProps : unknown);
   return { mutation, dialog };
 }

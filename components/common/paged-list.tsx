@@ -1,7 +1,7 @@
 "use client";
 
 import type * as React from "react";
-import type { Page } from "@/lib/schemas";
+import type { Page } from "@/lib/schemas/common";
 import { ErrorState } from "@/components/common/error-state";
 import { UrlCursorPager } from "@/components/common/url-cursor-pager";
 

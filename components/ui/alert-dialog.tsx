@@ -3,6 +3,7 @@
 import * as React from "react";
 import { AlertDialog as AlertDialogPrimitive } from "radix-ui";
 import { cn } from "@/lib/utils";
+import { MODAL_BOX, MODAL_FOOTER, MODAL_OVERLAY } from "./modal-classes";
 import { buttonVariants } from "@/components/ui/button";
 
 export const AlertDialog = AlertDialogPrimitive.Root;
@@ -13,7 +14,7 @@ export function AlertDialogOverlay({ className, ...props }: React.ComponentProps
   return (
     <AlertDialogPrimitive.Overlay
       data-slot="alert-dialog-overlay"
-      className={cn("fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-fade-in data-[state=closed]:animate-fade-out", className)}
+      className={cn(MODAL_OVERLAY, className)}
       {...props}
     />
   );
@@ -25,11 +26,7 @@ export function AlertDialogContent({ className, ...props }: React.ComponentProps
       <AlertDialogOverlay />
       <AlertDialogPrimitive.Content
         data-slot="alert-dialog-content"
-        className={cn(
-          "fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-lg border bg-background p-6 shadow-lg sm:max-w-lg",
-          "data-[state=open]:animate-zoom-in data-[state=closed]:animate-fade-out",
-          className,
-        )}
+        className={cn(MODAL_BOX, className)}
         {...props}
       />
     </AlertDialogPortal>
@@ -41,7 +38,7 @@ export function AlertDialogHeader({ className, ...props }: React.ComponentProps<
 }
 
 export function AlertDialogFooter({ className, ...props }: React.ComponentProps<"div">) {
-  return <div data-slot="alert-dialog-footer" className={cn("flex flex-col-reverse gap-2 sm:flex-row sm:justify-end", className)} {...props} />;
+  return <div data-slot="alert-dialog-footer" className={cn(MODAL_FOOTER, className)} {...props} />;
 }
 
 export function AlertDialogTitle({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Title>) {

@@ -15,20 +15,20 @@ function refused(e: unknown, what: string): AppError {
   return new AppError(400, "passkey_unavailable", `${what}: this browser could not use a passkey (${e instanceof Error ? e.message : "unknown error"}).`);
 }
 
-export async function createPasskeyInBrowser(options: Options): Promise<Record<string, unknown>> {
-  const { startRegistration } = await import("@simplewebauthn/browser");
+/** One ceremony in the browser: adding a passkey (registration) or using one (authentication). */
+async function ceremony(kind: "startRegistration" | "startAuthentication", options: Options, what: string): Promise<Record<string, unknown>> {
+  const start = (await import("@simplewebauthn/browser"))[kind];
   try {
-    return (await startRegistration({ optionsJSON: options as never })) as unknown as Record<string, unknown>;
+    return (await start({ optionsJSON: options as never })) as unknown as Record<string, unknown>;
   } catch (e) {
-    throw refused(e, "No passkey was added");
+    throw refused(e, what);
   }
 }
 
-export async function assertPasskeyInBrowser(options: Options): Promise<Record<string, unknown>> {
-  const { startAuthentication } = await import("@simplewebauthn/browser");
-  try {
-    return (await startAuthentication({ optionsJSON: options as never })) as unknown as Record<string, unknown>;
-  } catch (e) {
-    throw refused(e, "Not confirmed");
-  }
+export function createPasskeyInBrowser(options: Options): Promise<Record<string, unknown>> {
+  return ceremony("startRegistration", options, "No passkey was added");
+}
+
+export function assertPasskeyInBrowser(options: Options): Promise<Record<string, unknown>> {
+  return ceremony("startAuthentication", options, "Not confirmed");
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { and, asc, eq, gt } from "drizzle-orm";
 import { AppError } from "@/lib/errors";
-import type { Domain } from "@/lib/schemas";
+import type { Domain } from "@/lib/schemas/domains";
 import type { AuditEntry } from "@/lib/schemas/audit";
 import { RANGE_MS } from "@/lib/insight/ranges";
 import { projectThresholds } from "./alerts/settings";

@@ -1,6 +1,7 @@
 import "server-only";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { type AddSuppressionRequest, type Page, type Suppression, type SuppressionRow } from "@/lib/schemas";
+import { type AddSuppressionRequest, type Suppression, type SuppressionRow } from "@/lib/schemas/suppressions";
+import { type Page } from "@/lib/schemas/common";
 import { withAudit } from "./audit";
 import { db } from "./db";
 import { indexedMessages, indexedRecipients } from "./db/schema/messages";

@@ -20,16 +20,15 @@ type AddForm = z.output<typeof addForm>;
  * Adding a passkey: the user names it (or not), then the browser's own prompt creates it on
  * the authenticator (a phone, a laptop's sensor, a security key) and the server verifies it.
  */
-export default function PasskeyAddDialogForm({ open, onOpenChange, trigger }: LazyDialogProps) {
+export default function PasskeyAddDialogForm(lazy: LazyDialogProps) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const form = useForm<AddForm>({ resolver: zodResolver(addForm), defaultValues: { name: "" }, mode: "onTouched" });
   const { dialog } = useFormDialogMutation(form, ["name"], {
+    dialogProps: lazy,
     mutationFn: (values: AddForm) => passkeyMutations.add(values.name || undefined),
     onSuccess: (passkeys) => {
       void queryClient.invalidateQueries({ queryKey: twoFactorKeys.status() });
-      onOpenChange(false);
-      form.reset();
       toast.success("Passkey added", { description: `“${passkeys.at(-1)?.name ?? "Passkey"}” can now confirm your sign-in.` });
       // A role that requires a second factor was waiting for this one: the rest of the dashboard opens.
       router.refresh();
@@ -37,9 +36,6 @@ export default function PasskeyAddDialogForm({ open, onOpenChange, trigger }: La
   });
   return (
     <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      trigger={trigger}
       title="Add a passkey"
       description="Your browser will ask you to create a passkey with your device's screen lock, a phone or a security key. Give it a name you will recognise, or leave it empty."
       {...dialog}

@@ -11,23 +11,19 @@ import { FormDialog, useFormDialogMutation } from "@/components/common/form-dial
 import { TextField } from "@/components/common/text-field";
 
 /** Turning the app off takes a code from it (or a recovery code): an open session alone is not enough. */
-export default function TotpOffDialogForm({ open, onOpenChange, trigger }: LazyDialogProps) {
+export default function TotpOffDialogForm(lazy: LazyDialogProps) {
   const queryClient = useQueryClient();
   const form = useForm<FactorCodeRequest>({ resolver: zodResolver(factorCodeRequest), defaultValues: { code: "" }, mode: "onTouched" });
   const { dialog } = useFormDialogMutation(form, ["code"], {
+    dialogProps: lazy,
     mutationFn: (values: FactorCodeRequest) => twoFactorMutations.disableTotp(values.code),
     onSuccess: (status) => {
       queryClient.setQueryData(twoFactorKeys.status(), status);
-      onOpenChange(false);
-      form.reset();
       toast.success("Authenticator app turned off", { description: "Sign-in asks for your password only; your recovery codes no longer work." });
     },
   });
   return (
     <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      trigger={trigger}
       title="Turn off the authenticator app?"
       description="Sign-in will ask for your password only, and your recovery codes stop working. Enter a code from the app, or a recovery code, to confirm."
       {...dialog}

@@ -1,4 +1,5 @@
 import { KEPT_HEADERS, type Implementation, type RecordedExchange } from "./format";
+import { callInit, readAnswer, type Answer } from "./call";
 
 /** Where an implementation runs and what its sandbox does with which address. */
 export interface Subject {
@@ -21,20 +22,9 @@ type Call = { method: string; path: string; body?: unknown; headers?: Record<str
 export async function runScenario(s: Subject, log: (line: string) => void = () => {}): Promise<RecordedExchange[]> {
   const out: RecordedExchange[] = [];
 
-  async function call(c: Call): Promise<{ status: number; text: string; json: any; headers: Headers }> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${c.key ?? s.key}`, Accept: "application/json", ...c.headers };
-    const project = c.project === undefined ? s.project : c.project;
-    if (project) headers["X-Service-Product"] = project;
-    if (c.body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await fetch(`${s.url}${c.path}`, { method: c.method, headers, body: c.body === undefined ? undefined : JSON.stringify(c.body), redirect: "manual" });
-    const text = await response.text();
-    let json: any = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: response.status, text, json, headers: response.headers };
+  async function call(c: Call): Promise<Answer> {
+    const init = callInit(c.method, { ...c, key: c.key ?? s.key, project: c.project === undefined ? s.project : c.project, headers: { Accept: "application/json", ...c.headers } });
+    return readAnswer(await fetch(`${s.url}${c.path}`, { ...init, redirect: "manual" }));
   }
 
   async function record(name: string, c: Call) {

@@ -1,3 +1,5 @@
+import { newId } from "./ids";
+
 /** The contrarian's state: in memory, in creation order (which is also the order lists use). */
 
 export interface ApiKeyRecord {
@@ -45,6 +47,11 @@ export interface StoredMessage {
   createdAt: Date;
   scheduledAt: Date | null;
   templateId: string | null;
+}
+
+/** A message written by hand (a reply, a simulated inbound one): no copies, headers, tags or attachments, queued now. */
+export function plainMessage(m: Pick<StoredMessage, "projectId" | "direction" | "from" | "to" | "subject" | "html" | "text">): StoredMessage {
+  return { id: newId("em"), ...m, cc: [], bcc: [], replyTo: [], headers: {}, tags: [], attachments: [], status: "queued", events: [], createdAt: new Date(), scheduledAt: null, templateId: null };
 }
 
 export interface DnsRecord {

@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createContrarian, type Contrarian } from "../src/app";
 import { readConfig } from "../src/config";
+import { callInit, readAnswer, type CallOptions } from "../recording/call";
 
 export const ACCOUNT_KEY = "test-account-key";
 export const [ALPHA, BETA] = ["alpha.one", "beta~two"];
@@ -19,22 +20,9 @@ export function startContrarian(env: Record<string, string> = {}) {
     }),
     () => "http://contrarian.test",
   );
-  async function call(method: string, path: string, opts: { body?: unknown; key?: string | null; project?: string | null; headers?: Record<string, string> } = {}) {
-    const headers: Record<string, string> = { ...opts.headers };
-    const key = opts.key === undefined ? ACCOUNT_KEY : opts.key;
-    if (key) headers.Authorization = `Bearer ${key}`;
-    const project = opts.project === undefined ? ALPHA : opts.project;
-    if (project) headers["X-Service-Product"] = project;
-    if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-    const response = await contrarian.app.request(path, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-    const text = await response.text();
-    let json: any = null;
-    try {
-      json = text ? JSON.parse(text) : null;
-    } catch {
-      json = null;
-    }
-    return { status: response.status, headers: response.headers, text, json };
+  async function call(method: string, path: string, opts: CallOptions = {}) {
+    const init = callInit(method, { ...opts, key: opts.key === undefined ? ACCOUNT_KEY : opts.key, project: opts.project === undefined ? ALPHA : opts.project });
+    return readAnswer(await contrarian.app.request(path, init));
   }
   return { ...contrarian, call };
 }

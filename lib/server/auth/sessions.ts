@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, isNull, lt, or, type SQL } from "drizzle-orm";
 import { db } from "../db";
 import { sessions } from "../db/schema/sessions";
 import { env } from "../env";
@@ -43,25 +43,23 @@ export async function createSession(userId: string, method: "password" | "oidc",
   return { id, signedInAt: now };
 }
 
-/** Ends one session (sign-out). True when it was live until now. */
-export async function revokeSession(id: string, reason: RevokeReason, now = Date.now()): Promise<boolean> {
-  const d = await db();
-  const rows = await d
+/** Ends the sessions `which` picks that are not ended yet; answers them as they were. */
+async function revokeWhere(which: SQL, reason: RevokeReason, now: number) {
+  return (await db())
     .update(sessions)
     .set({ revokedAt: new Date(now), revokedReason: reason })
-    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id });
-  return rows.length > 0;
+    .where(and(which, isNull(sessions.revokedAt)))
+    .returning({ id: sessions.id, signedInAt: sessions.signedInAt, lastSeenAt: sessions.lastSeenAt });
+}
+
+/** Ends one session (sign-out). True when it was live until now. */
+export async function revokeSession(id: string, reason: RevokeReason, now = Date.now()): Promise<boolean> {
+  return (await revokeWhere(eq(sessions.id, id), reason, now)).length > 0;
 }
 
 /** Ends every session of a user; answers how many were not yet ended. */
 export async function revokeUserSessions(userId: string, reason: RevokeReason, now = Date.now()): Promise<number> {
-  const d = await db();
-  const rows = await d
-    .update(sessions)
-    .set({ revokedAt: new Date(now), revokedReason: reason })
-    .where(and(eq(sessions.userId, userId), isNull(sessions.revokedAt)))
-    .returning({ id: sessions.id, signedInAt: sessions.signedInAt, lastSeenAt: sessions.lastSeenAt });
+  const rows = await revokeWhere(eq(sessions.userId, userId), reason, now);
   return rows.filter((r) => isSessionLive({ ...r, revokedAt: null }, now)).length;
 }
 

@@ -54,62 +54,72 @@ function collector(consumed: () => number, limits: Limits) {
       chunks.push(chunk);
     },
     total: () => total,
-    bytes(): Uint8Array {
-      const out = new Uint8Array(total);
-      let at = 0;
-      for (const c of chunks) {
-        out.set(c, at);
-        at += c.length;
-      }
-      return out;
-    },
+    bytes: (): Uint8Array => Buffer.concat(chunks, total),
   };
 }
 
-async function gunzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
+/**
+ * Feeds the attachment to the decompressor `start` builds around the collector; `end` is
+ * called when the decompressor has produced its last chunk. Damaged input, or input that stops
+ * before that, is refused with the words given.
+ */
+async function inflate(
+  bytes: Uint8Array,
+  limits: Limits,
+  start: (out: ReturnType<typeof collector>, end: () => void) => { push(chunk: Uint8Array, final: boolean): void },
+  words: { damaged: string; early: string },
+): Promise<Uint8Array> {
   let pushed = 0;
   const out = collector(() => pushed, limits);
   let ended = false;
-  const stream = new Gunzip((chunk, final) => {
-    out.add(chunk);
-    if (final) ended = true;
-  });
+  const stream = start(out, () => (ended = true));
   try {
     await feed(bytes, (chunk, final) => stream.push(chunk, final), out.total, (n) => (pushed = n));
   } catch (e) {
-    throw asRefusal(e, "The gzip attachment is damaged; it was not read.");
+    throw asRefusal(e, words.damaged);
   }
-  if (!ended) throw refuse("report_damaged", "The gzip attachment ends early; it was not read.");
+  if (!ended) throw refuse("report_damaged", words.early);
   return out.bytes();
 }
 
-async function unzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
-  let pushed = 0;
-  const out = collector(() => pushed, limits);
+function gunzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
+  return inflate(
+    bytes,
+    limits,
+    (out, end) =>
+      new Gunzip((chunk, final) => {
+        out.add(chunk);
+        if (final) end();
+      }),
+    { damaged: "The gzip attachment is damaged; it was not read.", early: "The gzip attachment ends early; it was not read." },
+  );
+}
+
+function unzip(bytes: Uint8Array, limits: Limits): Promise<Uint8Array> {
   let entries = 0;
-  let ended = false;
-  const stream = new Unzip((file: UnzipFile) => {
-    entries += 1;
-    if (entries > limits.zipEntries) {
-      throw refuse("report_zip_entries", `The zip holds more than ${limits.zipEntries} file; a report is one .xml file.`);
-    }
-    if (!/\.xml$/i.test(file.name)) throw refuse("report_zip_entry", "The zip's file is not an .xml file; it was not read.");
-    file.ondata = (err, chunk, final) => {
-      if (err) throw err;
-      out.add(chunk);
-      if (final) ended = true;
-    };
-    file.start();
-  });
-  stream.register(UnzipInflate);
-  stream.register(UnzipPassThrough);
-  try {
-    await feed(bytes, (chunk, final) => stream.push(chunk, final), out.total, (n) => (pushed = n));
-  } catch (e) {
-    throw asRefusal(e, "The zip attachment is damaged; it was not read.");
-  }
-  if (!ended) throw refuse("report_damaged", "The zip attachment holds no complete .xml file; it was not read.");
-  return out.bytes();
+  return inflate(
+    bytes,
+    limits,
+    (out, end) => {
+      const stream = new Unzip((file: UnzipFile) => {
+        entries += 1;
+        if (entries > limits.zipEntries) {
+          throw refuse("report_zip_entries", `The zip holds more than ${limits.zipEntries} file; a report is one .xml file.`);
+        }
+        if (!/\.xml$/i.test(file.name)) throw refuse("report_zip_entry", "The zip's file is not an .xml file; it was not read.");
+        file.ondata = (err, chunk, final) => {
+          if (err) throw err;
+          out.add(chunk);
+          if (final) end();
+        };
+        file.start();
+      });
+      stream.register(UnzipInflate);
+      stream.register(UnzipPassThrough);
+      return stream;
+    },
+    { damaged: "The zip attachment is damaged; it was not read.", early: "The zip attachment holds no complete .xml file; it was not read." },
+  );
 }
 
 function asRefusal(e: unknown, message: string) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { and, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
-import { MAX_PAGE_SIZE } from "@/lib/schemas";
+import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
 import type { IndexedMessage, MessageListQueryParsed } from "@/lib/schemas/messages-index";
 import { db } from "../db";
 import { indexedEvents, indexedMessages } from "../db/schema/messages";

@@ -1,5 +1,6 @@
 import "server-only";
-import { MAX_PAGE_SIZE, type SuppressionRow } from "@/lib/schemas";
+import { MAX_PAGE_SIZE } from "@/lib/schemas/common";
+import { type SuppressionRow } from "@/lib/schemas/suppressions";
 import type { AuditEntry, AuditQueryParsed } from "@/lib/schemas/audit";
 import { listAudit } from "../audit";
 import { searchContactsAfter, type IndexedContact } from "../contacts/index-store";

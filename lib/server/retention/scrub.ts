@@ -1,7 +1,7 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { and, asc, eq, gt, inArray, sql, type SQL } from "drizzle-orm";
-import type { PgColumn } from "drizzle-orm/pg-core";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 import { batchJobs } from "@/lib/server/db/schema/batches";
@@ -218,56 +218,52 @@ function scrubBatchRows(d: Db, projectId: string, anchors: AddressAnchor[], r: R
   });
 }
 
-/** A job's file name and shared content (subject, bodies, merge data) — what every row of it is sent with. */
-function scrubBatchJobs(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
-  const j = batchJobs;
-  const blob = sql`concat_ws(' ', ${j.fileName}, ${j.content}::text)`;
-  return scrubTable<string, Pick<typeof batchJobs.$inferSelect, "id" | "fileName" | "content">>(d, {
+/**
+ * A table keyed by a text `id` whose listed columns may name the address: `text` ones redacted
+ * as text, `json` ones as JSON. `scope` keeps every read and write to the project's rows.
+ */
+function scrubById(
+  d: Db,
+  id: PgColumn,
+  scope: SQL,
+  columns: { text: Record<string, PgColumn>; json: Record<string, PgColumn> },
+  anchors: AddressAnchor[],
+  r: Redactor,
+): Promise<number> {
+  const text = Object.keys(columns.text);
+  const json = Object.keys(columns.json);
+  const all = { ...columns.text, ...columns.json };
+  const blob = sql`concat_ws(' ', ${sql.join([...Object.values(columns.text).map((c) => sql`${c}`), ...Object.values(columns.json).map((c) => sql`${c}::text`)], sql`, `)})`;
+  const table = id.table as PgTable;
+  type Row = Record<string, unknown> & { id: string };
+  return scrubTable<string, Row>(d, {
     start: "",
-    candidates: keyedCandidates(j.id, eq(j.projectId, projectId), blob, anchors),
-    load: (tx, ids) => tx.select({ id: j.id, fileName: j.fileName, content: j.content }).from(j).where(and(eq(j.projectId, projectId), inArray(j.id, ids))).orderBy(asc(j.id)),
+    candidates: keyedCandidates(id, scope, blob, anchors),
+    load: (tx, ids) => tx.select({ id, ...all }).from(table).where(and(scope, inArray(id, ids))).orderBy(asc(id)) as Promise<Row[]>,
     redact: async (tx, row) => {
-      const clean = { fileName: r.maybe(row.fileName), content: r.json(row.content) };
-      if (same(clean, { fileName: row.fileName, content: row.content })) return false;
-      await tx.update(j).set(clean).where(eq(j.id, row.id));
+      const before = Object.fromEntries([...text, ...json].map((c) => [c, row[c]]));
+      const clean = Object.fromEntries([...text.map((c) => [c, r.maybe(row[c] as string | null)]), ...json.map((c) => [c, r.json(row[c])])]);
+      if (same(clean, before)) return false;
+      await tx.update(table).set(clean).where(and(scope, eq(id, row.id)));
       return true;
     },
     keyOf: (row) => row.id,
   });
 }
 
+/** A job's file name and shared content (subject, bodies, merge data) — what every row of it is sent with. */
+function scrubBatchJobs(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
+  const j = batchJobs;
+  return scrubById(d, j.id, eq(j.projectId, projectId), { text: { fileName: j.fileName }, json: { content: j.content } }, anchors, r);
+}
+
 function scrubContacts(d: Db, projectId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const c = contactsIndex;
-  const blob = sql`concat_ws(' ', ${c.firstName}, ${c.lastName}, ${c.metadata}::text)`;
-  return scrubTable<string, Pick<typeof contactsIndex.$inferSelect, "id" | "firstName" | "lastName" | "metadata">>(d, {
-    start: "",
-    candidates: keyedCandidates(c.id, eq(c.projectId, projectId), blob, anchors),
-    load: (tx, ids) =>
-      tx.select({ id: c.id, firstName: c.firstName, lastName: c.lastName, metadata: c.metadata }).from(c).where(and(eq(c.projectId, projectId), inArray(c.id, ids))).orderBy(asc(c.id)),
-    redact: async (tx, row) => {
-      const clean = { firstName: r.maybe(row.firstName), lastName: r.maybe(row.lastName), metadata: r.json(row.metadata) };
-      if (same(clean, { firstName: row.firstName, lastName: row.lastName, metadata: row.metadata })) return false;
-      await tx.update(c).set(clean).where(and(eq(c.projectId, projectId), eq(c.id, row.id)));
-      return true;
-    },
-    keyOf: (row) => row.id,
-  });
+  return scrubById(d, c.id, eq(c.projectId, projectId), { text: { firstName: c.firstName, lastName: c.lastName }, json: { metadata: c.metadata } }, anchors, r);
 }
 
 /** The address in earlier audit entries of the project (target or detail) becomes its hash: paged as the rest. */
 export function scrubAudit(d: Db, projectExternalId: string, anchors: AddressAnchor[], r: Redactor): Promise<number> {
   const a = auditLog;
-  const blob = sql`concat_ws(' ', ${a.target}, ${a.detail}::text)`;
-  return scrubTable<string, Pick<typeof auditLog.$inferSelect, "id" | "target" | "detail">>(d, {
-    start: "",
-    candidates: keyedCandidates(a.id, eq(a.project, projectExternalId), blob, anchors),
-    load: (tx, ids) => tx.select({ id: a.id, target: a.target, detail: a.detail }).from(a).where(inArray(a.id, ids)).orderBy(asc(a.id)),
-    redact: async (tx, e) => {
-      const clean = { target: r.maybe(e.target), detail: r.json(e.detail) };
-      if (same(clean, { target: e.target, detail: e.detail })) return false;
-      await tx.update(a).set(clean).where(eq(a.id, e.id));
-      return true;
-    },
-    keyOf: (e) => e.id,
-  });
+  return scrubById(d, a.id, eq(a.project, projectExternalId), { text: { target: a.target }, json: { detail: a.detail } }, anchors, r);
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CreateApiKeyRequest } from "@/lib/schemas";
+import type { CreateApiKeyRequest } from "@/lib/schemas/api-keys";
 import { callService } from "./client";
 import { seg } from "./path";
 import { anyAnswer, createdKeyReader } from "./readers";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { CreateContactRequest } from "@/lib/schemas";
+import type { CreateContactRequest } from "@/lib/schemas/contacts";
 import { callService } from "./client";
 import { seg } from "./path";
 import { contactReader } from "./readers";

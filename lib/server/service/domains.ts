@@ -1,5 +1,6 @@
 import "server-only";
-import type { DomainStatus, PageQuery } from "@/lib/schemas";
+import type { DomainStatus } from "@/lib/schemas/domains";
+import type { PageQuery } from "@/lib/schemas/common";
 import { callService } from "./client";
 import { pagedList } from "./page-size";
 import { seg } from "./path";

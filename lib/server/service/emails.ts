@@ -1,5 +1,5 @@
 import "server-only";
-import type { ReplyRequest, SendEmail } from "@/lib/schemas";
+import type { ReplyRequest, SendEmail } from "@/lib/schemas/emails";
 import { callService, fetchServiceUrl } from "./client";
 import { seg } from "./path";
 import { attachmentsReader, batchAnswerReader, messageReader, sendAnswerReader } from "./readers";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { InboundSimulateRequest } from "@/lib/schemas";
+import type { InboundSimulateRequest } from "@/lib/schemas/emails";
 import { callService } from "./client";
 import { simulatedReader } from "./readers";
 

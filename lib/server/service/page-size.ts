@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { DEFAULT_PAGE_SIZE, type PageQuery } from "@/lib/schemas";
+import { DEFAULT_PAGE_SIZE, type PageQuery } from "@/lib/schemas/common";
 import { callService } from "./client";
 import { pageReader } from "./readers";
 

@@ -6,7 +6,7 @@ import { BOUNCE_REASON } from "@/e2e/contrarian-service/src/lifecycle";
 import { IMPLEMENTATIONS, type Implementation, type RecordedExchange } from "@/e2e/contrarian-service/recording/format";
 import { isAppError, type AppError } from "@/lib/errors";
 import { canonicalEventType, canonicalStatus, CANONICAL_EVENT_TYPES } from "@/lib/messages/vocabulary";
-import type { SendEmail } from "@/lib/schemas";
+import type { SendEmail } from "@/lib/schemas/emails";
 import type { Project } from "../gate/access";
 import { listDomains } from "../domains/manage";
 import { refusedByService } from "@/lib/server/message-index/disowned";

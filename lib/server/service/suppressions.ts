@@ -1,5 +1,5 @@
 import "server-only";
-import type { AddSuppressionRequest } from "@/lib/schemas";
+import type { AddSuppressionRequest } from "@/lib/schemas/suppressions";
 import { callService } from "./client";
 import { pagedList } from "./page-size";
 import { suppressionReader } from "./readers";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { PreviewRequest } from "@/lib/schemas";
+import type { PreviewRequest } from "@/lib/schemas/templates";
 import { callService } from "./client";
 import { pagedList } from "./page-size";
 import { seg } from "./path";

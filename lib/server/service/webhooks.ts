@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { CreateWebhookRequest } from "@/lib/schemas";
+import type { CreateWebhookRequest } from "@/lib/schemas/webhooks";
 import { callService } from "./client";
 import { pagedList } from "./page-size";
 import { seg } from "./path";

@@ -22,11 +22,10 @@ export default function RegisterProjectDialogForm(lazy: LazyDialogProps) {
   const form = useForm<CreateProjectRequest>({ resolver: zodResolver(createProjectRequest), defaultValues: { externalId: "", name: undefined }, mode: "onTouched" });
 
   const { mutation, dialog } = useFormDialogMutation(form, ["externalId", "name"], {
+    dialogProps: lazy,
     mutationFn: (values: CreateProjectRequest) => projectMutations.register({ externalId: values.externalId, name: values.name?.trim() || undefined }),
     onSuccess: async (_data, values) => {
       toast.success("Project registered", { description: `${values.name?.trim() || values.externalId} is ready to use.` });
-      lazy.onOpenChange(false);
-      form.reset();
       await queryClient.invalidateQueries({ queryKey: projectKeys.all });
       router.refresh(); // the project switcher lists it too
     },
@@ -34,7 +33,6 @@ export default function RegisterProjectDialogForm(lazy: LazyDialogProps) {
 
   return (
     <FormDialog
-      {...lazy}
       {...dialog}
       title="Register a project"
       description="Enter the project's id at the email service. It is checked with the service before it is added."

@@ -1,10 +1,9 @@
 "use client";
 
-import * as React from "react";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useReopenedForm } from "@/components/hooks/use-reopened-form";
 import { toast } from "@/components/ui/toast";
 import { updateProjectRequest, type ProjectView, type UpdateProjectRequest } from "@/lib/schemas/projects";
 import { projectKeys, projectMutations } from "@/lib/queries/projects";
@@ -14,11 +13,7 @@ import { FormDialog, useFormDialogMutation } from "@/components/common/form-dial
 export function RenameProjectDialog({ project, open, onOpenChange }: { project: ProjectView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const form = useForm<UpdateProjectRequest>({ resolver: zodResolver(updateProjectRequest), defaultValues: { name: project.name }, mode: "onTouched" });
-
-  React.useEffect(() => {
-    if (open) form.reset({ name: project.name });
-  }, [open, project.name, form]);
+  const form = useReopenedForm<UpdateProjectRequest>(open, { resolver: zodResolver(updateProjectRequest), defaultValues: { name: project.name }, mode: "onTouched" });
 
   const { dialog } = useFormDialogMutation(form, ["name"], {
     mutationFn: (values: UpdateProjectRequest) => projectMutations.rename(project.id, values),

@@ -34,6 +34,7 @@ export default function CreateUserDialogForm({ projects, ...lazy }: { projects: 
   const role = form.watch("role");
 
   const { dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (values: CreateUserRequest) =>
       userMutations.create({
         email: values.email,
@@ -43,8 +44,6 @@ export default function CreateUserDialogForm({ projects, ...lazy }: { projects: 
         projectIds: values.allProjects ? [] : (values.projectIds ?? []),
       }),
     onSuccess: async (result) => {
-      lazy.onOpenChange(false);
-      form.reset();
       toast.success("User created", { description: `${result.user.email} can sign in as ${ROLE_LABELS[result.user.role]}.` });
       if (result.password) setCreated({ user: result.user, password: result.password });
       await queryClient.invalidateQueries({ queryKey: userKeys.all });
@@ -54,7 +53,6 @@ export default function CreateUserDialogForm({ projects, ...lazy }: { projects: 
   return (
     <>
       <FormDialog
-        {...lazy}
         {...dialog}
         className="max-h-[90vh] overflow-y-auto"
         title="Create a user"

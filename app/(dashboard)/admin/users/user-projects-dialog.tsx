@@ -1,9 +1,9 @@
 "use client";
 
-import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm, type Control } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useReopenedForm } from "@/components/hooks/use-reopened-form";
 import { toast } from "@/components/ui/toast";
 import { userProjectsRequest, type UserProjectsRequest, type UserView } from "@/lib/schemas/users";
 import { userKeys, userMutations } from "@/lib/queries/users";
@@ -18,13 +18,10 @@ const NO_FIELDS = [] as const;
 /** Grants all projects (present and future) or a chosen set. Takes effect at the user's next request. */
 export function UserProjectsDialog({ user, projects, open, onOpenChange }: { user: UserView; projects: ProjectOption[]; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<UserProjectsRequest>({
+  const form = useReopenedForm<UserProjectsRequest>(open, {
     resolver: zodResolver(userProjectsRequest),
     defaultValues: { allProjects: user.allProjects, projectIds: user.projectIds },
   });
-  React.useEffect(() => {
-    if (open) form.reset({ allProjects: user.allProjects, projectIds: user.projectIds });
-  }, [open, user.allProjects, user.projectIds, form]);
 
   const { dialog } = useFormDialogMutation(form, NO_FIELDS, {
     mutationFn: (values: UserProjectsRequest) => userMutations.setProjects(user.id, { allProjects: values.allProjects, projectIds: values.allProjects ? [] : values.projectIds }),

@@ -1,21 +1,17 @@
 "use client";
 
 import Link from "next/link";
-import { keepPreviousData } from "@tanstack/react-query";
-import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
-import { OVERVIEW_RANGES, RANGE_LABELS, rangeFrom } from "@/lib/insight/ranges";
+import { OVERVIEW_RANGES, RANGE_LABELS } from "@/lib/insight/ranges";
 import type { OverviewData } from "@/lib/schemas/overview";
 import { overviewQuery } from "@/lib/queries/overview";
-import { PageHeader } from "@/components/common/page-header";
-import { ErrorState } from "@/components/common/error-state";
 import { RelativeTime } from "@/components/common/relative-time";
 import { StatusBadge } from "@/components/common/status-badge";
 import { CopyableText } from "@/components/common/copy-button";
-import { PeriodPicker } from "@/components/insight/period-picker";
+import { usePeriodQuery } from "@/components/insight/use-period-query";
+import { PeriodScreen } from "@/components/insight/period-screen";
 import { CountCell, ListTable, numberColumns } from "@/components/common/list-table";
 import { TableCell, TableRow } from "@/components/ui/table";
-import { useUrlState } from "@/components/hooks/use-url-state";
 import { projectHref } from "@/lib/nav";
 import { OverviewLinks } from "./overview-links";
 import { OverviewNumbers } from "./overview-numbers";
@@ -33,28 +29,24 @@ function Panel({ title, children }: { title: string; children: React.ReactNode }
 
 /** "Is our mail healthy?": volumes and rates from the message index, plus what needs attention. */
 export function OverviewScreen({ project, projectName, initial }: { project: string; projectName: string; initial: FirstLoad<OverviewData> }) {
-  const { get, set } = useUrlState();
-  const range = rangeFrom(get("range"));
-  const query = useFirstLoadQuery({ ...overviewQuery(project, range), initialData: initial.data?.range === range ? initial.data : undefined, placeholderData: keepPreviousData }, initial.error);
-  const data = query.data;
-
+  const { range, setRange, query } = usePeriodQuery((r) => overviewQuery(project, r), initial);
   return (
-    <div className="space-y-6">
-      <PageHeader
-        eyebrow="Project"
-        title={projectName}
-        description={
+    <PeriodScreen
+      header={{
+        eyebrow: "Project",
+        title: projectName,
+        description: (
           <span className="inline-flex flex-wrap items-center gap-1">
             How this project&apos;s mail is doing, from the messages the dashboard has seen. Project id <CopyableText value={project} label="project id" />
           </span>
-        }
-        actions={<PeriodPicker value={range} onChange={(r) => set({ range: r === "7d" ? null : r })} />}
-      />
-      {query.error && !data ? (
-        <ErrorState title="The overview could not be loaded" error={query.error} onRetry={() => query.refetch()} retrying={query.isFetching} />
-      ) : !data ? (
-        <div className="h-96 animate-pulse rounded-lg bg-muted" role="status" aria-busy="true" aria-label="Loading the overview" />
-      ) : (
+        ),
+      }}
+      period={{ range, setRange }}
+      query={query}
+      failure="The overview could not be loaded"
+      loading="Loading the overview"
+    >
+      {(data) => (
         <>
           {data.stream && <StreamStatusLine project={project} status={data.stream} />}
           <OverviewNumbers counts={data.counts[range]} engagement={data.engagement[range]} thresholds={data.thresholds} />
@@ -132,6 +124,6 @@ export function OverviewScreen({ project, projectName, initial }: { project: str
           </div>
         </>
       )}
-    </div>
+    </PeriodScreen>
   );
 }

@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { once } from "../idempotency";
 import { fieldPath, invalid, notFound, Problem } from "../problems";
 import type { Env } from "../runtime";
-import type { StoredMessage } from "../store";
+import { plainMessage, type StoredMessage } from "../store";
 import { renderPart } from "../templates";
 import { messageView } from "../views";
 
@@ -133,27 +133,15 @@ export const emails = new Hono<Env>()
     const subject = body.subject ?? (original.subject && /^re:/i.test(original.subject) ? original.subject : `RE: ${original.subject ?? ""}`.trim());
     const inbound = original.direction === "inbound";
     const result = await once(c.get("rt").store, original.projectId, c.req.header("Idempotency-Key"), async () => {
-      const reply: StoredMessage = {
-        id: newId("em"),
+      const reply = plainMessage({
         projectId: original.projectId,
         direction: "outbound",
         from: body.from?.email ?? (inbound ? original.to[0] ?? "" : original.from),
         to: inbound ? [original.replyTo[0] ?? original.from] : original.to,
-        cc: [],
-        bcc: [],
-        replyTo: [],
         subject,
         html: body.html ?? null,
         text: body.text ?? null,
-        headers: {},
-        tags: [],
-        attachments: [],
-        status: "queued",
-        events: [],
-        createdAt: new Date(),
-        scheduledAt: null,
-        templateId: null,
-      };
+      });
       return { status: 202, body: accept(c, reply) };
     });
     return answer(c, result);

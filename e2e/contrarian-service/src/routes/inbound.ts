@@ -1,9 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { parse, projectOf, readJson } from "../http";
-import { newId } from "../ids";
 import type { Env } from "../runtime";
-import type { StoredMessage } from "../store";
+import { plainMessage } from "../store";
 
 const simulateBody = z.object({
   to: z.string({ error: "is required" }).min(1, "is required"),
@@ -16,27 +15,7 @@ const simulateBody = z.object({
 export const inbound = new Hono<Env>().post("/v1/inbound/simulate", async (c) => {
   const projectId = projectOf(c, true);
   const body = parse(simulateBody, await readJson(c));
-  const message: StoredMessage = {
-    id: newId("em"),
-    projectId,
-    direction: "inbound",
-    from: body.from,
-    to: [body.to],
-    cc: [],
-    bcc: [],
-    replyTo: [],
-    subject: body.subject,
-    html: body.html ?? null,
-    text: body.text ?? null,
-    headers: {},
-    tags: [],
-    attachments: [],
-    status: "queued",
-    events: [],
-    createdAt: new Date(),
-    scheduledAt: null,
-    templateId: null,
-  };
+  const message = plainMessage({ projectId, direction: "inbound", from: body.from, to: [body.to], subject: body.subject, html: body.html ?? null, text: body.text ?? null });
   const rt = c.get("rt");
   rt.store.messages.set(message.id, message);
   rt.lifecycle.receive(message);

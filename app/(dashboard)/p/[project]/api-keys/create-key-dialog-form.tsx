@@ -34,11 +34,10 @@ export default function CreateKeyDialogForm({ project, projectName, ...lazy }: {
     mode: "onTouched",
   });
   const { mutation, dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (values: CreateApiKeyForm) => guarded(() => apiKeyMutations.create(project, values)),
     gcTime: 0,
     onSuccess: () => {
-      lazy.onOpenChange(false);
-      form.reset();
       void queryClient.invalidateQueries({ queryKey: apiKeyKeys.all(project) });
     },
   });
@@ -48,7 +47,6 @@ export default function CreateKeyDialogForm({ project, projectName, ...lazy }: {
   return (
     <>
       <FormDialog
-        {...lazy}
         {...dialog}
         className="max-h-[90vh] overflow-y-auto"
         title="Create an API key"

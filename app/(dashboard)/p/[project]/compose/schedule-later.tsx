@@ -4,6 +4,7 @@ import * as React from "react";
 import { localToUtcIso } from "@/lib/messages/local-time";
 import { useNow } from "@/components/hooks/use-now";
 import { scheduleInWords, timeZones } from "@/components/compose/schedule-words";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 export type SchedulePatch = Partial<{ sendAt: "now" | "later"; scheduledLocal: string; timeZone: string }>;
 
@@ -38,23 +39,7 @@ export function ScheduleLater({ local, timeZone, onChange, error }: { local: str
           className="flex h-9 w-full rounded-md border bg-background px-3 text-sm focus-visible:outline-2 focus-visible:outline-ring"
         />
       </div>
-      <div className="space-y-1.5">
-        <label htmlFor="timeZone" className="text-sm font-medium">
-          Time zone
-        </label>
-        <select
-          id="timeZone"
-          value={timeZone}
-          onChange={(e) => onChange({ timeZone: e.target.value })}
-          className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-        >
-          {zones.map((z) => (
-            <option key={z} value={z}>
-              {z}
-            </option>
-          ))}
-        </select>
-      </div>
+      <NativeSelectField id="timeZone" label="Time zone" value={timeZone} onChange={(e) => onChange({ timeZone: e.target.value })} choices={zones.map((z) => ({ value: z, label: z }))} />
       <p id="schedule-words" className="text-sm md:col-span-2" data-testid="schedule-words">
         {words ? `Sends ${words}.` : "Choose when it should go out."}
       </p>

@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { templateQuery } from "@/lib/queries/templates";
 import type { ComposeOptions } from "@/lib/schemas/compose";
 import { Input } from "@/components/ui/input";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 
 /** A stored template chosen by name, and a field per merge variable it uses. */
 export function TemplateFields({
@@ -30,27 +31,17 @@ export function TemplateFields({
   const variables = listed?.variables ?? full?.variables ?? [];
   return (
     <div className="space-y-4 rounded-md border p-4">
-      <div className="space-y-1.5">
-        <label htmlFor="templateId" className="text-sm font-medium">
-          Template
-        </label>
-        <select
-          id="templateId"
-          value={templateId ?? ""}
-          onChange={(e) => onTemplate(e.target.value || undefined)}
-          aria-invalid={error ? true : undefined}
-          className="flex h-9 w-full rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-        >
-          <option value="">Choose a template…</option>
-          {templates.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-              {t.slug ? ` (${t.slug})` : ""}
-            </option>
-          ))}
-        </select>
+      <NativeSelectField
+        id="templateId"
+        label="Template"
+        value={templateId ?? ""}
+        onChange={(e) => onTemplate(e.target.value || undefined)}
+        aria-invalid={error ? true : undefined}
+        placeholder="Choose a template…"
+        choices={templates.map((t) => ({ value: t.id, label: `${t.name}${t.slug ? ` (${t.slug})` : ""}` }))}
+      >
         {error && <p role="alert" className="text-xs font-medium text-destructive dark:text-red-300">{error}</p>}
-      </div>
+      </NativeSelectField>
       {templateId && variables.length > 0 && (
         <fieldset className="grid gap-3 md:grid-cols-2">
           <legend className="mb-2 text-sm font-medium">Merge variables</legend>

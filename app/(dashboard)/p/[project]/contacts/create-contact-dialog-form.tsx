@@ -22,11 +22,10 @@ export default function CreateContactDialogForm({ project, ...lazy }: { project:
   const queryClient = useQueryClient();
   const form = useForm<ContactForm>({ resolver: zodResolver(contactForm), mode: "onTouched", defaultValues: { email: "", firstName: "", lastName: "", subscribed: true, metadata: [] } });
   const { dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (v: ContactForm) => contactMutations.create(project, toCreateContact(v)),
     onSuccess: async (c) => {
       toast.success("Contact created", { description: c.email });
-      lazy.onOpenChange(false);
-      form.reset();
       await queryClient.invalidateQueries({ queryKey: contactKeys.all(project) });
       router.push(`/p/${encodeURIComponent(project)}/contacts/${encodeURIComponent(c.id)}`);
     },
@@ -41,7 +40,6 @@ export default function CreateContactDialogForm({ project, ...lazy }: { project:
 
   return (
     <FormDialog
-      {...lazy}
       {...dialog}
       title="Create a contact"
       description="The service holds contacts; the dashboard remembers the ones it creates so you can find them here."

@@ -24,11 +24,10 @@ export default function AddDomainDialogForm({ project, ...lazy }: { project: str
   const normalized = typed ? normalizeHostname(typed) : null;
 
   const { dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (v: { domain: string }) => domainMutations.add(project, v.domain),
     onSuccess: async (d) => {
       toast.success("Domain added", { description: `Publish the records for ${d.domain} in your DNS panel.` });
-      lazy.onOpenChange(false);
-      form.reset();
       await queryClient.invalidateQueries({ queryKey: domainKeys.all(project) });
       router.push(`${projectHref(project, "domains")}/${encodeURIComponent(d.id)}`);
     },
@@ -36,7 +35,6 @@ export default function AddDomainDialogForm({ project, ...lazy }: { project: str
 
   return (
     <FormDialog
-      {...lazy}
       {...dialog}
       title="Add a domain"
       description="The domain (or subdomain) your mail is sent from. You will get the DNS records to publish next."

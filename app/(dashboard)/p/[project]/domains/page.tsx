@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { guardPage } from "@/lib/server/gate/guard";
 import { listDomains } from "@/lib/server/domains/manage";
-import { domainStatus } from "@/lib/schemas";
+import { domainStatus } from "@/lib/schemas/domains";
 import { firstLoad } from "@/components/common/first-load";
 import { DomainsScreen } from "./domains-screen";
 

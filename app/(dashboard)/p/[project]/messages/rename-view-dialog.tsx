@@ -1,9 +1,8 @@
 "use client";
 
-import * as React from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useReopenedForm } from "@/components/hooks/use-reopened-form";
 import { z } from "zod";
 import { toast } from "@/components/ui/toast";
 import { createSavedViewRequest, type SavedView } from "@/lib/schemas/saved-views";
@@ -16,11 +15,7 @@ type RenameViewValues = z.input<typeof renameViewForm>;
 
 export function RenameViewDialog({ project, view, open, onOpenChange }: { project: string; view: SavedView; open: boolean; onOpenChange: (open: boolean) => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<RenameViewValues>({ resolver: zodResolver(renameViewForm), defaultValues: { name: view.name }, mode: "onTouched" });
-
-  React.useEffect(() => {
-    if (open) form.reset({ name: view.name });
-  }, [open, view.name, form]);
+  const form = useReopenedForm<RenameViewValues>(open, { resolver: zodResolver(renameViewForm), defaultValues: { name: view.name }, mode: "onTouched" });
 
   const { dialog } = useFormDialogMutation(form, ["name"], {
     mutationFn: (values: RenameViewValues) => savedViewMutations.update(project, view.id, { name: values.name }),

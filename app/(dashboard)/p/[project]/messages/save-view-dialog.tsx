@@ -1,10 +1,9 @@
 "use client";
 
-import * as React from "react";
 import { useRouter } from "next/navigation";
 import { useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useReopenedForm } from "@/components/hooks/use-reopened-form";
 import { z } from "zod";
 import { toast } from "@/components/ui/toast";
 import { createSavedViewRequest, type SavedViewState } from "@/lib/schemas/saved-views";
@@ -22,11 +21,7 @@ type SaveViewValues = z.input<typeof saveViewForm>;
 export function SaveViewDialog({ project, state, open, onOpenChange }: { project: string; state: SavedViewState; open: boolean; onOpenChange: (open: boolean) => void }) {
   const router = useRouter();
   const queryClient = useQueryClient();
-  const form = useForm<SaveViewValues>({ resolver: zodResolver(saveViewForm), defaultValues: { name: "", shared: false }, mode: "onTouched" });
-
-  React.useEffect(() => {
-    if (open) form.reset({ name: "", shared: false });
-  }, [open, form]);
+  const form = useReopenedForm<SaveViewValues>(open, { resolver: zodResolver(saveViewForm), defaultValues: { name: "", shared: false }, mode: "onTouched" });
 
   const { dialog } = useFormDialogMutation(form, ["name", "shared"], {
     mutationFn: (values: SaveViewValues) => savedViewMutations.create(project, { name: values.name, shared: values.shared ?? false, state }),

@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { toast } from "@/components/ui/toast";
-import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas";
+import { addSuppressionRequest, SUPPRESSION_REASONS, type AddSuppressionRequest } from "@/lib/schemas/suppressions";
 import { suppressionKeys, suppressionMutations } from "@/lib/queries/suppressions";
 import { TextField } from "@/components/common/text-field";
 import { SelectField } from "@/components/common/select-field";
@@ -19,18 +19,16 @@ export default function AddSuppressionDialogForm({ project, ...lazy }: { project
   const queryClient = useQueryClient();
   const form = useForm<AddSuppressionRequest>({ resolver: zodResolver(addSuppressionRequest), defaultValues: { email: "", reason: "manual" }, mode: "onTouched" });
   const { dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (v: AddSuppressionRequest) => suppressionMutations.add(project, v),
     onSuccess: async (s) => {
       toast.success("Address suppressed", { description: `Sends to ${s.email} are now rejected.` });
-      lazy.onOpenChange(false);
-      form.reset();
       await queryClient.invalidateQueries({ queryKey: suppressionKeys.all(project) });
     },
   });
 
   return (
     <FormDialog
-      {...lazy}
       {...dialog}
       title="Suppress an address"
       description="Every send to it is rejected until the suppression is removed at the service."

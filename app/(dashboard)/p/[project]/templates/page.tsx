@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { pageQuery } from "@/lib/schemas";
+import { pageQuery } from "@/lib/schemas/common";
 import { guardPage } from "@/lib/server/gate/guard";
 import { listTemplates } from "@/lib/server/templates/manage";
 import { firstLoad } from "@/components/common/first-load";

@@ -44,11 +44,10 @@ export default function CreateWebhookDialogForm({ project, ...lazy }: { project:
   const { guarded, dialog: reauthDialog } = useReauth();
   const form = useForm<CreateWebhookForm>({ resolver: zodResolver(createWebhookForm), defaultValues: { url: "", eventTypes: DEFAULT_EVENTS }, mode: "onTouched" });
   const { mutation, dialog } = useFormDialogMutation(form, FIELDS, {
+    dialogProps: lazy,
     mutationFn: (v: CreateWebhookForm) => guarded(() => webhookMutations.create(project, v)),
     gcTime: 0,
     onSuccess: () => {
-      lazy.onOpenChange(false);
-      form.reset();
       void queryClient.invalidateQueries({ queryKey: webhookKeys.all(project) });
     },
   });
@@ -59,7 +58,6 @@ export default function CreateWebhookDialogForm({ project, ...lazy }: { project:
   return (
     <>
       <FormDialog
-        {...lazy}
         {...dialog}
         className="max-h-[90vh] overflow-y-auto sm:max-w-xl"
         title="Add a webhook"

@@ -5,7 +5,7 @@ import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
 import { RadioTowerIcon, Trash2Icon, WebhookIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";
-import type { Page } from "@/lib/schemas";
+import type { Page } from "@/lib/schemas/common";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import type { WebhookListItem } from "@/lib/schemas/webhooks-form";
 import { webhookKeys, webhookMutations, webhooksQuery } from "@/lib/queries/webhooks";

@@ -1,4 +1,4 @@
-import { pageQuery } from "@/lib/schemas";
+import { pageQuery } from "@/lib/schemas/common";
 import { projectSlug } from "@/lib/schemas/params";
 import { addSuppressionRequest } from "@/lib/schemas/suppressions";
 import { parseQuery, route } from "@/lib/server/gate/route";

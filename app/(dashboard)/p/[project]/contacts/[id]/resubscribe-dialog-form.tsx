@@ -12,25 +12,21 @@ import type { LazyDialogProps } from "@/components/common/lazy-dialog";
 import { FormDialog, useFormDialogMutation } from "@/components/common/form-dialog";
 
 /** Resubscribing a contact, with the reason for the audit log; loaded when its button is first used (./contact-screen.tsx). */
-export function ResubscribeDialogForm({ project, contact, open, onOpenChange: setOpen, trigger }: { project: string; contact: Contact } & LazyDialogProps) {
+export function ResubscribeDialogForm({ project, contact, ...lazy }: { project: string; contact: Contact } & LazyDialogProps) {
   const queryClient = useQueryClient();
   const form = useForm<ResubscribeRequest>({ resolver: zodResolver(resubscribeRequest), defaultValues: { reason: "" } });
   const { dialog } = useFormDialogMutation(form, ["reason"], {
+    dialogProps: lazy,
     mutationFn: (values: ResubscribeRequest) => contactMutations.resubscribe(project, contact.id, values.reason),
     onSuccess: (c) => {
       queryClient.setQueryData(contactKeys.one(project, contact.id), c);
       void queryClient.invalidateQueries({ queryKey: contactKeys.all(project) });
       toast.success("Contact resubscribed", { description: `${c.email} receives mail again. The reason is in the audit log.` });
-      setOpen(false);
-      form.reset();
     },
   });
   const fieldError = form.formState.errors.reason?.message;
   return (
     <FormDialog
-      open={open}
-      onOpenChange={setOpen}
-      trigger={trigger}
       title={<>Resubscribe {contact.email}?</>}
       description="This person unsubscribed. Resubscribe only when they asked for it; the reason is recorded in the audit log with your name."
       formClassName="space-y-3"

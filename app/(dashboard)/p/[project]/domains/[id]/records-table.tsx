@@ -1,7 +1,7 @@
 "use client";
 
 import { CheckIcon, MinusIcon } from "lucide-react";
-import type { DnsRecord } from "@/lib/schemas";
+import type { DnsRecord } from "@/lib/schemas/domains";
 import { fullHost, relativeHost } from "@/lib/domains/records";
 import { CopyButton } from "@/components/common/copy-button";
 import { ListTable } from "@/components/common/list-table";

@@ -1,7 +1,7 @@
 "use client";
 
 import { DownloadIcon } from "lucide-react";
-import type { DnsRecord } from "@/lib/schemas";
+import type { DnsRecord } from "@/lib/schemas/domains";
 import { zoneFileSnippet } from "@/lib/domains/records";
 import { Button } from "@/components/ui/button";
 

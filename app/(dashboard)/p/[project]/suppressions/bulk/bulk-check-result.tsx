@@ -1,7 +1,5 @@
 import type { CheckResult } from "@/lib/schemas/batch";
-import { StatusBadge } from "@/components/common/status-badge";
-import { ListTable } from "@/components/common/list-table";
-import { TableCell, TableRow } from "@/components/ui/table";
+import { ProblemRows } from "@/components/batches/problem-rows";
 
 const OUTCOME: Record<string, string> = { invalid: "not valid", duplicate: "repeated", suppressed: "already suppressed" };
 
@@ -14,20 +12,7 @@ export function BulkCheckResult({ result }: { result: CheckResult }) {
         {summary.total.toLocaleString()} addresses read: <strong>{summary.toSend.toLocaleString()} to add</strong>, {summary.suppressed.toLocaleString()} already suppressed,{" "}
         {summary.duplicate.toLocaleString()} repeated (folded onto their first line), {summary.invalid.toLocaleString()} with errors.
       </p>
-      {problems.length > 0 && (
-        <ListTable label="Lines that will not be added" containerClassName="max-h-80" columns={[{ label: "Line", className: "w-16" }, "Address", "Outcome", "Why"]}>
-          {problems.map((r) => (
-            <TableRow key={r.row} data-testid="problem-row">
-              <TableCell className="tabular-nums">{r.row}</TableCell>
-              <TableCell className="max-w-xs truncate">{r.email || "—"}</TableCell>
-              <TableCell>
-                <StatusBadge status={r.status} label={OUTCOME[r.status]} />
-              </TableCell>
-              <TableCell className="text-xs">{r.error?.message}</TableCell>
-            </TableRow>
-          ))}
-        </ListTable>
-      )}
+      <ProblemRows problems={problems} label="Lines that will not be added" columns={["Line", "Address", "Outcome", "Why"]} outcomes={OUTCOME} />
       {problems.length < summary.total - summary.toSend && (
         <p className="text-xs text-muted-foreground">The first {problems.length.toLocaleString()} such lines are listed.</p>
       )}

@@ -11,6 +11,7 @@ import { EarlierJobs } from "@/components/batches/earlier-jobs";
 import { ConfirmDialog } from "@/components/common/confirm-dialog";
 import { describeError } from "@/components/common/error-advice";
 import { Button } from "@/components/ui/button";
+import { NativeSelectField } from "@/components/ui/native-select-field";
 import { FormError } from "@/components/ui/form-error";
 import { BulkCheckResult } from "./bulk-check-result";
 
@@ -45,26 +46,17 @@ export function BulkSuppressionForm({ project, jobs }: { project: string; jobs: 
         }}
       />
       <div className="flex flex-wrap items-end gap-3">
-        <div className="space-y-1.5">
-          <label htmlFor="bulk-reason" className="text-sm font-medium">
-            Reason for lines that name none
-          </label>
-          <select
-            id="bulk-reason"
-            value={reason}
-            onChange={(e) => {
-              setReason(e.target.value as SuppressionReason);
-              changed();
-            }}
-            className="flex h-9 rounded-md border bg-background px-2 text-sm focus-visible:outline-2 focus-visible:outline-ring"
-          >
-            {SUPPRESSION_REASONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
+        <NativeSelectField
+          id="bulk-reason"
+          label="Reason for lines that name none"
+          fill={false}
+          value={reason}
+          onChange={(e) => {
+            setReason(e.target.value as SuppressionReason);
+            changed();
+          }}
+          choices={SUPPRESSION_REASONS.map((r) => ({ value: r, label: r }))}
+        />
         <Button variant={checked ? "outline" : "default"} disabled={!file} pending={check.isPending} onClick={() => check.mutate()}>
           Check the list
         </Button>

@@ -1,16 +1,13 @@
 import type { Metadata } from "next";
-import { guardPage } from "@/lib/server/gate/guard";
-import { can, ROLE_LABELS } from "@/lib/permissions";
-import { listJobs } from "@/lib/server/batches/jobs";
+import { ROLE_LABELS } from "@/lib/permissions";
+import { jobStartPage } from "@/lib/server/batches/job-page";
 import { PageHeader } from "@/components/common/page-header";
 import { BulkSuppressionForm } from "./bulk-suppression-form";
 
 export const metadata: Metadata = { title: "Add suppressions in bulk" };
 
 export default async function BulkSuppressionsPage({ params }: { params: Promise<{ project: string }> }) {
-  const { user, project } = await guardPage("suppressions:read", params);
-  const allowed = can(user.role, "suppressions:write");
-  const jobs = allowed ? await listJobs(project, "suppressions") : [];
+  const { role, project, allowed, jobs } = await jobStartPage("suppressions", params);
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
@@ -20,7 +17,7 @@ export default async function BulkSuppressionsPage({ params }: { params: Promise
       {allowed ? (
         <BulkSuppressionForm project={project.externalId} jobs={jobs} />
       ) : (
-        <p role="status" className="rounded-md border px-4 py-3 text-sm">Your role ({ROLE_LABELS[user.role]}) cannot add suppressions.</p>
+        <p role="status" className="rounded-md border px-4 py-3 text-sm">Your role ({ROLE_LABELS[role]}) cannot add suppressions.</p>
       )}
     </div>
   );

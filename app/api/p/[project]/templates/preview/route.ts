@@ -1,4 +1,4 @@
-import { previewRequest } from "@/lib/schemas";
+import { previewRequest } from "@/lib/schemas/templates";
 import { projectSlug } from "@/lib/schemas/params";
 import { route } from "@/lib/server/gate/route";
 import { previewTemplate } from "@/lib/server/templates/manage";
