@@ -1,20 +1,23 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { cp, mkdtemp, rename, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
+import type { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
 import { MIGRATIONS_FOLDER, openDatabase } from "@/lib/server/db";
 import { dropDatabase } from "@/lib/server/db/drop-database";
 import { ensurePgliteTemplate, pgliteTemplateDir } from "@/lib/server/db/pglite-template";
 
 /**
- * Test databases start from a copy of one already migrated, made once per set of migrations
+ * Test databases start from an image of one already migrated, made once per set of migrations
  * (Vitest's global setup, ./pglite-template-setup.ts). Opening a new PGlite database and
- * migrating it cost about 2 s of CPU per test file (the extension, then every migration);
- * copying the migrated files costs a few milliseconds, and the migrations then find nothing
- * left to apply. On Postgres the same: `CREATE DATABASE ... TEMPLATE` of a migrated one.
- * `openDatabase` still runs the migrator on every copy, so a test database is what the
- * dashboard's own start makes of it.
+ * migrating it cost about 2 s of CPU per test file (the extension, then every migration).
+ * On PGlite the image is a tar of the migrated data directory (PGlite's dumpDataDir), which
+ * each test database unpacks into memory: cheaper than copying the directory's 1,250 files
+ * and opening them on disk (about 0.9 s of CPU against 1.9 s), and nothing to delete after.
+ * On Postgres the same: `CREATE DATABASE ... TEMPLATE` of a migrated one. `openDatabase`
+ * still runs the migrator on every copy (finding nothing to apply), so a test database is
+ * what the dashboard's own start makes of it.
  */
 
 /** What a migrated database depends on: the migrations, and the extensions created before them. */
@@ -28,9 +31,9 @@ function schemaHash(): string {
   return hash.digest("hex").slice(0, 12);
 }
 
-/** The migrated PGlite template's folder, beside the empty one (node_modules/.cache). */
-export function migratedPgliteDir(): string {
-  return `${pgliteTemplateDir()}-migrated-${schemaHash()}`;
+/** The migrated PGlite image's file, beside the empty template (node_modules/.cache). */
+export function migratedPgliteImage(): string {
+  return `${pgliteTemplateDir()}-migrated-${schemaHash()}.tar`;
 }
 
 /** The migrated template database's name on the test Postgres server. */
@@ -38,32 +41,39 @@ export function migratedPostgresName(): string {
   return `dash_tpl_${schemaHash()}`;
 }
 
-/** Makes the migrated PGlite template unless it is there; built beside it and renamed into place. */
+/**
+ * Makes the migrated PGlite image unless it is there: the empty template copied, opened (which
+ * migrates it) and dumped; written beside the file and renamed into place, so a reader never
+ * sees half an image and two runs making it at once both end with one.
+ */
 export async function ensureMigratedPglite(): Promise<void> {
-  const target = migratedPgliteDir();
-  if (existsSync(path.join(target, "PG_VERSION"))) return;
+  const target = migratedPgliteImage();
+  if (existsSync(target)) return;
   const empty = await ensurePgliteTemplate();
   const scratch = await mkdtemp(`${target}.making-`);
   try {
     const dir = path.join(scratch, "data");
     await cp(empty, dir, { recursive: true });
     const handle = await openDatabase({ dataDir: dir });
-    await handle.close();
-    await rename(dir, target).catch((e: NodeJS.ErrnoException) => {
-      // Another run put the same template there first: keep theirs.
-      if (!existsSync(path.join(target, "PG_VERSION"))) throw e;
-    });
+    let image: Blob;
+    try {
+      // Written out first, so the image's files hold every page and loading it replays no WAL.
+      await handle.db.execute(sql`checkpoint`);
+      image = await (handle.db as unknown as { $client: PGlite }).$client.dumpDataDir("none");
+    } finally {
+      await handle.close();
+    }
+    await writeFile(path.join(scratch, "image.tar"), new Uint8Array(await image.arrayBuffer()));
+    await rename(path.join(scratch, "image.tar"), target);
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
 }
 
-/** Copies the migrated PGlite template into the new, empty `dir`; false when there is none. */
-export async function copyMigratedPglite(dir: string): Promise<boolean> {
-  const template = migratedPgliteDir();
-  if (!existsSync(path.join(template, "PG_VERSION"))) return false;
-  await cp(template, dir, { recursive: true });
-  return true;
+/** The migrated PGlite image, null when there is none (a run without the global setup). */
+export async function migratedPgliteBlob(): Promise<Blob | null> {
+  const file = migratedPgliteImage();
+  return existsSync(file) ? new Blob([await readFile(file)]) : null;
 }
 
 /**

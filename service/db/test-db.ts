@@ -20,7 +20,7 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
  */
 export async function openTestDatabase(opts: { dataDir?: string; name?: string } = {}): Promise<Database & { url?: string }> {
   const admin = process.env.TEST_DATABASE_URL;
-  if (!admin) return opts.dataDir ? openDatabase({ dataDir: opts.dataDir }) : openInMemory();
+  if (!admin) return openFromImage(opts.dataDir);
   const { default: postgres } = await import("postgres");
   const name = opts.name ?? `svc_test_${randomBytes(6).toString("hex")}`;
   const sql = postgres(admin, { max: 1, onnotice: () => {} });
@@ -59,16 +59,23 @@ export async function ensureServiceImage(): Promise<void> {
   await rename(scratch, file);
 }
 
-/** In-memory PGlite from the migrated image when there is one (the migrator then finds nothing to do). */
-async function openInMemory(): Promise<Database> {
+/**
+ * PGlite from the migrated image when there is one (the migrator then finds nothing to do):
+ * in memory, or unpacked into `dataDir` when that holds no database yet (a restart test's
+ * first life; its next opens the files as they were left). Without an image, or on a
+ * directory that holds one, the service's own open.
+ */
+async function openFromImage(dataDir?: string): Promise<Database> {
   const file = imageFile();
-  if (!existsSync(file)) return openDatabase({ dataDir: null });
+  if (!existsSync(file) || (dataDir && existsSync(path.join(dataDir, "PG_VERSION")))) return openDatabase({ dataDir: dataDir ?? null });
   const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("drizzle-orm/pglite"),
     import("drizzle-orm/pglite/migrator"),
   ]);
-  const client = new PGlite({ loadDataDir: new Blob([readFileSync(file)]) });
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const loadDataDir = new Blob([readFileSync(file)]);
+  const client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };

@@ -27,9 +27,10 @@ export const MIGRATION_LOCK = "mail-dashboard:migrate";
  * module load, so `next build` and pages that never touch the database do not load them.
  * On Postgres the migrations run under an advisory lock: instances started together on an
  * empty database would otherwise race on creating the same tables, and all but one fail.
+ * `{ image }` opens an in-memory PGlite loaded from a dumped data directory (tests, ./pglite.ts).
  */
 export async function openDatabase(
-  target: { url: string } | { dataDir: string },
+  target: { url: string } | { dataDir: string } | { image: Blob },
   migrationsFolder = MIGRATIONS_FOLDER,
 ): Promise<Handle> {
   if ("url" in target) {
@@ -73,7 +74,7 @@ export async function openDatabase(
     return { db: db as unknown as Db, close: () => client.end({ timeout: 5 }), lock, kind: "postgres" };
   }
   const [{ drizzle }, { migrate }] = await Promise.all([import("drizzle-orm/pglite"), import("drizzle-orm/pglite/migrator")]);
-  const client = await openPglite(target.dataDir);
+  const client = await openPglite("dataDir" in target ? target.dataDir : target);
   const db = drizzle(client);
   await createExtensions(db as unknown as Db);
   await migrate(db, { migrationsFolder });

@@ -1,15 +1,15 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { copyMigratedPglite, hasMigratedPostgres, migratedPostgresName } from "@/lib/test/migrated-template";
+import { hasMigratedPostgres, migratedPgliteBlob, migratedPostgresName } from "@/lib/test/migrated-template";
 import { dropDatabase } from "./drop-database";
 import { closeDb, installDb, openDatabase } from "./index";
 
 /**
  * A fresh, migrated database for one test file, installed as the `db()` singleton:
- * PGlite in a temp dir, or a new database on the server at TEST_DATABASE_URL (each file its
- * own database, so files run in parallel). Call `dispose()` in afterAll. Each starts as a copy
- * of a migrated template when Vitest's global setup made one (lib/test/migrated-template.ts).
+ * PGlite in memory, or a new database on the server at TEST_DATABASE_URL (each file its own
+ * database, so files run in parallel). Call `dispose()` in afterAll. Each starts as a copy of
+ * a migrated template when Vitest's global setup made one (lib/test/migrated-template.ts).
  */
 export async function useTestDb(): Promise<{ dispose: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;
@@ -30,10 +30,14 @@ export async function useTestDb(): Promise<{ dispose: () => Promise<void> }> {
       },
     };
   }
+  const image = await migratedPgliteBlob();
+  if (image) {
+    installDb(await openDatabase({ image }));
+    return { dispose: () => closeDb() };
+  }
+  // No image (a run without Vitest's global setup): on disk, from the empty template.
   const dir = await mkdtemp(path.join(os.tmpdir(), "dash-db-"));
-  const dataDir = path.join(dir, "data");
-  await copyMigratedPglite(dataDir);
-  installDb(await openDatabase({ dataDir }));
+  installDb(await openDatabase({ dataDir: path.join(dir, "data") }));
   return {
     dispose: async () => {
       await closeDb();
