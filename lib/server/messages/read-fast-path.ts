@@ -3,6 +3,7 @@ import type http from "node:http";
 import { NextRequest } from "next/server";
 import { env } from "@/lib/server/env";
 import { PEER_HEADER } from "@/lib/server/http/client-address";
+import { holdingAfterResponse } from "@/lib/server/http/after-response";
 import { hookServerRequests } from "@/lib/server/http/http-request-hook";
 import { sendAnswer } from "@/lib/server/http/node-answer";
 import { messageReadRoute } from "./read-route";
@@ -61,6 +62,12 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, param
   // The TCP peer, as the hook that writes it for Next would (lib/server/http/client-address.ts); a client's own header is overwritten.
   headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
   const request = new NextRequest(new URL(req.url!, env().publicOrigin), { method: "GET", headers });
-  const response = await messageReadRoute(request, { params: Promise.resolve(params) });
-  await sendAnswer(req, res, response);
+  const { result: response, release } = await holdingAfterResponse(() => messageReadRoute(request, { params: Promise.resolve(params) }));
+  try {
+    await sendAnswer(req, res, response);
+  } finally {
+    // The work after the answer (the session's last-seen, the index's write) once it is out, as Next's after() runs it.
+    if (res.writableFinished || res.destroyed) release();
+    else res.once("close", release);
+  }
 }
