@@ -22,6 +22,9 @@ export async function register() {
   // The event stream's deliveries answered before Next routes them (lib/server/event-stream/fast-path.ts).
   const { installIngestFastPath } = await import("./lib/server/event-stream/fast-path");
   installIngestFastPath();
+  // One message's read answered before Next routes it, through the same route() guard (lib/server/messages/read-fast-path.ts).
+  const { installMessageReadFastPath } = await import("./lib/server/messages/read-fast-path");
+  installMessageReadFastPath();
   // Last, so it runs around every hook above: each answer counted by route pattern (GET /api/metrics)
   // and, with LOG_FORMAT=json, logged (lib/server/metrics/http-requests.ts).
   const { installRequestMetrics } = await import("./lib/server/metrics/http-requests");

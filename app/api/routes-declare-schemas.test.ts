@@ -11,8 +11,12 @@ import { describe, expect, it } from "vitest";
  */
 const ROOT = __dirname;
 
-/** Routes that are not `route()`'s: Auth.js's own endpoints, and the ingest door (signed, checked by its own helper). */
-const NOT_ROUTE = new Set(["auth/[...nextauth]", "ingest/[project]"]);
+/**
+ * Routes that are not `route()`'s: Auth.js's own endpoints, and the ingest door (signed, checked by its own helper).
+ * The message read delegates to lib/server/messages/read-route.ts, whose route() declares its
+ * params there, shared with its fast path (read-fast-path.test.ts checks both parameters' 400s).
+ */
+const NOT_ROUTE = new Set(["auth/[...nextauth]", "ingest/[project]", "p/[project]/messages/[id]"]);
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

@@ -1,6 +1,8 @@
 import "server-only";
 import http from "node:http";
 import type { Socket } from "node:net";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
 
@@ -31,12 +33,32 @@ export const LINGER_BYTES = MAX_REQUEST_BYTES;
  */
 export async function sendAnswer(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
   if (res.destroyed) return;
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
   res.statusCode = response.status;
   for (const [name, value] of headersOf(response)) res.setHeader(name, value);
+  if (body && compressible(req, response, body)) {
+    body = await gzip(body);
+    res.setHeader("Content-Encoding", "gzip");
+    res.setHeader("Vary", "Accept-Encoding");
+  }
   if (body) res.setHeader("Content-Length", body.length);
   res.end(body);
   if (!req.complete) dropTheRest(req);
+}
+
+const gzip = promisify(zlib.gzip);
+/** Next's compressor (the `compression` package under `next start`) leaves smaller bodies as they are. */
+export const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * Whether Next would have gzipped this answer: JSON or text of at least COMPRESS_FROM_BYTES, a
+ * client that accepts gzip, and no `no-transform` (which route() sets on small JSON answers).
+ */
+function compressible(req: http.IncomingMessage, response: Response, body: Buffer): boolean {
+  if (body.length < COMPRESS_FROM_BYTES || response.headers.has("content-encoding")) return false;
+  if (/\bno-transform\b/i.test(response.headers.get("cache-control") ?? "")) return false;
+  if (!/^(application\/json|text\/)/i.test(response.headers.get("content-type") ?? "")) return false;
+  return /\bgzip\b/i.test(String(req.headers["accept-encoding"] ?? ""));
 }
 
 /**
