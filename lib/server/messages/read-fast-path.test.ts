@@ -1,4 +1,6 @@
+import { readdirSync } from "node:fs";
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -204,6 +206,16 @@ describe("the fast path's own door", () => {
     ["GET", "/api/p/demo/messages"],
   ])("leaves %s %s to Next", (method, url) => {
     expect(messageReadTarget(method, url)).toBeNull();
+  });
+
+  it("leaves every static route beside [id] to Next, which routes it before [id] (the export)", () => {
+    const dir = path.join(process.cwd(), "app/api/p/[project]/messages");
+    const statics = readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory() && !e.name.startsWith("["));
+    expect(statics.map((e) => e.name)).toContain("export");
+    for (const { name } of statics) {
+      expect(messageReadTarget("GET", `/api/p/demo/messages/${name}`), name).toBeNull();
+      expect(messageReadTarget("GET", `/api/p/demo/messages/${name}?format=csv`), name).toBeNull();
+    }
   });
 
   it("takes the plain spelling, with a query", () => {

@@ -32,12 +32,18 @@ import { messageReadRoute } from "./read-route";
  */
 const READ = /^\/api\/p\/([A-Za-z0-9_~.-]+)\/messages\/([A-Za-z0-9_~.-]+)(?:\?.*)?$/;
 const DOT_SEGMENT = (s: string) => s === "." || s === "..";
+/**
+ * The static routes beside `[id]` in app/api/p/[project]/messages/: Next routes those before
+ * the dynamic segment, so this door must leave them (the test reads the folder and fails on a
+ * new one missing here).
+ */
+const STATIC_SIBLINGS = new Set(["export"]);
 
 /** The project and id of a message read this door takes, or null for Next. */
 export function messageReadTarget(method: string | undefined, url: string | undefined): { project: string; id: string } | null {
   if (method !== "GET" || !url) return null;
   const m = READ.exec(url);
-  if (!m || DOT_SEGMENT(m[1]!) || DOT_SEGMENT(m[2]!)) return null;
+  if (!m || DOT_SEGMENT(m[1]!) || DOT_SEGMENT(m[2]!) || STATIC_SIBLINGS.has(m[2]!)) return null;
   return { project: m[1]!, id: m[2]! };
 }
 
