@@ -1,5 +1,7 @@
-import type { Page } from "@playwright/test";
+import type { Page, TestInfo } from "@playwright/test";
+import path from "node:path";
 import { api, expect, expectRefused, refusal, screenshot, test, visit } from "./fixtures";
+import { KeyWatch, leaksInSourceMaps, savedFindings } from "./support/key-nowhere";
 import { sampleValues } from "./support/records";
 import { apiRoutes, fill, fullyKnown, navPermission, screenRoutes, type ApiRoute, type ScreenRoute } from "./support/routes";
 import { authFile, run, type Persona } from "./support/run";
@@ -205,6 +207,9 @@ test.beforeAll(async () => {
   values = await sampleValues(project);
 });
 
+/** Where each persona's pass leaves what it saw of the service key (./support/key-nowhere.ts). */
+const keyDir = (testInfo: TestInfo) => path.join(testInfo.project.outputDir, "key-nowhere");
+
 const routeKey = (r: ApiRoute) => `${r.method} ${r.pattern}`;
 const expectedFor = (row: Row, who: keyof typeof COLUMN) => row[COLUMN[who]];
 /** `/p/[project]/messages/[id]` → `p-project-messages-id`: the same name every run. */
@@ -241,12 +246,13 @@ async function checkScreen(page: Page, who: (typeof PERSONAS)[number], screen: S
   }
 }
 
-async function checkRoute(page: Page, who: (typeof PERSONAS)[number] | "signed-out", route: ApiRoute) {
+async function checkRoute(page: Page, who: (typeof PERSONAS)[number] | "signed-out", route: ApiRoute, keys?: KeyWatch) {
   const row = API_TABLE[routeKey(route)];
   if (!row) return; // reported by the inventory test
   // Reads name real records; writes only made-up ones, so an allowed write changes nothing.
   const url = fill(route.pattern, route.method === "GET" ? values : { project });
   const answer = await api(page, route.method, url, withoutBody(route.method) ? undefined : {});
+  keys?.note(`${route.method} ${url} (${who})`, JSON.stringify(answer.headers) + answer.text);
   const label = `${who}: ${route.method} ${url} → ${answer.status} ${answer.text.slice(0, 200)}`;
   const code = (answer.json as { error?: { code?: string } } | null)?.error?.code;
   expect.soft(answer.status, label).toBeLessThan(500);
@@ -273,17 +279,23 @@ for (const who of PERSONAS) {
   test.describe(`as ${who}`, () => {
     test.use({ storageState: authFile(who) });
 
-    test("every screen opens or is refused as the table says", async ({ page }) => {
+    test("every screen opens or is refused as the table says", async ({ page }, testInfo) => {
       test.setTimeout(30_000 + screens.length * 10_000);
+      const keys = new KeyWatch();
+      keys.watch(page, who);
       for (const screen of screens) await checkScreen(page, who, screen);
+      await keys.save(keyDir(testInfo), `${who}-screens`);
     });
 
-    test("every API route answers or refuses as the table says", async ({ page }) => {
+    test("every API route answers or refuses as the table says", async ({ page }, testInfo) => {
+      const keys = new KeyWatch();
+      keys.watch(page, who);
       await page.goto(`/p/${project}`);
       // Reads first; writes get an empty body, which the guard refuses before any effect
       // and which validation refuses for an allowed role.
       const ordered = [...routes].sort((a, b) => Number(a.method !== "GET") - Number(b.method !== "GET"));
-      for (const route of ordered) await checkRoute(page, who, route);
+      for (const route of ordered) await checkRoute(page, who, route, keys);
+      await keys.save(keyDir(testInfo), `${who}-api`);
     });
   });
 }
@@ -317,4 +329,23 @@ test.describe("signed out", () => {
     await visit(page, "/login");
     for (const route of routes) await checkRoute(page, "signed-out", route);
   });
+});
+
+/**
+ * Once every persona above has opened every screen and called every API route, what they
+ * received: the account-wide key appears nowhere (pages, data, scripts, headers, and the
+ * scripts' source maps when the server has them), and every HTML answer carries a CSP.
+ */
+test("the account-wide key appears nowhere in what the browser receives", async ({ browser }, testInfo) => {
+  const passes = PERSONAS.flatMap((who) => [`${who}-screens`, `${who}-api`]);
+  const found = passes.map((pass) => ({ pass, findings: savedFindings(keyDir(testInfo), pass) }));
+  expect(found.filter((f) => !f.findings).map((f) => f.pass), "passes above that did not finish (run the whole file)").toEqual([]);
+  const all = found.flatMap((f) => (f.findings ? [f.findings] : []));
+  const scripts = all.flatMap((f) => f.scripts);
+  expect(scripts.length, "the personas' pages loaded Next's scripts").toBeGreaterThan(0);
+  const request = (await browser.newContext({ storageState: { cookies: [], origins: [] } })).request;
+  const maps = await leaksInSourceMaps(request, scripts);
+  const crawled = all.reduce((sum, f) => sum + f.crawled, 0) + maps.maps;
+  expect([...all.flatMap((f) => f.leaks), ...maps.leaks], `responses carrying the key (read ${crawled})`).toEqual([]);
+  expect(all.flatMap((f) => f.htmlWithoutCsp), "HTML answers without a Content-Security-Policy").toEqual([]);
 });

@@ -1,6 +1,6 @@
 import { test as base, expect, type Page, type Request } from "@playwright/test";
 import path from "node:path";
-import { axeResults } from "./support/axe";
+import { axeViolations } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
 
 export { expect };
@@ -18,8 +18,8 @@ const SCRIPTLESS_FRAME = 'iframe[sandbox]:not([sandbox~="allow-scripts"])';
  * test visits goes through here (`visit` does it for you).
  */
 export async function expectNoSeriousA11yViolations(page: Page, options: { soft?: boolean } = {}): Promise<void> {
-  const results = await axeResults(page, SCRIPTLESS_FRAME);
-  const serious = results.violations
+  const violations = await axeViolations(page, SCRIPTLESS_FRAME);
+  const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(" | ")}`);
   const unnamedFrames = await page
