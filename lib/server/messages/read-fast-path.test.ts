@@ -17,6 +17,7 @@ import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, t
 import { createUser, endUserSessions, setUserProjects, updateUser } from "@/lib/server/users";
 import { createUserRequest } from "@/lib/schemas/users";
 import { installMessageReadFastPath, messageReadTarget } from "./read-fast-path";
+import { SERVICE_MESSAGE } from "@/lib/test/service-message";
 import { messageReadRoute as GET } from "./read-route";
 
 /**
@@ -25,16 +26,7 @@ import { messageReadRoute as GET } from "./read-route";
  * handler (standing in for Next, it answers 299 "next"). Same status, same body, same error
  * shape; the fast path's answer carries the headers next.config.mjs gives every API answer.
  */
-const MESSAGE = {
-  id: "msg_1",
-  from: "shop@example.com",
-  to: ["ada@example.com"],
-  subject: "Your order",
-  status: "delivered",
-  direction: "outbound",
-  createdAt: "2026-01-01T00:00:00Z",
-  events: [{ type: "queued" }, { type: "delivery", createdAt: "2026-01-01T00:00:01Z" }],
-};
+const MESSAGE = SERVICE_MESSAGE;
 /** Over the 1 KiB from which Next compresses an answer. */
 const BIG = { ...MESSAGE, id: "msg_big", subject: "x".repeat(3000) };
 

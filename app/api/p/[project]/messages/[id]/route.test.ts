@@ -7,23 +7,15 @@ import { createUser, setUserProjects } from "@/lib/server/users";
 import { GET as HEALTH } from "../../../../health/route";
 import { GET } from "./route";
 import { createUserRequest } from "@/lib/schemas/users";
+import { SERVICE_MESSAGE } from "@/lib/test/service-message";
 
 let dispose: () => Promise<void>;
 let service: TestServer;
 let support: string;
 let limited: string;
 
-const MESSAGE = {
-  id: "msg_1",
-  from: "shop@example.com",
-  to: ["ada@example.com"],
-  subject: "Your order",
-  status: "delivered",
-  direction: "outbound",
-  createdAt: "2026-01-01T00:00:00Z",
-  events: [{ type: "queued" }, { type: "delivery", createdAt: "2026-01-01T00:00:01Z" }],
-  somethingNew: true,
-};
+// A field the interface does not name yet: passed through.
+const MESSAGE = { ...SERVICE_MESSAGE, somethingNew: true };
 
 beforeAll(async () => {
   service = await startHttpServer((req, res) => {
