@@ -98,23 +98,6 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-/**
- * The screen pictured at desktop size as `desktop`, then at 390×844, where it must not scroll
- * sideways, as `phone`; the viewport is desktop again after. `before` runs before each picture
- * (to bring a section into view).
- */
-export async function screenshotsAndPhoneFit(page: Page, desktop: string, phone: string, before: () => Promise<void> = async () => {}): Promise<void> {
-  await painted(page);
-  await before();
-  await screenshot(page, desktop);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await painted(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await before();
-  await screenshot(page, phone);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
