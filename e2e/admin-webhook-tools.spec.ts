@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { expect, painted, screenshot, test, visit } from "./fixtures";
+import { expect, phoneFits, test, visit } from "./fixtures";
 import { startAbuseTarget, type AbuseTarget } from "./helpers/abuse-target";
 import { connectEventStreamIfOffered, project, sendDirect, unique } from "./journeys/journey";
 import { authFile } from "./support/run";
@@ -36,15 +36,6 @@ test.afterAll(async () => {
 
 const screen = (p: string) => `/p/${encodeURIComponent(p)}/webhooks`;
 
-async function phoneFits(page: import("@playwright/test").Page, name: string) {
-  await painted(page);
-  await screenshot(page, `${name}-desktop`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await painted(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test("a delivery of the service shows as recorded, an unsigned post as refused, each with its outcome", async ({ page }) => {
   test.setTimeout(90_000);

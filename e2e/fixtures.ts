@@ -98,6 +98,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
+/**
+ * Pictures of the screen as it is (desktop) and on a 390×844 phone, where the page must not
+ * scroll sideways (wide parts scroll inside their own box); then back to 1280×800.
+ */
+export async function phoneFits(page: Page, name: string): Promise<void> {
+  await painted(page);
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await painted(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
 export async function signIn(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/login");
   await page.getByLabel("Email").fill(email);
