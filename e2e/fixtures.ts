@@ -1,5 +1,6 @@
-import { test as base, expect, type Page, type Request } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import path from "node:path";
+import { openRequests, untilQuiet } from "../scripts/lib/page-quiet";
 import { axeResults } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
 
@@ -29,39 +30,10 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { soft?
   (options.soft ? expect.soft : expect)(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
 }
 
-const trackers = new WeakMap<Page, Set<Request>>();
-
-/** Requests of the page still open, except Next's router prefetches (see `settle`). */
-function openRequests(page: Page): Set<Request> {
-  let open = trackers.get(page);
-  if (!open) {
-    const set = new Set<Request>();
-    page.on("request", (request) => {
-      if (!request.headers()["next-router-prefetch"]) set.add(request);
-    });
-    page.on("requestfinished", (request) => set.delete(request));
-    page.on("requestfailed", (request) => set.delete(request));
-    trackers.set(page, set);
-    open = set;
-  }
-  return open;
-}
-
-/**
- * Waits until the page's own requests (data, scripts) have been quiet for 500 ms. Not
- * Playwright's "networkidle": Next's router prefetches links in view, and a prefetch of a
- * screen that answers 404 stays open in Chromium, so the network is never idle.
- */
+/** Waits until the page's own requests have been quiet for 500 ms (`untilQuiet`); fails if they are not within `timeoutMs`. */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
-  const open = openRequests(page);
-  const deadline = Date.now() + timeoutMs;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    if (open.size > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince >= 500) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...open].map((r) => r.url()).join(", ")}`);
+  if (await untilQuiet(page, timeoutMs)) return;
+  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...openRequests(page)].map((r) => r.url()).join(", ")}`);
 }
 
 /**
