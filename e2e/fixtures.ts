@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import path from "node:path";
 import { openRequests, untilQuiet } from "../scripts/lib/page-quiet";
 import { axeResults } from "./support/axe";
@@ -46,6 +46,24 @@ export async function visit(page: Page, target: string): Promise<number> {
   await settle(page);
   await expectNoSeriousA11yViolations(page, { soft: true });
   return response?.status() ?? 0;
+}
+
+/**
+ * For what arrives in the background (a webhook, a job): reloads the page every second, for up
+ * to 45 s, until `found` matches something. Each reload first waits for `loaded` (the list, or
+ * its empty state), so a count of 0 means "not there yet", not "not drawn yet".
+ */
+export async function reloadUntilFound(page: Page, loaded: Locator, found: Locator, message: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await expect(loaded).toBeVisible({ timeout: 15_000 });
+        return found.count();
+      },
+      { timeout: 45_000, intervals: [1_000], message },
+    )
+    .toBeGreaterThan(0);
 }
 
 /** The guard's refusal page ("You do not have access to this"). */
