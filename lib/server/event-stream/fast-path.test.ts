@@ -106,6 +106,16 @@ function claim(headers: Record<string, string>, length: number, opts: { from?: s
   };
 }
 
+/** Runs `check` while the raw connections hold what they claimed; then closes them, whatever happened, and puts the default limits back. */
+async function holding(conns: ReturnType<typeof claim>[], check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } finally {
+    conns.forEach((c) => c.close());
+    limits();
+  }
+}
+
 /** Headers that claim a signature: anyone can write them. */
 const claimed = (timestamp = Math.floor(Date.now() / 1000)) => ({ "content-type": "application/json", "webhook-id": "a", "webhook-timestamp": String(timestamp), "webhook-signature": "v1,AAAA" });
 
@@ -294,16 +304,13 @@ describe("the ingest fast path", () => {
     // The arrival rate is another bound (tested below): here the trickles must last the test.
     limits({ REQUEST_BODY_MIN_RATE: "1" });
     const conns = Array.from({ length: 40 }, () => claim(claimed(), ONE_MB, { drip: 200 }));
-    try {
+    await holding(conns, async () => {
       // Before the fix, 8 of them took the whole 8 MB.
       await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBeGreaterThanOrEqual(40 * MIN_HOLD_BYTES);
       const res = await post("/api/ingest/fast", delivery("m_under_claims"));
       expect(res.status, await res.text()).toBe(204);
       expect(bytesInFlight()).toBe(40 * MIN_HOLD_BYTES);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => bytesInFlight()).toBe(0);
     expect(await events("m_under_claims")).toBe(1);
   });
@@ -311,12 +318,10 @@ describe("the ingest fast path", () => {
   it("a timestamp outside the tolerance is refused before the body is read (401), unless the body is small enough to check whose key signed it", async () => {
     // The review's headers: a timestamp of 1, 1 MB declared, one byte sent.
     const conns = Array.from({ length: 12 }, () => claim(claimed(1), ONE_MB));
-    try {
+    await holding(conns, async () => {
       await expect.poll(() => conns.map((c) => c.status()), { timeout: 3_000 }).toEqual(Array(12).fill(401));
       expect(bytesInFlight()).toBe(0);
-    } finally {
-      conns.forEach((c) => c.close());
-    }
+    });
     // Chunked, its size unknown: read no further than 16 KB, then refused the same way.
     const chunked = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: claimed(1) }, resolve);
@@ -332,20 +337,18 @@ describe("the ingest fast path", () => {
   it("a delivery must keep coming, REQUEST_BODY_MIN_RATE checked each second: a trickle is a 408 naming the limit, long before INGEST_BODY_TIMEOUT_MS", async () => {
     const started = Date.now();
     const trickle = claim(claimed(), 10 * 1024, { drip: 50 });
-    try {
+    await holding([trickle], async () => {
       await expect.poll(() => trickle.status(), { timeout: 4_000 }).toBe(408);
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(trickle.answer()).toMatch(/slower than 32 KB a second over 1 s \(REQUEST_BODY_MIN_RATE\)/);
       await expect.poll(() => bytesInFlight()).toBe(0);
-    } finally {
-      trickle.close();
-    }
+    });
   });
 
   it("one client address holds at most INGEST_INFLIGHT_BYTES_PER_ADDRESS: past it a 429 naming it, while another address's signed delivery is taken", async () => {
     limits({ INGEST_MAX_BYTES: String(32 * 1024), INGEST_INFLIGHT_BYTES_PER_ADDRESS: String(4 * MIN_HOLD_BYTES), REQUEST_BODY_MIN_RATE: "1" });
     const conns = Array.from({ length: 4 }, () => claim(claimed(), 20 * 1024, { from: "127.0.0.2", drip: 200 }));
-    try {
+    await holding(conns, async () => {
       await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBe(4 * MIN_HOLD_BYTES);
       const more = claim(claimed(), 100, { from: "127.0.0.2" });
       conns.push(more);
@@ -354,10 +357,7 @@ describe("the ingest fast path", () => {
       expect(more.answer()).toMatch(/64 KB of deliveries at once \(INGEST_INFLIGHT_BYTES_PER_ADDRESS\)/);
       const res = await post("/api/ingest/fast", delivery("m_other_address"));
       expect(res.status, await res.text()).toBe(204);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => poolsInUse()).toBe(0);
     expect(await events("m_other_address")).toBe(1);
   });
@@ -367,7 +367,7 @@ describe("the ingest fast path", () => {
     limits({ REQUEST_BODY_MIN_RATE: "1", INGEST_BODY_TIMEOUT_MS: "60000" });
     const conns: ReturnType<typeof claim>[] = [];
     const sent = ONE_MB - 1024;
-    try {
+    await holding(conns, async () => {
       // Two each from eight addresses, one after another. Before the fix, the first four
       // addresses took all 8 MB (2 MB each), and every signed delivery was a 429.
       for (let i = 0; i < 16; i++) {
@@ -386,10 +386,7 @@ describe("the ingest fast path", () => {
       expect(bytesInFlight("ingest-large")).toBeGreaterThan(6 * ONE_MB - MIN_HOLD_BYTES);
       expect(conns[6]!.answer()).toMatch(/6 MB of deliveries over 64 KB or of unknown length at once \(INGEST_INFLIGHT_BYTES less INGEST_INFLIGHT_SMALL_BYTES/);
       expect(conns[8]!.answer()).toMatch(/1 MB of deliveries at once \(INGEST_INFLIGHT_BYTES_PER_ADDRESS\)/);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => bytesInFlight()).toBe(0);
     expect(await events("m_kept_4")).toBe(1);
   });
