@@ -15,6 +15,7 @@ import { parseEnv } from "@/lib/server/env";
 import { connectEventStream } from "./connect";
 import { ingestLimits } from "./ingest-limits";
 import { installIngestFastPath } from "./fast-path";
+import { postUntilAnswered } from "@/contract/http/flood";
 import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "@/lib/server/http/inflight-budget";
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
@@ -194,26 +195,7 @@ describe("the ingest fast path", () => {
     expect(JSON.parse(await text(declared)).error.message).toMatch(/at most 1 MB \(INGEST_MAX_BYTES\)/);
 
     // Chunked and signed: answered once about the limit has arrived, not after the whole body.
-    const chunk = Buffer.alloc(64 * 1024, "a");
-    const total = 20 * ONE_MB;
-    const chunked = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
-      let sent = 0;
-      let answered = -1;
-      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: delivery("m_chunked").headers }, (res) => {
-        answered = sent;
-        void text(res).then((body) => resolve({ status: res.statusCode!, body, sentWhenAnswered: answered }));
-      });
-      req.on("error", () => {});
-      const pump = () => {
-        while (sent < total && answered < 0) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        if (answered < 0) req.end();
-      };
-      pump();
-      setTimeout(() => reject(new Error("no answer")), 20_000).unref();
-    });
+    const chunked = await postUntilAnswered(`${base}/api/ingest/fast`, delivery("m_chunked").headers, 20 * ONE_MB, { chunkBytes: 64 * 1024, timeoutMs: 20_000 });
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body).error.code).toBe("payload_too_large");
     // The limit plus what the socket buffers held: far from the 20 MB sent otherwise.
