@@ -3,12 +3,10 @@ import net, { type AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
-import { registerProject } from "@/lib/server/projects";
 import type { Project } from "@/lib/server/gate/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { parseEnv } from "@/lib/server/env";
@@ -20,6 +18,7 @@ import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "@/lib/server/http/inf
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
+import { streamedTestProject } from "@/lib/test/project-db";
 
 /**
  * The ingest's fast path on a real HTTP server: what it takes (POST /api/ingest/<project>)
@@ -45,8 +44,7 @@ beforeAll(async () => {
   });
   limits();
   ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "fast" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  await connectEventStream(project);
+  project = await streamedTestProject("fast");
   installIngestFastPath();
   server = http.createServer((req, res) => {
     req.resume();
