@@ -1,5 +1,5 @@
 import nodemailer from "nodemailer";
-import { expect, painted, screenshot, test, visit } from "./fixtures";
+import { expect, painted, reloadUntilFound, screenshot, test, visit } from "./fixtures";
 import { googleReport, SAMPLE_ROWS } from "../lib/test/dmarc-samples";
 import { project, service, unique } from "./journeys/journey";
 import { authFile, run } from "./support/run";
@@ -39,17 +39,9 @@ test("a report mailed to dmarc@ over SMTP shows its sources, the failing one exp
 
   // The webhook, the re-read and the job are asynchronous: reload until the sources show.
   const sources = section.getByRole("list", { name: "Sources sending as this domain" });
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        // Loaded: the sources, or the empty state while the report is still on its way.
-        await expect(sources.or(section.getByText("No reports yet"))).toBeVisible({ timeout: 15_000 });
-        return sources.getByText("209.85.220.41").count();
-      },
-      { timeout: 45_000, intervals: [1_000], message: "the report's sources appear on the DMARC section" },
-    )
-    .toBeGreaterThan(0);
+  // Loaded: the sources, or the empty state while the report is still on its way.
+  const loaded = sources.or(section.getByText("No reports yet"));
+  await reloadUntilFound(page, loaded, sources.getByText("209.85.220.41"), "the report's sources appear on the DMARC section");
   await expect(sources.getByRole("listitem")).toHaveCount(3);
   await expect(sources.getByText("203.0.113.9")).toBeVisible();
   await expect(sources.getByText("Unconfigured sender.")).toBeVisible();

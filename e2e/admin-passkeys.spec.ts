@@ -1,5 +1,5 @@
 import type { BrowserContext, CDPSession, Page } from "@playwright/test";
-import { expect, painted, screenshot, signedIn, signIn, test, visit } from "./fixtures";
+import { expect, phoneFits, screenshot, signedIn, signIn, test, visit } from "./fixtures";
 import { ownDashboard } from "./helpers/restart";
 
 /**
@@ -66,12 +66,7 @@ test("add two passkeys, rename one, remove one after a passkey step-up, sign in 
     await rename.getByRole("button", { name: "Rename" }).click();
     await expect(rename).toBeHidden();
     await expect(rows.nth(1)).toContainText("Phone");
-    await screenshot(page, "account-passkeys");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await painted(page);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    await screenshot(page, "account-passkeys-phone");
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await phoneFits(page, "account-passkeys");
 
     // Remove the first: the sign-in is older than REAUTH_MAX_AGE_S, so the step-up comes, and the passkey answers it.
     await page.getByRole("button", { name: "Remove Work laptop" }).click();
@@ -90,11 +85,7 @@ test("add two passkeys, rename one, remove one after a passkey step-up, sign in 
     const usePasskey = page.getByRole("button", { name: "Use a passkey" });
     await expect(usePasskey).toBeVisible();
     await expect(page.getByLabel("Authentication code")).toHaveCount(0);
-    await screenshot(page, "login-passkey");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await painted(page);
-    await screenshot(page, "login-passkey-phone");
-    await page.setViewportSize({ width: 1280, height: 800 });
+    await phoneFits(page, "login-passkey");
     await usePasskey.click();
     await page.waitForURL((url) => !url.pathname.startsWith("/login"));
     expect(await visit(page, "/account")).toBe(200);

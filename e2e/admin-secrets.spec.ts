@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { api, expect, screenshot, signedIn, test, visit } from "./fixtures";
 import { authFile, run } from "./support/run";
+import { revealSecret, secretDialog } from "./support/secret-dialog";
 
 /**
  * API keys and webhook signing secrets: shown once, then nowhere — not in the page, browser
@@ -14,28 +15,6 @@ const [project] = run.projects;
 const REAUTH_S = Number(process.env.REAUTH_MAX_AGE_S ?? 15);
 
 test.use({ storageState: authFile("admin") });
-
-/** After a create, the dashboard may ask the password again (the session is older than the limit). */
-async function confirmPasswordIfAsked(page: Page, secretDialog: string) {
-  const reauth = page.getByRole("dialog", { name: "Confirm it's you" });
-  const secret = page.getByRole("dialog", { name: secretDialog });
-  await expect(reauth.or(secret)).toBeVisible();
-  if (await reauth.isVisible()) {
-    await reauth.getByLabel("Password").fill(run.admin.password);
-    await reauth.getByRole("button", { name: "Confirm" }).click();
-  }
-  await expect(secret).toBeVisible();
-  return secret;
-}
-
-/** Reads the secret out of the reveal dialog: masked first, shown on Reveal. */
-async function readSecret(dialog: ReturnType<Page["getByRole"]>, label: string): Promise<string> {
-  const input = dialog.getByLabel(label, { exact: true });
-  await expect(input).toHaveAttribute("type", "password");
-  await dialog.getByRole("button", { name: "Reveal" }).click();
-  await expect(input).toHaveAttribute("type", "text");
-  return input.inputValue();
-}
 
 /** Everything the browser keeps for this origin, as text: the page, both storages, every IndexedDB record. */
 async function browserTraces(page: Page): Promise<string> {
@@ -88,8 +67,8 @@ test("an API key's secret is shown once, works, and is then nowhere in the dashb
   await form.getByRole("checkbox", { name: "domains:read" }).click();
   await form.getByRole("button", { name: "Create key" }).click();
 
-  const dialog = await confirmPasswordIfAsked(page, "API key “E2E staging app”");
-  const secret = await readSecret(dialog, "API key");
+  const dialog = await secretDialog(page, "API key “E2E staging app”");
+  const secret = await revealSecret(dialog, "API key");
   expect(secret.length).toBeGreaterThan(16);
   await screenshot(page, "admin-key-secret");
 
@@ -134,8 +113,8 @@ test("a webhook's signing secret is shown once, listed redacted, and the webhook
   await expect(form.getByRole("checkbox", { name: "inbound_received" })).toBeChecked();
   await form.getByRole("button", { name: "Add webhook" }).click();
 
-  const dialog = await confirmPasswordIfAsked(page, "Webhook signing secret");
-  const secret = await readSecret(dialog, "Signing secret");
+  const dialog = await secretDialog(page, "Webhook signing secret");
+  const secret = await revealSecret(dialog, "Signing secret");
   expect(secret.length).toBeGreaterThan(16);
   await dialog.getByRole("button", { name: "Done" }).click();
   await dialog.getByRole("button", { name: "I have stored it, close" }).click();

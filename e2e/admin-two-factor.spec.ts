@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
-import { expect, painted, screenshot, signedIn, signIn, test, visit } from "./fixtures";
+import { expect, phoneFits, screenshot, signedIn, signIn, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { createUser } from "./support/users";
 
@@ -57,12 +57,7 @@ test("turn on an authenticator app, sign in with a code, a wrong code refused, a
   await reveal.getByRole("button", { name: "Done" }).click();
   await reveal.getByRole("button", { name: "I have stored it, close" }).click();
   await expect(guest.getByTestId("recovery-codes-left")).toHaveText("10 of 10 left");
-  await screenshot(guest, "account-two-factor-on");
-  await guest.setViewportSize({ width: 390, height: 844 });
-  await painted(guest);
-  expect(await guest.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(guest, "account-two-factor-on-phone");
-  await guest.setViewportSize({ width: 1280, height: 800 });
+  await phoneFits(guest, "account-two-factor-on");
   await signOut(guest);
 
   // The password alone no longer signs in: the code step comes, and a wrong code is refused.

@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { expect, painted, screenshot, test, visit } from "./fixtures";
+import { expect, phoneFits, reloadUntilFound, test, visit } from "./fixtures";
 import { startAbuseTarget, type AbuseTarget } from "./helpers/abuse-target";
 import { connectEventStreamIfOffered, project, sendDirect, unique } from "./journeys/journey";
 import { authFile } from "./support/run";
@@ -36,15 +36,6 @@ test.afterAll(async () => {
 
 const screen = (p: string) => `/p/${encodeURIComponent(p)}/webhooks`;
 
-async function phoneFits(page: import("@playwright/test").Page, name: string) {
-  await painted(page);
-  await screenshot(page, `${name}-desktop`);
-  await page.setViewportSize({ width: 390, height: 844 });
-  await painted(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-  await screenshot(page, `${name}-phone`);
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 test("a delivery of the service shows as recorded, an unsigned post as refused, each with its outcome", async ({ page }) => {
   test.setTimeout(90_000);
@@ -59,16 +50,8 @@ test("a delivery of the service shows as recorded, an unsigned post as refused, 
 
   expect(await visit(page, `${screen(project)}?deliveries=1`)).toBe(200);
   const log = page.getByRole("list", { name: "Deliveries" });
-  await expect
-    .poll(
-      async () => {
-        await page.reload();
-        await expect(log.or(page.getByText("No deliveries yet"))).toBeVisible({ timeout: 15_000 });
-        return log.locator(`li[data-delivery-outcome="recorded"]`, { hasText: messageId }).count();
-      },
-      { timeout: 45_000, intervals: [1_000], message: "the service's delivery for the message shows as recorded" },
-    )
-    .toBeGreaterThan(0);
+  const recorded = log.locator(`li[data-delivery-outcome="recorded"]`, { hasText: messageId }).first();
+  await reloadUntilFound(page, log.or(page.getByText("No deliveries yet")), recorded, "the service's delivery for the message shows as recorded");
   // Too large, refused before its body is read (the ingest answers before Next): noted too, naming the limit.
   const oversized = `whd_oversized_${unique()}`;
   const big = await page.request.post(`/api/ingest/${encodeURIComponent(project)}`, {
@@ -87,7 +70,7 @@ test("a delivery of the service shows as recorded, an unsigned post as refused, 
   await expect(log.locator(`li[data-delivery-outcome="recorded"]`)).toHaveCount(0);
   await expect(tooLarge).toBeVisible();
   await page.getByRole("button", { name: /^Problems only/ }).click();
-  await expect(log.locator(`li[data-delivery-outcome="recorded"]`, { hasText: messageId }).first()).toBeVisible();
+  await expect(recorded).toBeVisible();
 
   const refused = log.locator(`li[data-webhook-id="${forged}"]`);
   await expect(refused).toHaveAttribute("data-delivery-outcome", "refused");
@@ -95,7 +78,6 @@ test("a delivery of the service shows as recorded, an unsigned post as refused, 
   await refused.getByText(/Body .* redacted/).click();
   await expect(refused.locator("pre")).toContainText("***@example.com");
   await expect(refused.getByRole("button", { name: "Process again" })).toHaveCount(0);
-  const recorded = log.locator(`li[data-delivery-outcome="recorded"]`, { hasText: messageId }).first();
   await expect(recorded).toContainText("Verified");
   await expect(recorded.getByRole("button", { name: "Process again" })).toBeVisible();
   await recorded.getByRole("button", { name: "Process again" }).click();

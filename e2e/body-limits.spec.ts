@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { postUntilAnswered } from "../contract/http/flood";
 import { MAX_REQUEST_BYTES } from "../lib/schemas/limits";
 import { api, expect, test } from "./fixtures";
 import { project } from "./helpers/marketer";
@@ -8,37 +8,8 @@ const MB = 1024 * 1024;
 /** INGEST_MAX_BYTES' default: the e2e dashboard runs with it. */
 const INGEST_MAX_BYTES = MB;
 
-/**
- * Sends `total` bytes in chunks as fast as the server takes them, until it answers; returns
- * the answer's status and how much had been sent by then.
- */
-function pump(path: string, headers: Record<string, string>, total: number): Promise<{ status: number; sentWhenAnswered: number; body: string }> {
-  const target = new URL(path, run.baseURL);
-  const chunk = Buffer.alloc(256 * 1024, 0x61);
-  let sent = 0;
-  let sentWhenAnswered = -1;
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, method: "POST", path: target.pathname, headers });
-    req.on("response", (res: IncomingMessage) => {
-      sentWhenAnswered = sent;
-      let body = "";
-      res.on("data", (c) => (body += c));
-      res.on("end", () => {
-        req.destroy();
-        resolve({ status: res.statusCode ?? 0, sentWhenAnswered, body });
-      });
-    });
-    req.on("error", (e) => (sentWhenAnswered >= 0 ? undefined : reject(e)));
-    const next = () => {
-      while (sent < total && sentWhenAnswered < 0) {
-        sent += chunk.length;
-        if (!req.write(chunk)) return void req.once("drain", next);
-      }
-      if (sentWhenAnswered < 0) req.end();
-    };
-    next();
-  });
-}
+/** `postUntilAnswered` to the dashboard under test. */
+const pump = (path: string, headers: Record<string, string>, total: number) => postUntilAnswered(new URL(path, run.baseURL).href, headers, total);
 
 /**
  * Finding 1 of the security review, replayed over real HTTP against the built dashboard: a

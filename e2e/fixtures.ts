@@ -1,5 +1,6 @@
-import { test as base, expect, type Page, type Request } from "@playwright/test";
+import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import path from "node:path";
+import { openRequests, untilQuiet } from "../scripts/lib/page-quiet";
 import { axeViolations } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
 
@@ -29,39 +30,10 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { soft?
   (options.soft ? expect.soft : expect)(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
 }
 
-const trackers = new WeakMap<Page, Set<Request>>();
-
-/** Requests of the page still open, except Next's router prefetches (see `settle`). */
-function openRequests(page: Page): Set<Request> {
-  let open = trackers.get(page);
-  if (!open) {
-    const set = new Set<Request>();
-    page.on("request", (request) => {
-      if (!request.headers()["next-router-prefetch"]) set.add(request);
-    });
-    page.on("requestfinished", (request) => set.delete(request));
-    page.on("requestfailed", (request) => set.delete(request));
-    trackers.set(page, set);
-    open = set;
-  }
-  return open;
-}
-
-/**
- * Waits until the page's own requests (data, scripts) have been quiet for 500 ms. Not
- * Playwright's "networkidle": Next's router prefetches links in view, and a prefetch of a
- * screen that answers 404 stays open in Chromium, so the network is never idle.
- */
+/** Waits until the page's own requests have been quiet for 500 ms (`untilQuiet`); fails if they are not within `timeoutMs`. */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
-  const open = openRequests(page);
-  const deadline = Date.now() + timeoutMs;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    if (open.size > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince >= 500) return;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...open].map((r) => r.url()).join(", ")}`);
+  if (await untilQuiet(page, timeoutMs)) return;
+  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...openRequests(page)].map((r) => r.url()).join(", ")}`);
 }
 
 /**
@@ -74,6 +46,24 @@ export async function visit(page: Page, target: string): Promise<number> {
   await settle(page);
   await expectNoSeriousA11yViolations(page, { soft: true });
   return response?.status() ?? 0;
+}
+
+/**
+ * For what arrives in the background (a webhook, a job): reloads the page every second, for up
+ * to 45 s, until `found` matches something. Each reload first waits for `loaded` (the list, or
+ * its empty state), so a count of 0 means "not there yet", not "not drawn yet".
+ */
+export async function reloadUntilFound(page: Page, loaded: Locator, found: Locator, message: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        await page.reload();
+        await expect(loaded).toBeVisible({ timeout: 15_000 });
+        return found.count();
+      },
+      { timeout: 45_000, intervals: [1_000], message },
+    )
+    .toBeGreaterThan(0);
 }
 
 /** The guard's refusal page ("You do not have access to this"). */
@@ -96,6 +86,20 @@ export async function painted(page: Page): Promise<void> {
 /** A full-page picture for people reviewing the run, in test-results/screenshots/. */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Pictures of the screen as it is (desktop) and on a 390×844 phone, where the page must not
+ * scroll sideways (wide parts scroll inside their own box); then back to 1280×800.
+ */
+export async function phoneFits(page: Page, name: string): Promise<void> {
+  await painted(page);
+  await screenshot(page, name);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await painted(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await screenshot(page, `${name}-phone`);
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 export async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -25,7 +25,7 @@
  * sign-in page ≤ 160 KiB), time to first byte p50 ≤ 100 ms; and the load average, since
  * the machine is shared.
  */
-import { chromium, type Browser, type Page, type Request } from "@playwright/test";
+import { chromium, type Browser } from "@playwright/test";
 import { spawnSync } from "node:child_process";
 import http from "node:http";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,6 +35,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { stopChildrenOnSignal } from "./lib/child";
+import { openRequests, untilQuiet } from "./lib/page-quiet";
 import { fromRoot } from "./lib/paths";
 import { createContact, firstId, sendMessage, verifiedDomain } from "./lib/service-api";
 import { signInCookie } from "./lib/sign-in";
@@ -172,24 +173,12 @@ function timedGet(url: string, cookie: string | null): Promise<{ status: number;
   });
 }
 
-/** Until the page's own requests (not Next's router prefetches) have been quiet for 500 ms. */
-async function settle(page: Page, open: Set<Request>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    if (open.size > 0) quietSince = Date.now();
-    else if (Date.now() - quietSince >= 500) return;
-    await page.waitForTimeout(100);
-  }
-  console.warn(`  ${page.url()} still had open requests after ${timeoutMs / 1000} s`);
-}
-
 /** The screen opened once in a fresh context: what it downloaded, and when its largest content painted. */
 async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageState: string | undefined) {
   const context = await browser.newContext({ baseURL: stack.baseURL, storageState: screen.signedOut ? undefined : storageState });
   try {
     const page = await context.newPage();
-    const open = new Set<Request>();
+    openRequests(page);
     const sizes: Promise<void>[] = [];
     let scriptBytes = 0;
     let scripts = 0;
@@ -197,11 +186,8 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
     const listed: string[] = [];
     page.on("request", (request) => {
       requests++;
-      if (!request.headers()["next-router-prefetch"]) open.add(request);
     });
-    page.on("requestfailed", (request) => open.delete(request));
     page.on("requestfinished", (request) => {
-      open.delete(request);
       if (request.resourceType() !== "script") return;
       scripts++;
       sizes.push(
@@ -212,7 +198,7 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
       );
     });
     const response = await page.goto(screen.path);
-    await settle(page, open);
+    if (!(await untilQuiet(page, 30_000))) console.warn(`  ${page.url()} still had open requests after 30 s`);
     await Promise.all(sizes);
     if (LIST_SCRIPTS) console.log(`  ${screen.name}:\n${listed.sort().join("\n")}`);
     const lcp = await page.evaluate(

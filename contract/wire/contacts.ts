@@ -23,3 +23,13 @@ export const contact = z.object({
   createdAt: z.string(),
 });
 export type Contact = z.infer<typeof contact>;
+
+/** What a stored contact row of either program (the service's contacts, the dashboard's index) reads as on the wire, the person and their subscription; dates as ISO strings. */
+export const contactPerson = (row: { id: string; email: string; firstName: string | null; lastName: string | null; subscribed: boolean; unsubscribedAt: Date | null }) => ({
+  id: row.id,
+  email: row.email,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  subscribed: row.subscribed,
+  unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
+});

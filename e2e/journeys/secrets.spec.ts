@@ -1,31 +1,11 @@
 import type { Page } from "@playwright/test";
 import { screenshot, visit } from "../fixtures";
 import { authFile, run } from "../support/run";
+import { revealSecret, secretDialog } from "../support/secret-dialog";
 import { expect, project, projectPath, service, target, test, unique } from "./journey";
 
 /** One-time secrets: an API key and a webhook signing secret, shown once; a webhook deleted. */
 test.use({ storageState: authFile("admin") });
-
-/** After a create, the dashboard may ask for the password again (the session is older than the limit). */
-async function secretDialog(page: Page, name: string) {
-  const reauth = page.getByRole("dialog", { name: "Confirm it's you" });
-  const secret = page.getByRole("dialog", { name });
-  await expect(reauth.or(secret)).toBeVisible();
-  if (await reauth.isVisible()) {
-    await reauth.getByLabel("Password").fill(run.admin.password);
-    await reauth.getByRole("button", { name: "Confirm" }).click();
-  }
-  await expect(secret).toBeVisible();
-  return secret;
-}
-
-async function reveal(dialog: ReturnType<Page["getByRole"]>, label: string): Promise<string> {
-  const input = dialog.getByLabel(label, { exact: true });
-  await expect(input).toHaveAttribute("type", "password");
-  await dialog.getByRole("button", { name: "Reveal" }).click();
-  await expect(input).toHaveAttribute("type", "text");
-  return input.inputValue();
-}
 
 async function closeSecret(dialog: ReturnType<Page["getByRole"]>) {
   await dialog.getByRole("button", { name: "Done" }).click();
@@ -43,7 +23,7 @@ test("an API key's secret is revealed once and works against the service", async
   await form.getByRole("checkbox", { name: "templates:read" }).click();
   await form.getByRole("button", { name: "Create key" }).click();
   const dialog = await secretDialog(page, `API key “${name}”`);
-  const secret = await reveal(dialog, "API key");
+  const secret = await revealSecret(dialog, "API key");
   expect(secret.length).toBeGreaterThan(16);
   await closeSecret(dialog);
 
@@ -65,7 +45,7 @@ test("a webhook is created with its signing secret shown once, then deleted", as
   await form.getByRole("checkbox", { name: "All inbound events" }).click();
   await form.getByRole("button", { name: "Add webhook" }).click();
   const dialog = await secretDialog(page, "Webhook signing secret");
-  const secret = await reveal(dialog, "Signing secret");
+  const secret = await revealSecret(dialog, "Signing secret");
   expect(secret.length).toBeGreaterThan(16);
   await closeSecret(dialog);
 

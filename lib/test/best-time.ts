@@ -1,3 +1,5 @@
+import { expect } from "vitest";
+
 /**
  * Test-only: best of three runs of `fn`, in milliseconds (a shared machine: one slow run says
  * little); a run slower than a second is not repeated, it has failed anyway.
@@ -10,4 +12,16 @@ export function bestTimeMs(fn: () => unknown): number {
     best = Math.min(best, performance.now() - started);
   }
   return best;
+}
+
+/**
+ * Test-only: fails unless `run` takes about linear time in its input: at `size` ten times
+ * `size / 10` it takes under `maxMs`, and at most 30 times as long as at the smaller size
+ * (quadratic would be 100 times; 20 ms of slack for timer noise at small figures).
+ */
+export function expectLinearTime(run: (repeats: number) => unknown, size: number, maxMs: number): void {
+  const small = bestTimeMs(() => run(size / 10));
+  const large = bestTimeMs(() => run(size));
+  expect(large).toBeLessThan(maxMs);
+  expect(large).toBeLessThan(small * 30 + 20);
 }

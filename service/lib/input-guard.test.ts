@@ -1,8 +1,8 @@
 import { serve } from "@hono/node-server";
-import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_REQUEST_BYTES } from "../../contract/wire/limits";
+import { postUntilAnswered } from "../../contract/http/flood";
 import { hugeBody } from "../../contract/http/huge-body";
 import { createTestService, type TestService } from "../test/harness";
 
@@ -87,31 +87,12 @@ describe("request bodies are read with a byte cap", () => {
     await new Promise<void>((resolve) => server.once("listening", () => resolve()));
     const { port } = server.address() as AddressInfo;
     const total = 400 * 1024 * 1024;
-    const chunk = Buffer.alloc(256 * 1024, 0x61);
-    let sent = 0;
-    let sentWhenAnswered = -1;
     try {
-      const status = await new Promise<number>((resolve, reject) => {
-        const req = httpRequest({
-          host: "127.0.0.1", port, method: "POST", path: "/v1/contacts",
-          headers: { Authorization: `Bearer ${svc.accountKey}`, "X-Service-Product": "alpha", "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
-        });
-        req.on("response", (res) => {
-          sentWhenAnswered = sent;
-          res.resume();
-          req.destroy();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on("error", (e) => (sentWhenAnswered >= 0 ? undefined : reject(e)));
-        const pump = () => {
-          while (sent < total && sentWhenAnswered < 0) {
-            sent += chunk.length;
-            if (!req.write(chunk)) return void req.once("drain", pump);
-          }
-          if (sentWhenAnswered < 0) req.end();
-        };
-        pump();
-      });
+      const { status, sentWhenAnswered } = await postUntilAnswered(
+        `http://127.0.0.1:${port}/v1/contacts`,
+        { Authorization: `Bearer ${svc.accountKey}`, "X-Service-Product": "alpha", "Content-Type": "application/json", "Transfer-Encoding": "chunked" },
+        total,
+      );
       expect(status).toBe(413);
       // The server answered after about the limit (plus what sat in socket buffers), not after 400 MB.
       expect(sentWhenAnswered).toBeLessThan(MAX_REQUEST_BYTES + 16 * 1024 * 1024);

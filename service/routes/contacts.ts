@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { contact as contactShape, createContactRequest } from "../../contract/wire";
+import { contact as contactShape, contactPerson, createContactRequest } from "../../contract/wire";
 import type { App } from "../context";
 import { contacts, suppressions } from "../db/schema";
 import { requireProject, requireResource, requireScope } from "../lib/auth";
@@ -10,12 +10,7 @@ import { createdInProject, errorResponse, oneById, routesTagged } from "./shared
 
 type ContactRow = typeof contacts.$inferSelect;
 export const toContact = (row: ContactRow) => ({
-  id: row.id,
-  email: row.email,
-  firstName: row.firstName,
-  lastName: row.lastName,
-  subscribed: row.subscribed,
-  unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
+  ...contactPerson(row),
   metadata: row.metadata,
   createdAt: row.createdAt.toISOString(),
 });

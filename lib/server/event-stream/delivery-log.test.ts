@@ -2,21 +2,19 @@ import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/contract/db-rows";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, openDatabase } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { webhookDeliveries } from "@/lib/server/db/schema/webhook-deliveries";
 import { useTestDb } from "@/lib/server/db/test-db";
 import type { Actor, Project } from "@/lib/server/gate/access";
-import { registerProject } from "@/lib/server/projects";
 import { eraseRecipient } from "@/lib/server/retention/erase";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { tablesNaming, tablesNamingEscaped } from "@/lib/test/naming";
 import { DELIVERY_LOG } from "@/lib/schemas/webhook-deliveries";
-import { connectEventStream } from "./connect";
 import { readDeliveryLog, resetDeliveryLogMemory, writeDeliveryNotes, type DeliveryNote } from "./delivery-log";
 import { ingestDelivery, ingestStream } from "./ingest";
 import { processAgain } from "./process-again";
+import { streamedTestProject } from "@/lib/test/project-db";
 
 /**
  * The delivery log: every delivery that reaches the ingest, with what was done, its body
@@ -40,8 +38,7 @@ beforeAll(async () => {
   });
   setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
   ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "logged" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  await connectEventStream(project);
+  project = await streamedTestProject("logged");
 });
 afterAll(async () => {
   await dispose();

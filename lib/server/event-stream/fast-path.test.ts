@@ -3,22 +3,22 @@ import net, { type AddressInfo } from "node:net";
 import { eq, like, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { eventStreams, indexedEvents } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
-import { registerProject } from "@/lib/server/projects";
 import type { Project } from "@/lib/server/gate/access";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { parseEnv } from "@/lib/server/env";
 import { connectEventStream } from "./connect";
 import { ingestLimits } from "./ingest-limits";
 import { installIngestFastPath } from "./fast-path";
+import { postUntilAnswered } from "@/contract/http/flood";
 import { bytesInFlight, MIN_HOLD_BYTES, poolsInUse } from "@/lib/server/http/inflight-budget";
 import { ingestRoute } from "./ingest-response";
 import { sealSecret } from "./secret-box";
 import { forgetStreamKeys } from "./stream-cache";
+import { streamedTestProject } from "@/lib/test/project-db";
 
 /**
  * The ingest's fast path on a real HTTP server: what it takes (POST /api/ingest/<project>)
@@ -44,8 +44,7 @@ beforeAll(async () => {
   });
   limits();
   ({ dispose } = await useTestDb());
-  project = await registerProject({ externalId: "fast" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
-  await connectEventStream(project);
+  project = await streamedTestProject("fast");
   installIngestFastPath();
   server = http.createServer((req, res) => {
     req.resume();
@@ -104,6 +103,16 @@ function claim(headers: Record<string, string>, length: number, opts: { from?: s
       socket.destroy();
     },
   };
+}
+
+/** Runs `check` while the raw connections hold what they claimed; then closes them, whatever happened, and puts the default limits back. */
+async function holding(conns: ReturnType<typeof claim>[], check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } finally {
+    conns.forEach((c) => c.close());
+    limits();
+  }
 }
 
 /** Headers that claim a signature: anyone can write them. */
@@ -184,26 +193,7 @@ describe("the ingest fast path", () => {
     expect(JSON.parse(await text(declared)).error.message).toMatch(/at most 1 MB \(INGEST_MAX_BYTES\)/);
 
     // Chunked and signed: answered once about the limit has arrived, not after the whole body.
-    const chunk = Buffer.alloc(64 * 1024, "a");
-    const total = 20 * ONE_MB;
-    const chunked = await new Promise<{ status: number; body: string; sentWhenAnswered: number }>((resolve, reject) => {
-      let sent = 0;
-      let answered = -1;
-      const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: delivery("m_chunked").headers }, (res) => {
-        answered = sent;
-        void text(res).then((body) => resolve({ status: res.statusCode!, body, sentWhenAnswered: answered }));
-      });
-      req.on("error", () => {});
-      const pump = () => {
-        while (sent < total && answered < 0) {
-          sent += chunk.length;
-          if (!req.write(chunk)) return void req.once("drain", pump);
-        }
-        if (answered < 0) req.end();
-      };
-      pump();
-      setTimeout(() => reject(new Error("no answer")), 20_000).unref();
-    });
+    const chunked = await postUntilAnswered(`${base}/api/ingest/fast`, delivery("m_chunked").headers, 20 * ONE_MB, { chunkBytes: 64 * 1024, timeoutMs: 20_000 });
     expect(chunked.status).toBe(413);
     expect(JSON.parse(chunked.body).error.code).toBe("payload_too_large");
     // The limit plus what the socket buffers held: far from the 20 MB sent otherwise.
@@ -294,16 +284,13 @@ describe("the ingest fast path", () => {
     // The arrival rate is another bound (tested below): here the trickles must last the test.
     limits({ REQUEST_BODY_MIN_RATE: "1" });
     const conns = Array.from({ length: 40 }, () => claim(claimed(), ONE_MB, { drip: 200 }));
-    try {
+    await holding(conns, async () => {
       // Before the fix, 8 of them took the whole 8 MB.
       await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBeGreaterThanOrEqual(40 * MIN_HOLD_BYTES);
       const res = await post("/api/ingest/fast", delivery("m_under_claims"));
       expect(res.status, await res.text()).toBe(204);
       expect(bytesInFlight()).toBe(40 * MIN_HOLD_BYTES);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => bytesInFlight()).toBe(0);
     expect(await events("m_under_claims")).toBe(1);
   });
@@ -311,12 +298,10 @@ describe("the ingest fast path", () => {
   it("a timestamp outside the tolerance is refused before the body is read (401), unless the body is small enough to check whose key signed it", async () => {
     // The review's headers: a timestamp of 1, 1 MB declared, one byte sent.
     const conns = Array.from({ length: 12 }, () => claim(claimed(1), ONE_MB));
-    try {
+    await holding(conns, async () => {
       await expect.poll(() => conns.map((c) => c.status()), { timeout: 3_000 }).toEqual(Array(12).fill(401));
       expect(bytesInFlight()).toBe(0);
-    } finally {
-      conns.forEach((c) => c.close());
-    }
+    });
     // Chunked, its size unknown: read no further than 16 KB, then refused the same way.
     const chunked = await new Promise<http.IncomingMessage>((resolve, reject) => {
       const req = http.request(`${base}/api/ingest/fast`, { method: "POST", headers: claimed(1) }, resolve);
@@ -332,20 +317,18 @@ describe("the ingest fast path", () => {
   it("a delivery must keep coming, REQUEST_BODY_MIN_RATE checked each second: a trickle is a 408 naming the limit, long before INGEST_BODY_TIMEOUT_MS", async () => {
     const started = Date.now();
     const trickle = claim(claimed(), 10 * 1024, { drip: 50 });
-    try {
+    await holding([trickle], async () => {
       await expect.poll(() => trickle.status(), { timeout: 4_000 }).toBe(408);
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(trickle.answer()).toMatch(/slower than 32 KB a second over 1 s \(REQUEST_BODY_MIN_RATE\)/);
       await expect.poll(() => bytesInFlight()).toBe(0);
-    } finally {
-      trickle.close();
-    }
+    });
   });
 
   it("one client address holds at most INGEST_INFLIGHT_BYTES_PER_ADDRESS: past it a 429 naming it, while another address's signed delivery is taken", async () => {
     limits({ INGEST_MAX_BYTES: String(32 * 1024), INGEST_INFLIGHT_BYTES_PER_ADDRESS: String(4 * MIN_HOLD_BYTES), REQUEST_BODY_MIN_RATE: "1" });
     const conns = Array.from({ length: 4 }, () => claim(claimed(), 20 * 1024, { from: "127.0.0.2", drip: 200 }));
-    try {
+    await holding(conns, async () => {
       await expect.poll(() => bytesInFlight(), { timeout: 5_000 }).toBe(4 * MIN_HOLD_BYTES);
       const more = claim(claimed(), 100, { from: "127.0.0.2" });
       conns.push(more);
@@ -354,10 +337,7 @@ describe("the ingest fast path", () => {
       expect(more.answer()).toMatch(/64 KB of deliveries at once \(INGEST_INFLIGHT_BYTES_PER_ADDRESS\)/);
       const res = await post("/api/ingest/fast", delivery("m_other_address"));
       expect(res.status, await res.text()).toBe(204);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => poolsInUse()).toBe(0);
     expect(await events("m_other_address")).toBe(1);
   });
@@ -367,7 +347,7 @@ describe("the ingest fast path", () => {
     limits({ REQUEST_BODY_MIN_RATE: "1", INGEST_BODY_TIMEOUT_MS: "60000" });
     const conns: ReturnType<typeof claim>[] = [];
     const sent = ONE_MB - 1024;
-    try {
+    await holding(conns, async () => {
       // Two each from eight addresses, one after another. Before the fix, the first four
       // addresses took all 8 MB (2 MB each), and every signed delivery was a 429.
       for (let i = 0; i < 16; i++) {
@@ -386,10 +366,7 @@ describe("the ingest fast path", () => {
       expect(bytesInFlight("ingest-large")).toBeGreaterThan(6 * ONE_MB - MIN_HOLD_BYTES);
       expect(conns[6]!.answer()).toMatch(/6 MB of deliveries over 64 KB or of unknown length at once \(INGEST_INFLIGHT_BYTES less INGEST_INFLIGHT_SMALL_BYTES/);
       expect(conns[8]!.answer()).toMatch(/1 MB of deliveries at once \(INGEST_INFLIGHT_BYTES_PER_ADDRESS\)/);
-    } finally {
-      conns.forEach((c) => c.close());
-      limits();
-    }
+    });
     await expect.poll(() => bytesInFlight()).toBe(0);
     expect(await events("m_kept_4")).toBe(1);
   });

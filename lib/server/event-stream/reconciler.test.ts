@@ -7,7 +7,6 @@ import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { EMPTY_HEALTH } from "@/lib/server/event-stream/health";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
 import { decideMode } from "@/lib/server/event-stream/mode";
@@ -20,6 +19,7 @@ import { FOREIGN_SECRET, foreignMessage, startForeignService, type ForeignServic
 import { startEventWork, stopEventWork } from "./background";
 import { reconcileOnce } from "./reconciler";
 import { drainRereads, resetRereadWorkerMemory } from "@/lib/server/message-index/reread-worker";
+import { streamedTestProject } from "@/lib/test/project-db";
 
 let dispose: () => Promise<void>;
 let foreign: ForeignService;
@@ -35,8 +35,7 @@ beforeAll(async () => {
   env();
   ({ dispose } = await useTestDb());
   polled = await registerProject({ externalId: "polled" }, SYSTEM_ACTOR, { checkWithService: false });
-  streamed = await registerProject({ externalId: "streamed" }, SYSTEM_ACTOR, { checkWithService: false });
-  await connectEventStream(streamed);
+  streamed = await streamedTestProject("streamed");
 });
 afterAll(async () => {
   await stopEventWork();

@@ -6,12 +6,12 @@ import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db, dbKind } from "@/lib/server/db";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { useTestDb } from "@/lib/server/db/test-db";
-import { connectEventStream } from "@/lib/server/event-stream/connect";
 import { ingestDelivery } from "@/lib/server/event-stream/ingest";
 import type { Project } from "@/lib/server/gate/access";
 import { registerProject } from "@/lib/server/projects";
 import { json, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { clearMessageCache, readMessage } from "./read";
+import { streamedTestProject } from "@/lib/test/project-db";
 
 const SECRET = `whsec_${Buffer.from("0123456789abcdef0123456789abcdef").toString("base64")}`;
 let dispose: () => Promise<void>;
@@ -52,9 +52,8 @@ beforeAll(async () => {
   });
   setTestEnv({ SERVICE_URL: service.url, PUBLIC_URL: "http://dash.test:3000" });
   ({ dispose } = await useTestDb());
-  streamed = await registerProject({ externalId: "streamed" }, SYSTEM_ACTOR, { checkWithService: false });
+  streamed = await streamedTestProject("streamed");
   quiet = await registerProject({ externalId: "quiet" }, SYSTEM_ACTOR, { checkWithService: false });
-  await connectEventStream(streamed);
 });
 afterAll(async () => {
   await dispose();

@@ -1,5 +1,6 @@
 import "server-only";
 import { and, desc, eq } from "drizzle-orm";
+import { contactPerson } from "@/contract/wire/contacts";
 import { isAppError } from "@/lib/errors";
 import { db } from "@/lib/server/db";
 import { contactsIndex } from "@/lib/server/db/schema/contacts-index";
@@ -39,13 +40,5 @@ async function contactOf(projectId: string, email: string): Promise<RecipientVie
     .where(and(eq(contactsIndex.projectId, projectId), eq(contactsIndex.email, email)))
     .orderBy(desc(contactsIndex.seenAt))
     .limit(1);
-  if (!row) return null;
-  return {
-    id: row.id,
-    email: row.email,
-    firstName: row.firstName,
-    lastName: row.lastName,
-    subscribed: row.subscribed,
-    unsubscribedAt: row.unsubscribedAt?.toISOString() ?? null,
-  };
+  return row ? contactPerson(row) : null;
 }
