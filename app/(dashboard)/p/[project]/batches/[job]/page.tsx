@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
+import { guardPage } from "@/lib/server/gate/guard";
 import { jobPage } from "@/lib/server/batches/job-page";
 import { JobScreen } from "@/components/batches/job-screen";
 
 export const metadata: Metadata = { title: "Batch job" };
 
 export default async function BatchJobPage({ params, searchParams }: { params: Promise<{ project: string; job: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  return <JobScreen {...await jobPage("send", params, searchParams)} />;
+  return <JobScreen {...await jobPage("send", await guardPage("batches:send", params), params, searchParams)} />;
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ROLE_LABELS } from "@/lib/permissions";
+import { guardPage } from "@/lib/server/gate/guard";
 import { jobStartPage } from "@/lib/server/batches/job-page";
 import { PageHeader } from "@/components/common/page-header";
 import { BulkSuppressionForm } from "./bulk-suppression-form";
@@ -7,7 +8,7 @@ import { BulkSuppressionForm } from "./bulk-suppression-form";
 export const metadata: Metadata = { title: "Add suppressions in bulk" };
 
 export default async function BulkSuppressionsPage({ params }: { params: Promise<{ project: string }> }) {
-  const { role, project, allowed, jobs } = await jobStartPage("suppressions", params);
+  const { role, project, allowed, jobs } = await jobStartPage("suppressions", await guardPage("suppressions:read", params));
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
