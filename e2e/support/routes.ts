@@ -96,6 +96,20 @@ export function navPermission(pattern: string): Permission | null {
 const HANDLER = /export\s+const\s+(GET|POST|PUT|PATCH|DELETE)\s*=\s*route\s*(?:<[^>]*>)?\(\s*(null|"([^"]+)")/g;
 
 /**
+ * A route file that only delegates (`export const GET = messageReadRoute;`, the handler shared
+ * with a door before Next): the `route(permission, fn)` call in the module it imports the
+ * handler from, matched as HANDLER matches a route file's own (method in [1], permission in [2], [3]).
+ */
+function delegatedHandler(source: string, method: string): RegExpMatchArray | undefined {
+  const name = new RegExp(`export\\s+const\\s+${method}\\s*=\\s*(\\w+)\\s*;`).exec(source)?.[1];
+  const from = name && new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*"@/([^"]+)"`).exec(source)?.[1];
+  if (!name || !from) return undefined;
+  const module = readFileSync(path.join(APP_DIR, "..", `${from}.ts`), "utf8");
+  const call = new RegExp(`export\\s+const\\s+${name}\\s*=\\s*route\\s*(?:<[^>]*>)?\\(\\s*(null|"([^"]+)")`).exec(module);
+  return call ? ([call[0], method, call[1], call[2]] as unknown as RegExpMatchArray) : undefined;
+}
+
+/**
  * Every exported method of every route handler with the permission it passes to the one
  * wrapper, `route(permission, fn)` (lib/server/gate/route.ts). A handler not written that way is
  * reported: the rule is that every route goes through the guard.
@@ -112,7 +126,7 @@ export function apiRoutes(): ApiRoute[] {
         out.push({ pattern, file, method, permission: null, signed: true });
         continue;
       }
-      const match = [...source.matchAll(HANDLER)].find((m) => m[1] === method);
+      const match = [...source.matchAll(HANDLER)].find((m) => m[1] === method) ?? delegatedHandler(source, method!);
       if (!match) throw new Error(`${path.relative(APP_DIR, file)} exports ${method} without the route(permission, fn) wrapper.`);
       const permission = match[2] === "null" ? null : (match[3] as Permission);
       if (permission && !PERMISSIONS.includes(permission)) throw new Error(`${file}: unknown permission ${permission}`);
