@@ -14,11 +14,13 @@
  * took twice as long, so the whole took no less, and browser tests ran out of time waiting on
  * a starved service. The type check follows the build, which writes the route types it
  * reads (.next-e2e/types). Each part's lines are prefixed with its
- * name. Ends with the slowest test files and browser tests, then one "N passed, N failed"
+ * name. Ends with the slowest test files and browser tests, the failed tests named again
+ * (CI shows only a run's tail), then one "N passed, N failed"
  * line summing all parts; non-zero exit if any failed.
  */
 import { summaryLine, type Counts } from "./lib/counts";
 import { runE2E, type BrowserTest } from "./lib/e2e-run";
+import { printFailures, type Failure } from "./lib/failures";
 import { stopChildrenOnSignal } from "./lib/child";
 import { withRunLock } from "./lib/run-lock";
 import { printSlowest } from "./lib/slowest";
@@ -38,6 +40,7 @@ const started = Date.now();
 const parts: Part[] = [];
 const files: (FileTime & { part: string })[] = [];
 const browserTests: BrowserTest[] = [];
+const failures: Failure[] = [];
 const at = () => `${Math.round((Date.now() - started) / 1000)}s`;
 
 async function part(name: string, run: () => Promise<Counts>): Promise<void> {
@@ -49,6 +52,7 @@ async function part(name: string, run: () => Promise<Counts>): Promise<void> {
   } catch (error) {
     console.error(`\n${name} could not run: ${(error as Error).message}`);
     counts = { passed: 0, failed: 1 };
+    failures.push({ part: name, name: "(the part itself)", message: `could not run: ${(error as Error).message}` });
   }
   const seconds = Math.round((Date.now() - partStarted) / 1000);
   parts.push({ name, counts, seconds });
@@ -58,6 +62,7 @@ async function part(name: string, run: () => Promise<Counts>): Promise<void> {
 async function vitest(name: string, label: string, args: string[], env: NodeJS.ProcessEnv): Promise<Counts> {
   const result = await runVitest(label, args, env, { prefix: label });
   files.push(...result.files.map((f) => ({ ...f, part: name })));
+  failures.push(...result.failures.map((f) => ({ ...f, part: name.replace(/ \(suites using .*\)$/, "") })));
   return result.counts;
 }
 
@@ -112,6 +117,8 @@ await withRunLock("test run", async () => {
 });
 
 printSlowest(files, browserTests);
+for (const t of browserTests) if (t.failure !== undefined) failures.push({ part: `Playwright, ${t.lane}`, name: `${t.file} › ${t.title}`, message: t.failure });
+printFailures(failures);
 
 const rank = (p: Part) => (p.name === "Type check" ? 0 : p.name === "Vitest" ? 1 : p.name.startsWith("Vitest on Postgres") ? 2 : p.name === "Playwright" ? 3 : 4);
 parts.sort((a, b) => rank(a) - rank(b));

@@ -30,11 +30,12 @@ export function laneCounts(env = process.env.E2E_LANES): Record<ServiceTarget, n
 interface ReportResult {
   duration: number;
   status: string;
+  error?: { message?: string };
 }
 interface ReportSpec {
   title: string;
   file: string;
-  tests: { projectName: string; results: ReportResult[] }[];
+  tests: { projectName: string; status?: string; results: ReportResult[] }[];
 }
 interface ReportSuite {
   file?: string;
@@ -42,7 +43,7 @@ interface ReportSuite {
   specs?: ReportSpec[];
   suites?: ReportSuite[];
 }
-interface PlaywrightReport {
+export interface PlaywrightReport {
   stats?: { expected?: number; unexpected?: number; flaky?: number; skipped?: number };
   suites?: ReportSuite[];
 }
@@ -54,6 +55,8 @@ export interface BrowserTest {
   title: string;
   project: string;
   seconds: number;
+  /** Failed on its last try (Playwright's "unexpected"): what it said then. */
+  failure?: string;
 }
 
 export interface E2EResult {
@@ -84,7 +87,9 @@ export function testsOf(report: PlaywrightReport | null, lane: string): BrowserT
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests) {
         const seconds = test.results.reduce((sum, r) => sum + r.duration, 0) / 1000;
-        out.push({ lane, file: `e2e/${spec.file}`, title: [...here, spec.title].join(" › "), project: test.projectName, seconds });
+        const entry: BrowserTest = { lane, file: `e2e/${spec.file}`, title: [...here, spec.title].join(" › "), project: test.projectName, seconds };
+        if (test.status === "unexpected") entry.failure = test.results.at(-1)?.error?.message ?? `ended ${test.results.at(-1)?.status ?? "without a result"}`;
+        out.push(entry);
       }
     }
     for (const child of suite.suites ?? []) walk(child, here);

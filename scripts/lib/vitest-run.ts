@@ -2,13 +2,21 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:f
 import path from "node:path";
 import { runToEnd, startChild, type Env } from "./child";
 import type { Counts } from "./counts";
+import type { Failure } from "./failures";
 import { BIN, ROOT, fromRoot } from "./paths";
 
-interface VitestReport {
+export interface VitestReport {
   numPassedTests?: number;
   numFailedTests?: number;
   numFailedTestSuites?: number;
-  testResults?: { name: string; startTime?: number; endTime?: number }[];
+  testResults?: {
+    name: string;
+    startTime?: number;
+    endTime?: number;
+    status?: string;
+    message?: string;
+    assertionResults?: { fullName?: string; title?: string; status?: string; failureMessages?: string[] }[];
+  }[];
 }
 
 /** A test file and how long it ran, as a run's report says. */
@@ -20,6 +28,7 @@ export interface FileTime {
 export interface VitestResult {
   counts: Counts;
   files: FileTime[];
+  failures: Failure[];
 }
 
 /**
@@ -54,7 +63,21 @@ export async function runVitest(label: string, args: string[], env: Env, opts: {
     file: path.relative(ROOT, t.name),
     seconds: t.startTime && t.endTime ? (t.endTime - t.startTime) / 1000 : 0,
   }));
-  return { counts, files };
+  const failures = failuresOf(parsed, label);
+  if (code !== 0 && failures.length === 0) failures.push({ part: label, name: "(the run itself)", message: `vitest exited with ${code}; its output is above.` });
+  return { counts, files, failures };
+}
+
+/** The failed tests of a report, and the files that failed before any test ran (a load error). */
+export function failuresOf(report: VitestReport, part: string): Failure[] {
+  const out: Failure[] = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(ROOT, file.name);
+    const failed = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) out.push({ part, name: `${where} › ${a.fullName ?? a.title ?? "?"}`, message: (a.failureMessages ?? []).join("\n") });
+    if (failed.length === 0 && file.status === "failed") out.push({ part, name: where, message: file.message ?? "" });
+  }
+  return out;
 }
 
 const SKIP_DIRS = new Set(["node_modules", ".git", ".data", "scripts", "e2e", "test-results", "public"]);
