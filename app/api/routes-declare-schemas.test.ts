@@ -11,12 +11,20 @@ import { describe, expect, it } from "vitest";
  */
 const ROOT = __dirname;
 
+/** Routes that are not `route()`'s: Auth.js's own endpoints, and the ingest door (signed, checked by its own helper). */
+const NOT_ROUTE = new Set(["auth/[...nextauth]", "ingest/[project]"]);
+
 /**
- * Routes that are not `route()`'s: Auth.js's own endpoints, and the ingest door (signed, checked by its own helper).
- * The message read delegates to lib/server/messages/read-route.ts, whose route() declares its
- * params there, shared with its fast path (read-fast-path.test.ts checks both parameters' 400s).
+ * A route file's source with the source of each module it hands a method to (`export const GET =
+ * messageReadRoute;`, imported from "@/…"), where that route() call and its declarations are.
  */
-const NOT_ROUTE = new Set(["auth/[...nextauth]", "ingest/[project]", "p/[project]/messages/[id]"]);
+function withDelegates(text: string, read: (module: string) => string): string {
+  const modules = [...text.matchAll(/export\s+const\s+(?:GET|POST|PUT|PATCH|DELETE)\s*=\s*(\w+)\s*;/g)].flatMap(([, name]) => {
+    const from = new RegExp(`import\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\s*"@/([^"]+)"`).exec(text)?.[1];
+    return from ? [read(from)] : [];
+  });
+  return [text, ...modules].join("\n");
+}
 
 function routeFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -29,7 +37,7 @@ function routeFiles(dir: string): string[] {
 const routes = routeFiles(ROOT).map((file) => ({
   file,
   dir: path.relative(ROOT, path.dirname(file)).split(path.sep).join("/"),
-  text: readFileSync(file, "utf8"),
+  text: withDelegates(readFileSync(file, "utf8"), (module) => readFileSync(path.join(ROOT, "..", "..", `${module}.ts`), "utf8")),
 }));
 
 /** What is wrong with one route file's source, as sentences (empty when it declares its input). */
@@ -58,6 +66,15 @@ describe("every route declares its input with schemas from lib/schemas", () => {
   it("no z.unknown() body, no schema of its own, no body or path parameter read outside route()", () => {
     const wrong = routes.filter((r) => !NOT_ROUTE.has(r.dir)).flatMap((r) => undeclaredInput(r.dir, r.text).map((p) => `${r.dir}: ${p}`));
     expect(wrong).toEqual([]);
+  });
+
+  it("reads the route() of a module a route file hands its method to", () => {
+    const file = `import { readRoute } from "@/lib/server/x/read-route";\nexport const GET = readRoute;`;
+    const undeclared = `export const readRoute = route("x", async ({ params }) => f(params.id));`;
+    const declared = `export const readRoute = route("x", { params: { project: projectSlug, id: serviceId } }, async ({ params }) => f(params.id));`;
+    expect(undeclaredInput("p/[project]/things/[id]", withDelegates(file, () => undeclared))).toEqual(["does not declare [project] with a schema", "does not declare [id] with a schema"]);
+    expect(undeclaredInput("p/[project]/things/[id]", withDelegates(file, () => declared))).toEqual([]);
+    expect(undeclaredInput("p/[project]/things/[id]", file)).toEqual(["has path parameters but no route() call declaring them"]);
   });
 
   it("tells the old forms apart from the declared one", () => {
