@@ -19,7 +19,7 @@
  * line summing all parts; non-zero exit if any failed.
  */
 import { summaryLine, type Counts } from "./lib/counts";
-import { runE2E, type BrowserTest } from "./lib/e2e-run";
+import { runE2E, type BrowserTest, type E2EResult } from "./lib/e2e-run";
 import { printFailures, type Failure } from "./lib/failures";
 import { stopChildrenOnSignal } from "./lib/child";
 import { withRunLock } from "./lib/run-lock";
@@ -66,6 +66,14 @@ async function vitest(name: string, label: string, args: string[], env: NodeJS.P
   return result.counts;
 }
 
+/** A browser part's tests kept for the summary; failures outside any test (a lane that did not start) named too. */
+function browserPart(name: string, result: E2EResult): Counts {
+  browserTests.push(...result.tests);
+  const named = result.tests.filter((t) => t.failure !== undefined).length;
+  if (result.counts.failed > named) failures.push({ part: name, name: `${result.counts.failed - named} failure(s) outside any test`, message: "a lane's stack or Playwright itself: its lines above say why" });
+  return result.counts;
+}
+
 await withRunLock("test run", async () => {
   const postgresUrl = process.env.TEST_DATABASE_URL;
   // The first pass is the embedded-database pass whatever the shell says.
@@ -102,17 +110,13 @@ await withRunLock("test run", async () => {
     part("Playwright", async () => {
       const error = await built;
       if (error) throw error;
-      const result = await runE2E([], "lanes");
-      browserTests.push(...result.tests);
-      return result.counts;
+      return browserPart("Playwright", await runE2E([], "lanes"));
     }),
   );
   await Promise.all([pglite, typecheck, browser, postgres]);
   // The specs that measure latency, once nothing else of the run computes beside them.
   await afterBuild("Playwright, specs that run alone", async () => {
-    const result = await runE2E([], "alone");
-    browserTests.push(...result.tests);
-    return result.counts;
+    return browserPart("Playwright, specs that run alone", await runE2E([], "alone"));
   });
 });
 
