@@ -44,8 +44,8 @@ beforeAll(async () => {
   });
   setTestEnv({ SERVICE_URL: service.url, SERVICE_API_KEY: "sk_account_wide_do_not_leak", PUBLIC_URL: "http://localhost:3000" });
   ({ dispose } = await useTestDb());
-  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
+  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+  await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   adminId = (await createUser(createUserRequest.parse({ email: "admin@example.com", role: "admin", allProjects: true }), SYSTEM_ACTOR)).user.id;
   installMessageReadFastPath();
   installRequestMetrics();

@@ -24,7 +24,7 @@ beforeAll(async () => {
     }
     return json(res, 404, { error: { message: "not found", code: "not_found" } });
   }));
-  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
+  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
   marketer = await sessionCookie((await createUser(createUserRequest.parse({ email: "m@example.com", role: "marketer", allProjects: true }), SYSTEM_ACTOR)).user.id);
 });

@@ -25,8 +25,8 @@ beforeAll(async () => {
   });
   setTestEnv({ SERVICE_URL: service.url, SERVICE_API_KEY: "sk_account_wide_do_not_leak" });
   ({ dispose } = await useTestDb());
-  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false });
-  const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false });
+  await registerProject({ externalId: "demo" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
+  const other = await registerProject({ externalId: "other" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   support = await sessionCookie((await createUser(createUserRequest.parse({ email: "s@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR)).user.id);
   const { user } = await createUser(createUserRequest.parse({ email: "l@example.com", role: "support", allProjects: true }), SYSTEM_ACTOR);
   await setUserProjects(user.id, { allProjects: false, projectIds: [other.id] }, SYSTEM_ACTOR);

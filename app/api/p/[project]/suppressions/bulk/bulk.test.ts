@@ -30,7 +30,7 @@ beforeAll(async () => {
     }
     json(res, 404, {});
   }));
-  project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false });
+  project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const user = async (email: string, role: "support" | "marketer") => sessionCookie((await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   support = await user("s@example.com", "support");
   marketer = await user("m@example.com", "marketer");
