@@ -213,12 +213,15 @@ describe("a send job", () => {
   });
 
   it("claims and reads the next chunk while one is at the service, so the service never waits for the dashboard's writes", async () => {
-    setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000", BATCH_WORKERS: "1" });
+    // The client's deadline far beyond the wait below: an answer held while a busy machine claims the next chunk is not cut off.
+    setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "60000", BATCH_WORKERS: "1" });
     onTestFinished(() => setTestEnv({ SERVICE_URL: server.url, SERVICE_TIMEOUT_MS: "5000" }));
     const { id } = await createSendJob(project, actor, sendJob(csv250("p"), 245), { start: false });
     const d = await db();
-    // Whether the chunk after each one was claimed while that one was at the service (its
-    // answer held back until then, or 2 s). The write of the one before may still be under way.
+    // Whether the chunk after each one was claimed while that one was at the service: its answer
+    // is held back until then (the last chunk has none after it). The bound only ends a wait that
+    // would never end, the runner claiming nothing while a chunk is out; the write of the one
+    // before may still be under way.
     const nextClaimed: Record<string, boolean> = {};
     fake.beforeAnswer = async (key) => {
       const next = Number(key.split("-chunk-")[1]) + 1;
@@ -226,7 +229,7 @@ describe("a send job", () => {
       for (;;) {
         const [chunk] = await d.select({ status: batchChunks.status }).from(batchChunks).where(and(eq(batchChunks.jobId, id), eq(batchChunks.idx, next)));
         nextClaimed[key] = chunk?.status === "claimed";
-        if (nextClaimed[key] || Date.now() - started > 2_000) return;
+        if (nextClaimed[key] || !chunk || Date.now() - started > 20_000) return;
         await new Promise((r) => setTimeout(r, 20));
       }
     };

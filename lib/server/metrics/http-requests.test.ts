@@ -82,14 +82,17 @@ describe("the request hook on Node's server", () => {
 
 describe("a client gone before the answer", () => {
   it("is counted as aborted, not as Node's default 200", async () => {
-    const slow = http.createServer(() => {}); // never answers
+    let arrived!: () => void;
+    const atServer = new Promise<void>((r) => (arrived = r));
+    const slow = http.createServer(() => arrived()); // never answers
     const hooked = { route: "/p/[project]/messages", method: "GET", status: "aborted" };
     await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
     try {
       const before = await count(hooked);
       const req = http.get(`http://127.0.0.1:${(slow.address() as AddressInfo).port}/p/alpha/messages`);
       req.on("error", () => {});
-      await new Promise((r) => setTimeout(r, 200));
+      // Gone once the server has the request (a fixed pause could end before it arrived, on a busy machine).
+      await atServer;
       req.destroy();
       await expect.poll(() => count(hooked)).toBe(before + 1);
     } finally {

@@ -14,10 +14,12 @@ let site: TestServer;
 let support: string;
 let marketer: string;
 let limited: string;
+/** What a /slow page waits for before it answers. */
+let slowPages: Promise<void> = Promise.resolve();
 
 beforeAll(async () => {
   site = await startHttpServer((req, res) => {
-    if (req.url.startsWith("/slow")) setTimeout(() => res.writeHead(200).end(), 800);
+    if (req.url.startsWith("/slow")) void slowPages.then(() => res.writeHead(200).end());
     else res.writeHead(200).end();
   });
   // No spamd here: the spam part says how to enable it (spamd itself is tested in lib/server/spam).
@@ -85,7 +87,9 @@ describe("POST /api/p/[project]/checks", () => {
   it("runs one check at a time per user: a second one meanwhile is a 429 with Retry-After", async () => {
     const heavy = Array.from({ length: 4000 }, (_, i) => `<p style="margin:${i}px">w</p>`).join("\n");
     const first = check({ draft: { subject: "s", html: heavy }, spam: false });
-    await new Promise((r) => setTimeout(r, 100));
+    // The first holds the user's one check (the kind's set of users is on globalThis, lib/server/limits/one-at-a-time.ts).
+    const checking = () => (globalThis as { [key: symbol]: Set<string> | undefined })[Symbol.for("mail-dashboard.one-at-a-time.presend-checks")]?.size ?? 0;
+    await expect.poll(checking, { timeout: 20_000 }).toBe(1);
     const second = await check({ draft: { subject: "s", text: "t" }, spam: false });
     expect(second.status).toBe(429);
     expect(second.headers.get("retry-after")).toBe("1");
@@ -127,18 +131,26 @@ describe("POST /api/p/[project]/checks/links", () => {
   it("runs one link check at a time per user: a second one meanwhile is a 429 with Retry-After", async () => {
     // Finding 9 of the second review: eight parallel checks of one support user kept 48 requests open.
     setTestEnv({ SPAMD_HOST: undefined, OUTBOUND_ALLOW_HOSTS: new URL(site.url).host });
+    let answer!: () => void;
+    slowPages = new Promise<void>((r) => (answer = r));
     try {
       const first = links({ urls: [`${site.url}/slow/1`, `${site.url}/slow/2`] }, support);
-      await new Promise((r) => setTimeout(r, 100));
+      // Both its pages asked and not answered: the first check is under way, holding the user's one.
+      await expect.poll(() => site.requests.filter((r) => /^\/slow\/[12]$/.test(r.url)).length, { timeout: 20_000 }).toBe(2);
       const second = await links({ urls: [`${site.url}/slow/3`] }, support);
       expect(second.status).toBe(429);
       expect(second.headers.get("retry-after")).toBe("5");
       expect((await second.json()).error.code).toBe("link_check_in_progress");
-      expect((await links({ urls: [`${site.url}/slow/4`] }, marketer)).status).toBe(200);
+      // Another user's check runs meanwhile.
+      const another = links({ urls: [`${site.url}/slow/4`] }, marketer);
+      await expect.poll(() => site.requests.some((r) => r.url === "/slow/4"), { timeout: 20_000 }).toBe(true);
+      answer();
+      expect((await another).status).toBe(200);
       const { results } = await (await first).json();
       expect(results.map((r: { ok: boolean }) => r.ok)).toEqual([true, true]);
       expect(site.requests.filter((r) => r.url === "/slow/3")).toHaveLength(0);
     } finally {
+      answer();
       setTestEnv({ SPAMD_HOST: undefined });
     }
   });

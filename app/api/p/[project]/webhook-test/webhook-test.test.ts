@@ -134,9 +134,15 @@ describe("test an endpoint", () => {
   async function oneAtATimeThenTen(between: () => void = () => {}) {
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    answer = (res) => void held.then(() => res.writeHead(204).end());
+    let reached!: () => void;
+    const atEndpoint = new Promise<void>((r) => (reached = r));
+    answer = (res) => {
+      reached();
+      void held.then(() => res.writeHead(204).end());
+    };
     const first = test({ url: receiverUrl });
-    await new Promise((r) => setTimeout(r, 200));
+    // Its request at the endpoint: the first test holds its claim (taken before it sends).
+    await atEndpoint;
     between();
     const second = await test({ url: receiverUrl });
     expect(second.status).toBe(429);

@@ -30,6 +30,8 @@ beforeAll(async () => {
     }
     json(res, 404, {});
   }));
+  // Without the event stream, which these tests do not need: its connection runs in the background
+  // after registration, and on Postgres its POST /v1/webhooks could land among a test's requests.
   project = await registerProject({ externalId: "p1", name: "P1" }, SYSTEM_ACTOR, { checkWithService: false, connectEventStream: false });
   const user = async (email: string, role: "support" | "marketer") => sessionCookie((await createUser(createUserRequest.parse({ email, role, password: "correct horse battery", allProjects: true }), SYSTEM_ACTOR)).user.id);
   support = await user("s@example.com", "support");
