@@ -81,6 +81,12 @@ await withRunLock("gateway benchmark", async () => {
       await timed(gateway.url, gateway.headers);
       await timed(uncached.url, uncached.headers);
     }
+    // What the route answers (its size as JSON, and as sent: the bench's fetch asks for gzip, as a browser does).
+    const sample = await fetch(gateway.url, { headers: gateway.headers });
+    const sampleBody = await sample.text();
+    if (process.env.BENCH_GATEWAY_DUMP) (await import("node:fs")).writeFileSync(process.env.BENCH_GATEWAY_DUMP, sampleBody);
+    const sent = sample.headers.get("content-encoding") ? `${sample.headers.get("content-length") ?? "?"} bytes as ${sample.headers.get("content-encoding")}` : "uncompressed";
+    console.log(`the route's answer: ${Buffer.byteLength(sampleBody)} bytes of JSON, sent ${sent}`);
     const times = { direct: [] as number[], keyOnly: [] as number[], gateway: [] as number[], uncached: [] as number[] };
     for (let i = 0; i < N; i++) {
       times.direct.push(await timed(direct.url, direct.headers));

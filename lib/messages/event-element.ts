@@ -58,14 +58,22 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** The first field, in `order`, present in `obj` (names compared without case and separators). */
-function pick(obj: Record<string, unknown>, order: string[], accept: (v: unknown) => boolean): { key: string; value: unknown } | null {
-  const byName = new Map<string, string>();
-  for (const key of Object.keys(obj)) if (!byName.has(squash(key))) byName.set(squash(key), key);
+function pick(obj: Record<string, unknown>, order: string[], accept: (v: unknown) => boolean, byName = namesOf(obj)): { key: string; value: unknown } | null {
   for (const name of order) {
     const key = byName.get(name);
     if (key !== undefined && accept(obj[key])) return { key, value: obj[key] };
   }
   return null;
+}
+
+/** The fields of `obj` by their squashed names, the first of each name kept: made once per object an element is read from. */
+function namesOf(obj: Record<string, unknown>): Map<string, string> {
+  const byName = new Map<string, string>();
+  for (const key of Object.keys(obj)) {
+    const name = squash(key);
+    if (!byName.has(name)) byName.set(name, key);
+  }
+  return byName;
 }
 
 const isWord = (v: unknown) => typeof v === "string" && v.trim().length > 0 && v.length <= 100;
@@ -75,21 +83,25 @@ export function normalizeEvent(raw: unknown): NormalizedEvent {
   if (!isRecord(raw)) return { type: "unknown", rawType: null, data: {} };
 
   // Details: the top level, with nested detail containers flattened in (top level wins).
+  const rawNames = namesOf(raw);
   const flat: Record<string, unknown> = {};
+  const nestedKeys = new Set<string>();
   for (const container of DETAIL_CONTAINERS) {
-    const found = pick(raw, [container], isRecord);
-    if (found) for (const [k, v] of Object.entries(found.value as Record<string, unknown>)) if (!(k in flat)) flat[k] = v;
+    const found = pick(raw, [container], isRecord, rawNames);
+    if (!found) continue;
+    nestedKeys.add(found.key);
+    for (const [k, v] of Object.entries(found.value as Record<string, unknown>)) if (!(k in flat)) flat[k] = v;
   }
-  const nestedKeys = new Set(DETAIL_CONTAINERS.map((c) => pick(raw, [c], isRecord)?.key).filter(Boolean));
   for (const [k, v] of Object.entries(raw)) if (!nestedKeys.has(k)) flat[k] = v;
+  const flatNames = namesOf(flat);
 
-  const typeField = pick(raw, EVENT_TYPE_FIELDS, isWord) ?? pick(flat, EVENT_TYPE_FIELDS, isWord);
+  const typeField = pick(raw, EVENT_TYPE_FIELDS, isWord, rawNames) ?? pick(flat, EVENT_TYPE_FIELDS, isWord, flatNames);
   const rawType = typeField ? String(typeField.value) : null;
   const type = canonicalEventType(rawType);
 
   const timeField =
-    pick(raw, EVENT_TIME_FIELDS, (v) => toIsoTime(v) !== undefined) ??
-    pick(flat, EVENT_TIME_FIELDS, (v) => toIsoTime(v) !== undefined) ??
+    pick(raw, EVENT_TIME_FIELDS, (v) => toIsoTime(v) !== undefined, rawNames) ??
+    pick(flat, EVENT_TIME_FIELDS, (v) => toIsoTime(v) !== undefined, flatNames) ??
     // Any other field that holds date-time text (numbers only under a time-like name, above).
     Object.entries(flat)
       .map(([key, value]) => ({ key, value }))

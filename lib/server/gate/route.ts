@@ -9,6 +9,7 @@ import { BodyTooLargeError, readBodyText } from "@/contract/http/read-body";
 import type { Permission } from "@/lib/permissions";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
 import { checkAccess, loadActorAndProject, sessionClaimsFromRequest, type Actor, type Project } from "./access";
+import { withAnswerText } from "../http/answer-text";
 import { bodyCutOff, errorResponse, tooLarge } from "../http/error-answer";
 import { requestContext } from "../http/request-context";
 import { isSameOriginWrite } from "../http/same-origin";
@@ -134,7 +135,7 @@ function toResponse(result: Result, correlationId: string): Response {
     const json = JSON.stringify(result);
     const bytes = Buffer.byteLength(json);
     if (bytes < COMPRESS_FROM_BYTES) cacheControl = `${NO_STORE}, no-transform`;
-    res = new Response(json, { headers: { "Content-Type": "application/json", "Content-Length": String(bytes) } });
+    res = withAnswerText(new Response(json, { headers: { "Content-Type": "application/json", "Content-Length": String(bytes) } }), json);
   }
   res.headers.set("Cache-Control", cacheControl);
   res.headers.set("X-Correlation-Id", correlationId);

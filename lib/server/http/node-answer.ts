@@ -4,6 +4,7 @@ import type { Socket } from "node:net";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { MAX_REQUEST_BYTES } from "@/lib/schemas/limits";
+import { answerTextOf } from "@/lib/server/http/answer-text";
 import { API_CONTENT_SECURITY_POLICY, STATIC_SECURITY_HEADERS } from "@/lib/server/http/security-headers";
 
 /**
@@ -33,15 +34,21 @@ export const LINGER_BYTES = MAX_REQUEST_BYTES;
  */
 export async function sendAnswer(req: http.IncomingMessage, res: http.ServerResponse, response: Response): Promise<void> {
   if (res.destroyed) return;
-  let body = response.body ? Buffer.from(await response.arrayBuffer()) : null;
+  // route()'s JSON answers come with their text (./answer-text.ts): not read back through the
+  // stream, and written as text, which Node sends in one write with the head.
+  let body: Buffer | string | null = answerTextOf(response) ?? (response.body ? Buffer.from(await response.arrayBuffer()) : null);
   res.statusCode = response.status;
   for (const [name, value] of headersOf(response)) res.setHeader(name, value);
-  if (body && compressible(req, response, body)) {
-    body = await gzip(body);
-    res.setHeader("Content-Encoding", "gzip");
+  if (body !== null && compressible(response, Buffer.byteLength(body))) {
+    // The answer depends on the request's Accept-Encoding whether or not this one takes gzip:
+    // a cache between must not hand the plain answer to a client asking for gzip, or the reverse.
     res.setHeader("Vary", "Accept-Encoding");
+    if (acceptsGzip(req)) {
+      body = await gzip(body);
+      res.setHeader("Content-Encoding", "gzip");
+    }
   }
-  if (body) res.setHeader("Content-Length", body.length);
+  if (body !== null) res.setHeader("Content-Length", Buffer.byteLength(body));
   res.end(body);
   if (!req.complete) dropTheRest(req);
 }
@@ -51,15 +58,16 @@ const gzip = promisify(zlib.gzip);
 export const COMPRESS_FROM_BYTES = 1024;
 
 /**
- * Whether Next would have gzipped this answer: JSON or text of at least COMPRESS_FROM_BYTES, a
- * client that accepts gzip, and no `no-transform` (which route() sets on small JSON answers).
+ * Whether Next would gzip this answer for a client that accepts gzip: JSON or text of at least
+ * COMPRESS_FROM_BYTES, and no `no-transform` (which route() sets on small JSON answers).
  */
-function compressible(req: http.IncomingMessage, response: Response, body: Buffer): boolean {
-  if (body.length < COMPRESS_FROM_BYTES || response.headers.has("content-encoding")) return false;
+function compressible(response: Response, bytes: number): boolean {
+  if (bytes < COMPRESS_FROM_BYTES || response.headers.has("content-encoding")) return false;
   if (/\bno-transform\b/i.test(response.headers.get("cache-control") ?? "")) return false;
-  if (!/^(application\/json|text\/)/i.test(response.headers.get("content-type") ?? "")) return false;
-  return /\bgzip\b/i.test(String(req.headers["accept-encoding"] ?? ""));
+  return /^(application\/json|text\/)/i.test(response.headers.get("content-type") ?? "");
 }
+
+const acceptsGzip = (req: http.IncomingMessage) => /\bgzip\b/i.test(String(req.headers["accept-encoding"] ?? ""));
 
 /**
  * The rest of a refused body, read and dropped as it comes, within LINGER_MS and LINGER_BYTES;

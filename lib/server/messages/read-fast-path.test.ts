@@ -16,7 +16,8 @@ import { registerProject } from "@/lib/server/projects";
 import { apiRequest, json, params, sessionCookie, setTestEnv, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { createUser, endUserSessions, setUserProjects, updateUser } from "@/lib/server/users";
 import { createUserRequest } from "@/lib/schemas/users";
-import { installMessageReadFastPath, messageReadTarget } from "./read-fast-path";
+import { PEER_HEADER } from "@/lib/server/http/client-address";
+import { installMessageReadFastPath, messageReadTarget, nextRequestOf } from "./read-fast-path";
 import { SERVICE_MESSAGE } from "@/lib/test/service-message";
 import { messageReadRoute as GET } from "./read-route";
 
@@ -29,6 +30,8 @@ import { messageReadRoute as GET } from "./read-route";
 const MESSAGE = SERVICE_MESSAGE;
 /** Over the 1 KiB from which Next compresses an answer. */
 const BIG = { ...MESSAGE, id: "msg_big", subject: "x".repeat(3000) };
+/** Characters of more than one byte: the answer's Content-Length counts bytes, not characters. */
+const UTF8 = { ...MESSAGE, id: "msg_utf8", subject: "Grüße aus Köln, 東京 🚀" };
 
 let dispose: () => Promise<void>;
 let service: TestServer;
@@ -40,6 +43,7 @@ beforeAll(async () => {
   service = await startHttpServer((req, res) => {
     if (req.url === "/v1/emails/msg_1" && req.headers["x-service-product"] === "demo") return json(res, 200, MESSAGE);
     if (req.url === "/v1/emails/msg_big" && req.headers["x-service-product"] === "demo") return json(res, 200, BIG);
+    if (req.url === "/v1/emails/msg_utf8" && req.headers["x-service-product"] === "demo") return json(res, 200, UTF8);
     return json(res, 404, { error: { message: "Message not found", code: "not_found" } });
   });
   setTestEnv({ SERVICE_URL: service.url, SERVICE_API_KEY: "sk_account_wide_do_not_leak", PUBLIC_URL: "http://localhost:3000" });
@@ -184,6 +188,42 @@ describe("the fast path's own door", () => {
     expect(await res.json()).toEqual(direct.body);
     const small = await fetch(`${base}/api/p/demo/messages/msg_1`, { headers: { cookie, "accept-encoding": "gzip" } });
     expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("vary")).toBeNull();
+  });
+
+  it("says the answer varies on Accept-Encoding to a client that does not take gzip too, the body then plain", async () => {
+    const { cookie } = await newUser();
+    const res = await fetch(`${base}/api/p/demo/messages/msg_big`, { headers: { cookie, "accept-encoding": "identity" } });
+    expect(res.headers.get("content-encoding")).toBeNull();
+    expect(res.headers.get("vary")).toBe("Accept-Encoding");
+    expect(await res.json()).toEqual((await appRoute("/api/p/demo/messages/msg_big", { cookie })).body);
+  });
+
+  it("writes the route's JSON text as it is: the same bytes as the app route, the length in bytes", async () => {
+    const { cookie } = await newUser();
+    const res = await fetch(`${base}/api/p/demo/messages/msg_utf8`, { headers: { cookie, "accept-encoding": "identity" } });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get("content-length"))).toBe(bytes.length);
+    const [, , , project, , id] = "/api/p/demo/messages/msg_utf8".split("/");
+    const viaNext = await GET(await apiRequest("/api/p/demo/messages/msg_utf8", { cookie }), params({ project: project!, id: id! }));
+    expect(bytes.equals(Buffer.from(await viaNext.arrayBuffer()))).toBe(true);
+    expect(JSON.parse(bytes.toString("utf8")).subject).toBe(UTF8.subject);
+  });
+
+  it("answers 400 to a header the web's Headers refuses, instead of closing the connection", async () => {
+    const peer = { remoteAddress: "10.0.0.7" };
+    const fake = (headers: Record<string, string>) => ({ headers, url: "/api/p/demo/messages/msg_1", socket: peer }) as unknown as http.IncomingMessage;
+    const refused = nextRequestOf(fake({ cookie: "a=b", "x-odd": "line\nbreak" }));
+    expect(refused).toBeInstanceOf(Response);
+    const answer = refused as Response;
+    expect(answer.status).toBe(400);
+    expect(answer.headers.get("cache-control")).toMatch(/^no-store/);
+    expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("invalid_header");
+    // A request it takes: the client's own peer header is replaced by the TCP peer's address.
+    const taken = nextRequestOf(fake({ cookie: "a=b", [PEER_HEADER]: "1.2.3.4" }));
+    expect(taken).not.toBeInstanceOf(Response);
+    expect((taken as Request).headers.get(PEER_HEADER)).toBe("10.0.0.7");
+    expect((taken as Request).url).toBe("http://localhost:3000/api/p/demo/messages/msg_1");
   });
 
   it.each([

@@ -1,10 +1,12 @@
 import "server-only";
 import type http from "node:http";
 import { NextRequest } from "next/server";
+import { AppError } from "@/lib/errors";
 import { env } from "@/lib/server/env";
 import { PEER_HEADER } from "@/lib/server/http/client-address";
 import { holdingAfterResponse } from "@/lib/server/http/after-response";
 import { hookServerRequests } from "@/lib/server/http/http-request-hook";
+import { errorResponse } from "@/lib/server/http/error-answer";
 import { sendAnswer } from "@/lib/server/http/node-answer";
 import { messageReadRoute } from "./read-route";
 
@@ -61,13 +63,8 @@ export function installMessageReadFastPath(): void {
 }
 
 async function answer(req: http.IncomingMessage, res: http.ServerResponse, params: { project: string; id: string }): Promise<void> {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-  }
-  // The TCP peer, as the hook that writes it for Next would (lib/server/http/client-address.ts); a client's own header is overwritten.
-  headers.set(PEER_HEADER, req.socket.remoteAddress ?? "");
-  const request = new NextRequest(new URL(req.url!, env().publicOrigin), { method: "GET", headers });
+  const request = nextRequestOf(req);
+  if (request instanceof Response) return sendAnswer(req, res, request);
   const { result: response, release } = await holdingAfterResponse(() => messageReadRoute(request, { params: Promise.resolve(params) }));
   try {
     await sendAnswer(req, res, response);
@@ -75,5 +72,30 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, param
     // The work after the answer (the session's last-seen, the index's write) once it is out, as Next's after() runs it.
     if (res.writableFinished || res.destroyed) release();
     else res.once("close", release);
+  }
+}
+
+/**
+ * The request as route() takes it. Its headers go in as one list, read once (a Headers built
+ * first would be read again into the request's own), and its URL as text, which the request
+ * parses anyway. A header Node's parser let through but the web's Headers refuses (a value
+ * with a byte it does not take) is the client's mistake: a 400, as route() words its errors,
+ * where the TypeError used to close the connection.
+ */
+export function nextRequestOf(req: http.IncomingMessage): NextRequest | Response {
+  const headers: [string, string][] = [];
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && name !== PEER_HEADER) headers.push([name, Array.isArray(value) ? value.join(", ") : value]);
+  }
+  // The TCP peer, as the hook that writes it for Next would (lib/server/http/client-address.ts); a client's own header is overwritten.
+  headers.push([PEER_HEADER, req.socket.remoteAddress ?? ""]);
+  // The door takes origin-form targets only (messageReadTarget), so the path joins the origin as it is.
+  const url = `${env().publicOrigin}${req.url!}`;
+  try {
+    return new NextRequest(url, { method: "GET", headers });
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    const refused = new AppError(400, "invalid_header", "A header of the request has a value that is not allowed.");
+    return errorResponse(refused, crypto.randomUUID(), `GET ${new URL(url).pathname}`);
   }
 }
