@@ -1,6 +1,7 @@
 import type { Metadata, Viewport } from "next";
 import { headers } from "next/headers";
 import { Providers } from "@/components/providers";
+import { PageStateMarker } from "@/components/shell/page-state";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -25,6 +26,7 @@ export default async function RootLayout({ children }: { children: React.ReactNo
     <html lang="en" suppressHydrationWarning>
       <body className="min-h-dvh font-sans">
         <Providers nonce={nonce}>{children}</Providers>
+        <PageStateMarker />
       </body>
     </html>
   );

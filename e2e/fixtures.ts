@@ -1,6 +1,6 @@
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import path from "node:path";
-import { openRequests, untilQuiet } from "../scripts/lib/page-quiet";
+import { stillPending, untilQuiet, watchPage } from "../scripts/lib/page-quiet";
 import { axeViolations } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
 
@@ -30,10 +30,13 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { soft?
   (options.soft ? expect.soft : expect)(serious, `accessibility of ${new URL(page.url()).pathname}`).toEqual([]);
 }
 
-/** Waits until the page's own requests have been quiet for 500 ms (`untilQuiet`); fails if they are not within `timeoutMs`. */
+/**
+ * Waits until the page has loaded everything it loads on its own (`untilQuiet`: hydrated, no
+ * query fetching, no request of its own open); fails if it has not within `timeoutMs`.
+ */
 export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
   if (await untilQuiet(page, timeoutMs)) return;
-  throw new Error(`${page.url()} still has open requests after ${timeoutMs / 1000}s: ${[...openRequests(page)].map((r) => r.url()).join(", ")}`);
+  throw new Error(`${page.url()} has not settled after ${timeoutMs / 1000}s: ${await stillPending(page)}`);
 }
 
 /**
@@ -41,7 +44,7 @@ export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
  * axe check is soft: the test goes on to its own checks and fails at the end.
  */
 export async function visit(page: Page, target: string): Promise<number> {
-  openRequests(page);
+  await watchPage(page);
   const response = await page.goto(target);
   await settle(page);
   await expectNoSeriousA11yViolations(page, { soft: true });

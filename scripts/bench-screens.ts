@@ -35,7 +35,7 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { CHROMIUM_ARGS, ensureChromium } from "./lib/chromium";
 import { stopChildrenOnSignal } from "./lib/child";
-import { openRequests, untilQuiet } from "./lib/page-quiet";
+import { openRequests, stillPending, untilQuiet } from "./lib/page-quiet";
 import { fromRoot } from "./lib/paths";
 import { createContact, firstId, sendMessage, verifiedDomain } from "./lib/service-api";
 import { signInCookie } from "./lib/sign-in";
@@ -198,7 +198,7 @@ async function coldLoad(browser: Browser, stack: Stack, screen: Screen, storageS
       );
     });
     const response = await page.goto(screen.path);
-    if (!(await untilQuiet(page, 30_000))) console.warn(`  ${page.url()} still had open requests after 30 s`);
+    if (!(await untilQuiet(page, 30_000))) console.warn(`  ${page.url()} had not settled after 30 s: ${await stillPending(page)}`);
     await Promise.all(sizes);
     if (LIST_SCRIPTS) console.log(`  ${screen.name}:\n${listed.sort().join("\n")}`);
     const lcp = await page.evaluate(

@@ -5,6 +5,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { ToastHost } from "@/components/ui/toast";
 import { TooltipProvider } from "@/components/ui/tooltip";
 import { isAppError } from "@/lib/errors";
+import { PageStateMarker } from "./page-state";
 
 function makeQueryClient() {
   return new QueryClient({
@@ -36,6 +37,7 @@ export function DashboardProviders({ children }: { children: React.ReactNode }) 
       <TooltipProvider>
         {children}
         <ToastHost />
+        <PageStateMarker client={queryClient} />
       </TooltipProvider>
     </QueryClientProvider>
   );
