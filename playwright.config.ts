@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { budget } from "./e2e/support/budget";
 import { CHROMIUM_ARGS, chromiumPath } from "./scripts/lib/chromium";
 
 /**
@@ -20,8 +21,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Grown by the run's time scale on a slower machine (scripts/lib/time-scale.ts).
+  timeout: budget(60_000),
+  expect: { timeout: budget(10_000) },
   // One report per lane (scripts/lib/e2e-run.ts names it).
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT_FILE ?? "test-results/e2e-report.json" }]],
   use: {

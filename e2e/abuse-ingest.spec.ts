@@ -7,6 +7,7 @@ import { startAbuseTarget, type AbuseTarget } from "./helpers/abuse-target";
 import { NAMES_A_LIMIT, underAttack } from "./helpers/abuse-watch";
 import { run, serviceKey } from "./support/run";
 import { unique } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /**
  * Issue 25, the abuse suite, part one: the public ingest route (findings 1, 7, 10 and 11),
@@ -21,7 +22,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let target: AbuseTarget;
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   target = await startAbuseTarget();
 });
 test.afterAll(async () => {
@@ -67,7 +68,7 @@ function signedStream(messageId: string, gapMs = 150) {
 }
 
 test("finding 1: a flood of 30 parallel unsigned 19.5 MB POSTs to the ingest route is refused, and signed deliveries are still taken", async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(budget(90_000));
   const tag = unique();
   const first = await sendMessage(access(), { to: `flood+${tag}@example.com`, subject: `Abuse flood ${tag}` });
   const stream = signedStream(first);
@@ -121,7 +122,7 @@ test("finding 1: a flood of 30 parallel unsigned 19.5 MB POSTs to the ingest rou
   for (const a of answers.filter((x) => x.status === 429)) expect.soft(a.retryAfter, "a 429 says when to retry").toMatch(/^\d+$/);
   // The mail sent during the flood reached the index through the event stream (asked only
   // of a dashboard still running: one that died has failed above already).
-  if (target.alive().alive) for (const to of during) await expect.poll(() => found(to), { message: `${to} is searchable`, timeout: 30_000 }).toBeGreaterThanOrEqual(1);
+  if (target.alive().alive) for (const to of during) await expect.poll(() => found(to), { message: `${to} is searchable`, timeout: budget(30_000) }).toBeGreaterThanOrEqual(1);
 });
 
 test("finding 7: unsigned and wrongly signed POSTs do not switch a live stream to polling", async () => {
@@ -129,7 +130,7 @@ test("finding 7: unsigned and wrongly signed POSTs do not switch a live stream t
   const id = await sendMessage(access(), { to: `mode+${tag}@example.com`, subject: `Abuse mode ${tag}` });
   const statusOf = async () => (await target.admin.api("GET", `/api/p/${encodeURIComponent(target.project)}/event-stream/status`)).json as { mode: string; code: string; health: { refusedCount: number } };
   expect((await ingest(signed(target.secret, serviceEvent("delivery", id, { status: "delivered" })))).status).toBe(204);
-  await expect.poll(async () => (await statusOf()).code, { timeout: 10_000 }).toBe("live");
+  await expect.poll(async () => (await statusOf()).code, { timeout: budget(10_000) }).toBe("live");
 
   await underAttack(target, "unverified deliveries", async () => {
     const body = JSON.stringify(serviceEvent("bounce", id));
@@ -149,7 +150,7 @@ test("finding 7: unsigned and wrongly signed POSTs do not switch a live stream t
 });
 
 test("finding 10: a signed delivery of 5,000 events is acknowledged as unusable naming the limit, none recorded, and messages the service disowns do not stay", async () => {
-  test.setTimeout(90_000);
+  test.setTimeout(budget(90_000));
   const tag = unique();
   const ghost = `ghost+${tag}@example.com`;
   const list = Array.from({ length: 5_000 }, (_, i) => ({ type: "sent", data: { messageId: `ghost-${tag}-${i}`, to: [ghost] } }));
@@ -172,7 +173,7 @@ test("finding 10: a signed delivery of 5,000 events is acknowledged as unusable 
   const few = [0, 1, 2].map((i) => serviceEvent("sent", `disowned-${tag}-${i}`, { to: disowned, status: "sent" }));
   const taken = await ingest(signed(target.secret, few));
   expect(taken.status, taken.text).toBeLessThan(300);
-  await expect.poll(() => found(disowned), { message: "placeholders the service keeps refusing are removed", timeout: 30_000 }).toBe(0);
+  await expect.poll(() => found(disowned), { message: "placeholders the service keeps refusing are removed", timeout: budget(30_000) }).toBe(0);
 });
 
 test("finding 11: a signed delivery holding \\u0000 is taken, not answered 500", async () => {

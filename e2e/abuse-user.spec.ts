@@ -7,6 +7,7 @@ import { slowLinks, tricklingSpamd } from "./helpers/abuse-servers";
 import { signedInUser, startAbuseTarget, targetUser, type AbuseTarget } from "./helpers/abuse-target";
 import { NAMES_A_LIMIT, underAttack } from "./helpers/abuse-watch";
 import { send, unique } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /**
  * Issue 25, the abuse suite, part two: what a signed-in user, a stranger at the sign-in page
@@ -23,7 +24,7 @@ let target: AbuseTarget;
 let spamd: Awaited<ReturnType<typeof tricklingSpamd>>;
 let links: Awaited<ReturnType<typeof slowLinks>>;
 test.beforeAll(async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   spamd = await tricklingSpamd();
   links = await slowLinks(1_500);
   target = await startAbuseTarget({
@@ -44,7 +45,7 @@ const p = () => `/api/p/${encodeURIComponent(target.project)}`;
 const found = async (q: string) => ((await target.admin.api("GET", `${p()}/messages?q=${encodeURIComponent(q)}`)).json as { data?: unknown[] } | null)?.data?.length ?? -1;
 
 test("finding 2: a pre-send check of 5 MB of html is refused or bounded, and nobody else waits", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   // Many siblings, each with a finding: every finding's element path walked all of them.
   const unit = '<div style="display:flex">x</div>';
   const html = unit.repeat(Math.ceil((5 * 1024 * 1024) / unit.length));
@@ -58,7 +59,7 @@ test("finding 2: a pre-send check of 5 MB of html is refused or bounded, and nob
 });
 
 test("finding 8: a spamd that trickles its answer cannot hold a check past SPAMD_TIMEOUT_MS", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const answer = await underAttack(target, "trickling spamd", () =>
     target.admin.api("POST", `${p()}/checks`, { draft: { subject: "Hello", html: "<p>Hello there</p>", text: "Hello there" }, spam: true }, {}, 15_000).catch((e: Error) => ({ status: 0, text: e.message, ms: 15_000 })),
   );
@@ -69,7 +70,7 @@ test("finding 8: a spamd that trickles its answer cannot hold a check past SPAMD
 });
 
 test("finding 9: one user's parallel link checks are refused past the per-user bound, and the outbound requests stay bounded", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const support = await signedInUser(target, "support", "links");
   links.reset();
   const urls = Array.from({ length: 2 * LINK_CHECK_CONCURRENCY }, (_, i) => `${links.base}/slow/${i}`);
@@ -93,7 +94,7 @@ test("finding 9: one user's parallel link checks are refused past the per-user b
 });
 
 test("finding 5: the alert webhook's credentials and token are not shown to a support user", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const tag = unique();
   const secret = `tok-${randomBytes(6).toString("hex")}`;
   const hook = `${links.base.replace("http://", "http://hookuser:hookpass@")}/hook?token=${secret}`;
@@ -110,7 +111,7 @@ test("finding 5: the alert webhook's credentials and token are not shown to a su
   expect(delivered.status, delivered.text).toBeLessThan(300);
   type History = { history: { deliveries: { channel: string; target: string }[] }[] };
   await expect
-    .poll(async () => ((await target.admin.api("GET", `${p()}/alerts`)).json as History).history.some((h) => h.deliveries.some((x) => x.channel === "webhook")), { message: "the alert was sent to the webhook", timeout: 30_000 })
+    .poll(async () => ((await target.admin.api("GET", `${p()}/alerts`)).json as History).history.some((h) => h.deliveries.some((x) => x.channel === "webhook")), { message: "the alert was sent to the webhook", timeout: budget(30_000) })
     .toBe(true);
 
   const support = await signedInUser(target, "support", "alerts-reader");
@@ -125,7 +126,7 @@ test("finding 5: the alert webhook's credentials and token are not shown to a su
 });
 
 test("finding 6: wrong passwords from one address do not lock the owner out from another, and make few audit entries", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const user = await targetUser(target, "support", "lockout");
   const tries = 25;
   const codes = await underAttack(target, "25 wrong passwords", async () => {
@@ -159,7 +160,7 @@ test("finding 13: an attachment download keeps its sandboxing Content-Security-P
   type Detail = { attachments: { downloadPath: string }[] };
   let path = "";
   await expect
-    .poll(async () => (path = ((await target.admin.api("GET", `${p()}/messages/${encodeURIComponent(id)}/detail`)).json as Detail | null)?.attachments?.[0]?.downloadPath ?? ""), { timeout: 20_000 })
+    .poll(async () => (path = ((await target.admin.api("GET", `${p()}/messages/${encodeURIComponent(id)}/detail`)).json as Detail | null)?.attachments?.[0]?.downloadPath ?? ""), { timeout: budget(20_000) })
     .not.toBe("");
   const answer = await underAttack(target, "attachment download", () => target.admin.api("GET", path));
   expect(answer.status).toBe(200);
@@ -169,13 +170,13 @@ test("finding 13: an attachment download keeps its sandboxing Content-Security-P
 });
 
 test("finding 4: after an erasure, neither kept messages nor later reads of the service bring the address back into search", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const tag = unique();
   const address = `erase+${tag}@example.com`;
   const erasedId = await send({ to: address, subject: `Abuse erasure ${tag}` });
   const keptId = await send({ to: `kept+${tag}@example.com`, subject: `About ${address}` });
-  await expect.poll(() => found(`kept+${tag}@example.com`), { timeout: 20_000 }).toBe(1);
-  await expect.poll(() => found(address), { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+  await expect.poll(() => found(`kept+${tag}@example.com`), { timeout: budget(20_000) }).toBe(1);
+  await expect.poll(() => found(address), { timeout: budget(20_000) }).toBeGreaterThanOrEqual(1);
   expect(await found(`erase+${tag}`), "the kept message's subject is found before the erasure").toBe(1);
 
   const erased = await target.admin.api("POST", `${p()}/recipients/${encodeURIComponent(address)}/erase`, { confirmEmail: address });

@@ -5,6 +5,7 @@ import { KeyWatch, leaksInSourceMaps, savedFindings } from "./support/key-nowher
 import { sampleValues } from "./support/records";
 import { apiRoutes, fill, fullyKnown, navPermission, screenRoutes, type ApiRoute, type ScreenRoute } from "./support/routes";
 import { authFile, run, type Persona } from "./support/run";
+import { budget } from "./support/budget";
 
 /**
  * Who may use what, written down here from the roles table of the README — not read from
@@ -280,7 +281,7 @@ for (const who of PERSONAS) {
     test.use({ storageState: authFile(who) });
 
     test("every screen opens or is refused as the table says", async ({ page }, testInfo) => {
-      test.setTimeout(30_000 + screens.length * 10_000);
+      test.setTimeout(budget(30_000 + screens.length * 10_000));
       const keys = new KeyWatch();
       keys.watch(page, who);
       for (const screen of screens) await checkScreen(page, who, screen);
@@ -305,7 +306,7 @@ test.describe("as an admin limited to one project, in another project", () => {
 
   test("every project screen and API route answers 404, as for a project that does not exist", async ({ page }) => {
     expect(otherProject, "the demo seed registers two projects").toBeTruthy();
-    test.setTimeout(30_000 + screens.length * 10_000);
+    test.setTimeout(budget(30_000 + screens.length * 10_000));
     const elsewhere = { ...values, project: otherProject };
     for (const screen of screens.filter((s) => inProject(s.pattern))) {
       const url = fill(screen.pattern, elsewhere);

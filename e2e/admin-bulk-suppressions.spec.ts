@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { api, expect, expectNoSeriousA11yViolations, screenshot, settle, test, visit } from "./fixtures";
 import { authFile, run } from "./support/run";
+import { budget } from "./support/budget";
 
 /**
  * Suppressions in bulk (issue 28, part 4), as support: a pasted list with bad lines and
@@ -21,7 +22,7 @@ async function listed(page: import("@playwright/test").Page): Promise<Map<string
 }
 
 test("a pasted list and a CSV file are checked, confirmed and added in the background", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   const u = randomBytes(3).toString("hex");
   const old = `old-${u}@example.com`;
   expect((await api(page, "POST", `/api/p/${project}/suppressions`, { email: old, reason: "bounce" })).status).toBe(201);
@@ -53,7 +54,7 @@ test("a pasted list and a CSV file are checked, confirmed and added in the backg
   await expectNoSeriousA11yViolations(page, { soft: true });
   await confirm.getByRole("button", { name: "Add 3 suppressions" }).click();
   await page.waitForURL(/\/suppressions\/bulk\/[a-f0-9]+$/);
-  await expect(page.getByText("Finished")).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText("Finished")).toBeVisible({ timeout: budget(30_000) });
   await expect(page.getByTestId("count-sent")).toHaveText("3");
   await expect(page.getByTestId("count-suppressed")).toHaveText("1");
   await expect(page.getByTestId("count-duplicate")).toHaveText("1");
@@ -77,7 +78,7 @@ test("a pasted list and a CSV file are checked, confirmed and added in the backg
   await page.getByRole("alertdialog").getByRole("button", { name: "Add 300 suppressions" }).click();
   await page.waitForURL(/\/suppressions\/bulk\/[a-f0-9]+$/);
   await expect(page.getByRole("progressbar", { name: "Job progress" })).toBeVisible();
-  await expect(page.getByText("Finished")).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText("Finished")).toBeVisible({ timeout: budget(60_000) });
   await expect(page.getByRole("progressbar", { name: "Job progress" })).toHaveAttribute("aria-valuenow", "300");
   await expect(page.getByTestId("count-sent")).toHaveText("300");
 

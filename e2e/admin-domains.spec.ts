@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { api, expect, screenshot, test, visit } from "./fixtures";
 import { authFile, run, SCREENSHOTS } from "./support/run";
+import { budget } from "./support/budget";
 
 /** Domains: add one, read its records with working copy buttons, watch it verify without a reload. */
 const [project] = run.projects;
@@ -44,7 +45,7 @@ test("adding a .test domain shows its records with copy buttons, and it verifies
   // The sandbox verifies .test names by itself; the screen notices without a reload (a marker
   // set on this document survives only if the page was not loaded again).
   await page.evaluate(() => ((window as unknown as { e2eMarker: number }).e2eMarker = 1));
-  await expect(page.locator('h1 [data-status="verified"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('h1 [data-status="verified"]')).toBeVisible({ timeout: budget(30_000) });
   await expect(page.getByRole("heading", { name: "Live DNS check" })).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { e2eMarker?: number }).e2eMarker)).toBe(1);
   await screenshot(page, "admin-domain-detail");

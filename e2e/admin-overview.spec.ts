@@ -2,6 +2,7 @@ import { sendMessage } from "../scripts/lib/service-api";
 import { api, expect, screenshot, test, visit } from "./fixtures";
 import { authFile, run, serviceKey } from "./support/run";
 import { pageAs, screenshotVariants } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /** The overview counts what the message index holds: the messages this test sends move the numbers. */
 const project = run.projects[1] ?? run.projects[0];
@@ -22,7 +23,7 @@ test("the overview's numbers match the messages the test sent", async ({ page, b
     await sendMessage(access, { to, subject: `Overview ${to}` });
   }
   const expected = (c: Counts): Counts => ({ sent: c.sent + 5, delivered: c.delivered + 3, bounced: c.bounced + 1, complained: c.complained + 1, rejected: c.rejected + 1 });
-  await expect.poll(async () => (await read())["24h"], { timeout: 30_000 }).toEqual(expected(before["24h"]));
+  await expect.poll(async () => (await read())["24h"], { timeout: budget(30_000) }).toEqual(expected(before["24h"]));
   const after = await read();
   expect(after["7d"]).toEqual(expected(before["7d"]));
 

@@ -1,6 +1,7 @@
 import type { BrowserContext, CDPSession, Page } from "@playwright/test";
 import { expect, phoneFits, screenshot, signedIn, signIn, test, visit } from "./fixtures";
 import { ownDashboard } from "./helpers/restart";
+import { budget } from "./support/budget";
 
 /**
  * Passkeys as a second factor (issue 29), with Chromium's virtual authenticator (CDP WebAuthn):
@@ -34,7 +35,7 @@ async function signOut(page: Page) {
 }
 
 test("add two passkeys, rename one, remove one after a passkey step-up, sign in with password and passkey", async ({ browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   const dash = await ownDashboard({ REAUTH_MAX_AGE_S: "1" }, { host: "localhost" });
   let context: BrowserContext | null = null;
   try {

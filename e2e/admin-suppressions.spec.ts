@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sendMessage } from "../scripts/lib/service-api";
 import { api, expect, screenshot, settle, test, visit } from "./fixtures";
 import { authFile, run, serviceKey } from "./support/run";
+import { budget } from "./support/budget";
 
 /** A suppression added by support appears in the table and export, and a send to it is rejected. */
 const [project] = run.projects;
@@ -48,7 +49,7 @@ test("a suppression added by support is listed, exported, and a send to it is re
     .poll(async () => {
       const res = await fetch(`${run.serviceURL}/v1/emails/${id}`, { headers: { Authorization: `Bearer ${access.key}`, "X-Service-Product": project } });
       return ((await res.json()) as { status: string }).status;
-    }, { timeout: 15_000 })
+    }, { timeout: budget(15_000) })
     .toBe("rejected");
 
   // The reason is in the audit log (read as an admin).

@@ -2,6 +2,7 @@ import { Secret, TOTP } from "otpauth";
 import { api, expect, screenshot, signedIn, test } from "./fixtures";
 import { authFile, run } from "./support/run";
 import { createUser } from "./support/users";
+import { budget } from "./support/budget";
 
 /**
  * @e2e-alone — the rule holds every user of a role, so while it is on, a lane running beside
@@ -19,7 +20,7 @@ const codeAt = (key: string, at: number) => new TOTP({ secret: Secret.fromBase32
 test.use({ storageState: authFile("admin") });
 
 test("a role that requires two factors leads its users to set one up before anything else", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   await page.goto("/admin/users");
   const user = await createUser(page, "marketer", "must2fa");
   try {

@@ -3,6 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import { expect, phoneFits, screenshot, signedIn, signIn, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { createUser } from "./support/users";
+import { budget } from "./support/budget";
 
 /**
  * Two-factor sign-in (issue 29), as a user meets it: the Account screen turns the authenticator
@@ -27,7 +28,7 @@ async function enterCode(page: Page, code: string) {
 }
 
 test("turn on an authenticator app, sign in with a code, a wrong code refused, a recovery code good once", async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   await page.goto("/admin/users");
   const user = await createUser(page, "support", "twofa");
   const guest = await (await browser.newContext({ storageState: SIGNED_OUT })).newPage();

@@ -5,6 +5,7 @@ import { expect, phoneFits, reloadUntilFound, test, visit } from "./fixtures";
 import { startAbuseTarget, type AbuseTarget } from "./helpers/abuse-target";
 import { connectEventStreamIfOffered, project, sendDirect, unique } from "./journeys/journey";
 import { authFile } from "./support/run";
+import { budget } from "./support/budget";
 
 /**
  * Issue 29 part 4, the webhook tools on the Webhooks screen: what reached the event stream (a
@@ -38,7 +39,7 @@ const screen = (p: string) => `/p/${encodeURIComponent(p)}/webhooks`;
 
 
 test("a delivery of the service shows as recorded, an unsigned post as refused, each with its outcome", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(budget(90_000));
   await connectEventStreamIfOffered(page);
   const messageId = await sendDirect(`delivered+${unique()}@example.com`, `Webhook tools ${unique()}`);
   const forged = `whd_forged_${unique()}`;
@@ -99,7 +100,7 @@ test("testing an endpoint on this machine is refused, naming the rule, and nothi
 test.describe("on a dashboard that allows 127.0.0.1", () => {
   let target: AbuseTarget;
   test.beforeAll(async () => {
-    test.setTimeout(120_000);
+    test.setTimeout(budget(120_000));
     target = await startAbuseTarget({ OUTBOUND_ALLOW_HOSTS: "127.0.0.1" });
   });
   test.afterAll(async () => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { authFile, run, SCREENSHOTS, serviceKey } from "./support/run";
 import { pageAs, screenshotVariants } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /**
  * Insight end to end: a project pushed over the bounce limit through the sandbox's bounce
@@ -57,7 +58,7 @@ test("engagement reaches the overview, the timeline and the recipient view", asy
   const [clickedId] = await sendAll([clicker, `opened+${tag}@gmail.com`], true);
   // The click's link reaches the index through the event stream.
   await expect
-    .poll(async () => ((await api(page, "GET", `/api/p/${project}/overview?range=24h`)).json as { topLinks: { link: string }[] }).topLinks.map((l) => l.link), { timeout: 30_000 })
+    .poll(async () => ((await api(page, "GET", `/api/p/${project}/overview?range=24h`)).json as { topLinks: { link: string }[] }).topLinks.map((l) => l.link), { timeout: budget(30_000) })
     .toContain("https://shop.acme.test/sale");
   expect(await visit(page, `/p/${project}?range=24h`)).toBe(200);
   await expect(page.locator('[data-rate="Open rate"]')).toContainText("÷ delivered");
@@ -84,6 +85,8 @@ test("engagement reaches the overview, the timeline and the recipient view", asy
 });
 
 test("a project pushed over the bounce limit shows the banner and emails each admin once", async ({ page, browser }) => {
+  // Its waits on the service's lifecycle and the alert evaluator alone may take 2 minutes (60 s + 30 s + 30 s).
+  test.setTimeout(budget(150_000));
   const counts = ((await api(page, "GET", `/api/p/${project}/overview?range=24h`)).json as { counts: { "24h": Counts } }).counts["24h"];
   // Mail that arrives elsewhere, so Yahoo has others to stand out from; then enough bounces for
   // 5 % of the last 24 hours, whatever the other tests (or the demo history) sent.
@@ -92,7 +95,7 @@ test("a project pushed over the bounce limit shows the banner and emails each ad
   const bounces = Array.from({ length: Math.min(needed, 100) }, (_, i) => `bounce+${tag}${i}@yahoo.com`);
   await sendAll([...delivered, ...bounces]);
   await expect
-    .poll(async () => ((await api(page, "GET", `/api/p/${project}/alerts/active`)).json as Alerts).active.map((a) => `${a.metric}-${a.level}`), { timeout: 60_000 })
+    .poll(async () => ((await api(page, "GET", `/api/p/${project}/alerts/active`)).json as Alerts).active.map((a) => `${a.metric}-${a.level}`), { timeout: budget(60_000) })
     .toContain("bounce-limit");
 
   // The banner, on the overview and on another screen of the project, for any role.
@@ -110,7 +113,7 @@ test("a project pushed over the bounce limit shows the banner and emails each ad
 
   // One email per admin: the history lists each admin once, sent; the index holds one such email to the first admin.
   const crossing = async () => ((await api(page, "GET", `/api/p/${project}/alerts`)).json as History).history.find((h) => h.metric === "bounce" && h.level === "limit" && h.kind === "raised");
-  await expect.poll(async () => (await crossing())?.deliveries.every((d) => d.status === "sent"), { timeout: 30_000 }).toBe(true);
+  await expect.poll(async () => (await crossing())?.deliveries.every((d) => d.status === "sent"), { timeout: budget(30_000) }).toBe(true);
   const emails = (await crossing())!.deliveries.filter((d) => d.channel === "email").map((d) => d.target);
   expect(emails).toContain(run.admin.email);
   expect(new Set(emails).size).toBe(emails.length);
@@ -118,7 +121,7 @@ test("a project pushed over the bounce limit shows the banner and emails each ad
     .poll(async () => {
       const found = (await api(page, "GET", `/api/p/${project}/messages?q=${encodeURIComponent(run.admin.email)}`)).json as { data: { subject: string | null }[] };
       return found.data.filter((m) => /Bounce rate above the limit/.test(m.subject ?? "")).length;
-    }, { timeout: 30_000 })
+    }, { timeout: budget(30_000) })
     .toBe(1);
 
   expect(await visit(page, `/p/${project}/alerts`)).toBe(200);

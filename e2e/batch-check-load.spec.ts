@@ -2,6 +2,7 @@ import { MAX_FILE_ROWS } from "../lib/schemas/limits";
 import { api, expect, test } from "./fixtures";
 import { project } from "./helpers/marketer";
 import { authFile, run } from "./support/run";
+import { budget } from "./support/budget";
 
 test.use({ storageState: authFile("marketer") });
 
@@ -19,7 +20,7 @@ const file = (rows: number) => `email,first_name\n${Array.from({ length: rows },
  * not that of other browser lanes and test passes computing beside it.
  */
 test("/api/health answers promptly throughout the check of a maximum-size file", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   let finished = false;
   const check = api(page, "POST", `/api/p/${project}/batches/check`, { csv: file(MAX_FILE_ROWS), mapping: { email: "email", firstName: "first_name" }, content }).finally(() => {
     finished = true;

@@ -3,6 +3,7 @@ import { MAX_REQUEST_BYTES } from "../lib/schemas/limits";
 import { api, expect, test } from "./fixtures";
 import { project } from "./helpers/marketer";
 import { authFile, run } from "./support/run";
+import { budget } from "./support/budget";
 
 const MB = 1024 * 1024;
 /** INGEST_MAX_BYTES' default: the e2e dashboard runs with it. */
@@ -20,7 +21,7 @@ const pump = (path: string, headers: Record<string, string>, total: number) => p
  * socket buffers) when the answer arrives, not 400 MB.
  */
 test("a 400 MB chunked POST to the ingest route is refused after about the ingest's limit has been read", async () => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   const signed = {
     "Content-Type": "application/json",
     "Transfer-Encoding": "chunked",
@@ -41,7 +42,7 @@ test("a 400 MB chunked POST to the ingest route is refused after about the inges
  * sign-in needed to be refused — nothing of either is held.
  */
 test("before Next: a declared body over 20 MB is a 413 and a chunked one a 411, answered before the body is sent", async () => {
-  test.setTimeout(60_000);
+  test.setTimeout(budget(60_000));
   const over = await pump("/api/x%41", { "Content-Type": "application/json", "Content-Length": String(MAX_REQUEST_BYTES + 1) }, MAX_REQUEST_BYTES + 1);
   expect(over.status).toBe(413);
   expect(over.sentWhenAnswered).toBeLessThan(MAX_REQUEST_BYTES);
@@ -59,7 +60,7 @@ test.describe("signed in", () => {
    * of broken JSON. The copy now goes up to MAX_REQUEST_BYTES: the body arrives whole.
    */
   test("a 12 MB body to a path with a % escape reaches the route whole", async ({ page }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(budget(60_000));
     const escaped = `%${project.charCodeAt(0).toString(16).toUpperCase()}${project.slice(1)}`;
     const csv = `email\n${"a".repeat(12 * MB)}`;
     // Whole, the JSON parses and the check names the first missing field; cut short, it would not parse.

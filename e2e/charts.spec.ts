@@ -2,6 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { api, expect, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { project, screenshotVariants, send, unique } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /**
  * The overview's and the deliverability screen's bar charts (components/charts): one list item
@@ -26,7 +27,7 @@ test("the overview's chart: a bar per hour, named with its figures, tooltip on h
   const before = (await overview(page)).counts["24h"].delivered;
   const u = unique();
   for (const to of [`delivered+${u}a@gmail.com`, `delivered+${u}b@gmail.com`, `delivered+${u}c@outlook.com`]) await send({ to, subject: `Chart ${u}` });
-  await expect.poll(async () => (await overview(page)).counts["24h"].delivered, { timeout: 30_000 }).toBeGreaterThanOrEqual(before + 3);
+  await expect.poll(async () => (await overview(page)).counts["24h"].delivered, { timeout: budget(30_000) }).toBeGreaterThanOrEqual(before + 3);
   const series = (await overview(page)).series;
 
   expect(await visit(page, `/p/${project}?range=24h`)).toBe(200);
@@ -74,7 +75,7 @@ test("the deliverability charts: a bar per provider against the warning and the 
   const before = await gmailDelivered();
   const u = unique();
   await send({ to: `delivered+${u}@gmail.com`, subject: `Chart ${u}` });
-  await expect.poll(gmailDelivered, { timeout: 30_000 }).toBeGreaterThan(before);
+  await expect.poll(gmailDelivered, { timeout: budget(30_000) }).toBeGreaterThan(before);
   const data = await deliverability();
   expect(await visit(page, `/p/${project}/deliverability?range=24h`)).toBe(200);
   const bounce = page.getByRole("list", { name: "Bounce rate by provider, one bar per provider" }).getByRole("listitem");

@@ -2,6 +2,7 @@ import path from "node:path";
 import { startStack, type Stack } from "../scripts/lib/stack";
 import { expect, screenshot, test, visit } from "./fixtures";
 import { screenshotVariants } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /**
  * Issue 13, a living demo: a fresh start of the bundled service with its 30-day history, and
@@ -19,7 +20,7 @@ const PROJECT = "acme-production";
 let stack: Stack;
 
 test.beforeAll(async ({}, testInfo) => {
-  testInfo.setTimeout(300_000);
+  testInfo.setTimeout(budget(300_000));
   stack = await startStack({ logDir: path.join("test-results", "e2e-logs", "demo"), demoHistory: true });
 });
 test.afterAll(async () => {
@@ -36,7 +37,7 @@ const daysWithMail = (series: Series) => series.filter((p) => p.sent > 0).length
 
 test("the demo's month shows on the overview, in Messages, with bounces and clicks", async ({ page }) => {
   // Generous: on a loaded 2-core machine the month takes minutes to arrive (about 11,000 signed deliveries).
-  test.setTimeout(720_000);
+  test.setTimeout(budget(720_000));
   // This stack's own admin, on its own address (the fixtures' sign-in targets the main stack).
   await page.goto(url("/login"));
   await page.getByLabel("Email").fill(stack.admin.email);
@@ -46,7 +47,7 @@ test("the demo's month shows on the overview, in Messages, with bounces and clic
 
   // The service hands the month over newest first; its oldest days arrive last.
   const overview = async () => (await (await page.request.get(url(`/api/p/${PROJECT}/overview?range=30d`))).json()) as Overview;
-  await expect.poll(async () => daysWithMail((await overview()).series), { timeout: 600_000, intervals: [2_000] }).toBeGreaterThanOrEqual(29);
+  await expect.poll(async () => daysWithMail((await overview()).series), { timeout: budget(600_000), intervals: [2_000] }).toBeGreaterThanOrEqual(29);
 
   expect(await visit(page, url(`/p/${PROJECT}?range=30d`))).toBe(200);
   for (const metric of ["sent", "delivered", "bounced"]) {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { stillPending, untilQuiet, watchPage } from "../scripts/lib/page-quiet";
 import { axeViolations } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
+import { budget } from "./support/budget";
 
 export { expect };
 
@@ -34,7 +35,7 @@ export async function expectNoSeriousA11yViolations(page: Page, options: { soft?
  * Waits until the page has loaded everything it loads on its own (`untilQuiet`: hydrated, no
  * query fetching, no request of its own open); fails if it has not within `timeoutMs`.
  */
-export async function settle(page: Page, timeoutMs = 15_000): Promise<void> {
+export async function settle(page: Page, timeoutMs = budget(15_000)): Promise<void> {
   if (await untilQuiet(page, timeoutMs)) return;
   throw new Error(`${page.url()} has not settled after ${timeoutMs / 1000}s: ${await stillPending(page)}`);
 }
@@ -61,10 +62,10 @@ export async function reloadUntilFound(page: Page, loaded: Locator, found: Locat
     .poll(
       async () => {
         await page.reload();
-        await expect(loaded).toBeVisible({ timeout: 15_000 });
+        await expect(loaded).toBeVisible({ timeout: budget(15_000) });
         return found.count();
       },
-      { timeout: 45_000, intervals: [1_000], message },
+      { timeout: budget(45_000), intervals: [1_000], message },
     )
     .toBeGreaterThan(0);
 }

@@ -2,6 +2,7 @@ import { api, expect, expectNoSeriousA11yViolations, expectRefused, screenshot, 
 import { authFile } from "./support/run";
 import { acceptedMessages, controlEvent, eventually, project, service, unique } from "./helpers/marketer";
 import { ownDashboard } from "./helpers/restart";
+import { budget } from "./support/budget";
 
 /** 250 rows: rows 11, 101 and 201 malformed, rows 51 and 151 suppressed at the service. */
 function csv(u: string) {
@@ -17,7 +18,7 @@ function csv(u: string) {
 
 test.describe("batch from a file", () => {
   test("250 rows with 3 malformed and 2 suppressed send 245; a restart halfway resumes and the service holds exactly 245", async ({ browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(budget(240_000));
     const u = unique();
     for (const i of [50, 150]) await service("POST", "/v1/suppressions", { email: `suppressed${i}+${u}@example.com`, reason: "manual" });
     const seen = await acceptedMessages();
@@ -58,9 +59,9 @@ test.describe("batch from a file", () => {
       expect(beforeRestart).toBeLessThan(245);
       await dash.start();
       // The first request after a start may compile or warm the route; the check of the screen comes after.
-      await page.request.get(jobUrl, { timeout: 120_000 });
+      await page.request.get(jobUrl, { timeout: budget(120_000) });
       await visit(page, jobUrl);
-      await expect(page.getByTestId("count-sent")).toHaveText("245", { timeout: 90_000 });
+      await expect(page.getByTestId("count-sent")).toHaveText("245", { timeout: budget(90_000) });
       await expect(page.getByTestId("count-invalid")).toHaveText("3");
       await expect(page.getByTestId("count-suppressed")).toHaveText("2");
       await screenshot(page, "marketer-batch-job");
@@ -110,7 +111,7 @@ test.describe("a batch that finishes while its screen is open", () => {
     await page.getByRole("button", { name: "Send 101 messages" }).click();
     await page.getByRole("alertdialog").getByRole("button", { name: "Send 101 messages" }).click();
     await page.waitForURL(/\/batches\/[a-f0-9]+$/);
-    await expect(page.getByTestId("count-sent")).toHaveText("101", { timeout: 60_000 });
+    await expect(page.getByTestId("count-sent")).toHaveText("101", { timeout: budget(60_000) });
     // The rows were polled while the job ran and the last poll came before the job was done:
     // they stayed "Pending" until a reload.
     await expect(page.getByTestId("job-row")).toHaveCount(100);

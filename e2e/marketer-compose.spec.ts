@@ -1,6 +1,7 @@
 import { api, expect, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { acceptedMessages, attachmentBytes, controlEvent, eventually, project, unique, waitForStatus } from "./helpers/marketer";
+import { budget } from "./support/budget";
 
 test.use({ storageState: authFile("marketer") });
 
@@ -14,7 +15,7 @@ async function addChip(page: import("@playwright/test").Page, field: string, val
 test("compose with cc, a tag, a header and an attachment: delivered, attachment byte for byte", async ({ page }) => {
   // Delivered is the service's sandbox lifecycle, stepped by its one job queue, where the
   // previous spec's batch (hundreds of steps) can still be ahead: waitForStatus allows 90 s.
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   const u = unique();
   await visit(page, compose);
   await addChip(page, "to", `Ada <delivered+${u}@example.com>`);
@@ -52,7 +53,7 @@ test("a double-clicked send produces one message", async ({ page }) => {
   // The accepted events come by the service's webhooks, which share its one job queue with
   // whatever the lane's earlier specs left in it (a batch's lifecycle steps): as for
   // waitForStatus, up to 90 s may pass before they are delivered.
-  test.setTimeout(150_000);
+  test.setTimeout(budget(150_000));
   const u = unique();
   const seen = await acceptedMessages();
   try {
@@ -61,8 +62,8 @@ test("a double-clicked send produces one message", async ({ page }) => {
     await page.getByLabel("Subject").fill(`Double ${u}`);
     await page.getByLabel("Plain text").fill("Once.");
     await page.getByRole("button", { name: /Review and send/ }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).dblclick({ timeout: 30_000 });
-    await page.waitForURL(/\/messages\/[^/]+$/, { timeout: 30_000 });
+    await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).dblclick({ timeout: budget(30_000) });
+    await page.waitForURL(/\/messages\/[^/]+$/, { timeout: budget(30_000) });
     await eventually(() => (seen.recipients.get(`twice+${u}@example.com`)?.size ?? 0) >= 1, 60_000, "the accepted event");
     // Every request of the page has been answered, and an event accepted after them has arrived.
     await settle(page);
@@ -132,7 +133,7 @@ test("a typed field is checked when it is left, then as it is typed; other field
 });
 
 test("a send scheduled at least a minute ahead is listed and goes out at its time", async ({ page }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(budget(180_000));
   const u = unique();
   await visit(page, compose);
   await addChip(page, "to", `later+${u}@example.com`);

@@ -1,12 +1,13 @@
 import { api, expect, screenshot, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { project, unique, waitForStatus } from "./helpers/marketer";
+import { budget } from "./support/budget";
 
 test.use({ storageState: authFile("marketer") });
 
 test("a contact created, unsubscribed by a complaint and resubscribed shows each state; the audit log records the resubscribe", async ({ page, browser }) => {
   // waitForStatus alone may take 90 s (the service steps its sandbox lifecycle through its one job queue).
-  test.setTimeout(150_000);
+  test.setTimeout(budget(150_000));
   const u = unique();
   const email = `complaint+${u}@example.com`;
   await visit(page, `/p/${project}/contacts`);

@@ -2,6 +2,7 @@ import type { FrameLocator, Locator, Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, painted, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { project, unique } from "./helpers/marketer";
+import { budget } from "./support/budget";
 
 /**
  * Issue 30, the dark-mode preview: the Light / Dark switch on the template screen, in compose's
@@ -101,7 +102,7 @@ test("the template screen shows an email's own dark styles in Dark, and the appr
 });
 
 test("compose's review and the sent message's body have the switch too", async ({ page }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(budget(90_000));
   const u = unique();
   await visit(page, `/p/${project}/compose`);
   await page.locator("#to").fill(`delivered+${u}@example.com`);
@@ -122,8 +123,8 @@ test("compose's review and the sent message's body have the switch too", async (
   await page.waitForURL(/\/messages\/[^/]+$/);
   const body = page.frameLocator('iframe[title^="Email body"]');
   // The choice made in the review is remembered on the message's page.
-  await expect(radio(page, DARK)).toBeChecked({ timeout: 20_000 });
-  await expect.poll(() => styleOf(body, ".card", "backgroundColor"), { timeout: 20_000 }).toBe("rgb(17, 24, 39)");
+  await expect(radio(page, DARK)).toBeChecked({ timeout: budget(20_000) });
+  await expect.poll(() => styleOf(body, ".card", "backgroundColor"), { timeout: budget(20_000) }).toBe("rgb(17, 24, 39)");
   await choose(page, LIGHT);
   await expect.poll(() => styleOf(body, ".card", "backgroundColor")).toBe("rgb(255, 255, 255)");
   await choose(page, DARK);

@@ -1,6 +1,7 @@
 import { sendMessage } from "../scripts/lib/service-api";
 import { api, expect, expectNoSeriousA11yViolations, phoneFits, test, visit } from "./fixtures";
 import { authFile, run, serviceKey } from "./support/run";
+import { budget } from "./support/budget";
 
 /**
  * The Tags screen (issue 30): mail sent through the service with a tag value no other run
@@ -27,7 +28,7 @@ test("a fresh tag's row shows its figures, sorts, fits a phone and links to its 
     const row = rows.find((r) => r.name === "category" && r.value === value);
     return row ? { sent: row.sent, delivered: row.delivered, bounced: row.bounced } : null;
   };
-  await expect.poll(read, { timeout: 30_000 }).toEqual({ sent: 3, delivered: 2, bounced: 1 });
+  await expect.poll(read, { timeout: budget(30_000) }).toEqual({ sent: 3, delivered: 2, bounced: 1 });
 
   expect(await visit(page, `/p/${project}/tags?range=24h`)).toBe(200);
   await expect(page.getByRole("heading", { name: "Tags", level: 1 })).toBeVisible();

@@ -4,6 +4,7 @@ import { expect, expectNoSeriousA11yViolations, painted, screenshot, test, visit
 import { sampleValues } from "./support/records";
 import { fill, screenRoutes } from "./support/routes";
 import { authFile, run } from "./support/run";
+import { budget } from "./support/budget";
 
 /**
  * The dashboard on a phone (issue 28, part 5): at 390 × 844 no screen scrolls sideways, and the
@@ -74,7 +75,7 @@ async function wholeScreenshot(page: Page, name: string) {
 
 test("at 390 × 844 no screen an admin may open scrolls sideways", async ({ page }) => {
   const screens = screenRoutes().filter((s) => s.pattern !== "/login");
-  test.setTimeout(30_000 + screens.length * 10_000);
+  test.setTimeout(budget(30_000 + screens.length * 10_000));
   for (const screen of screens) {
     const url = fill(screen.pattern, values);
     const status = await visit(page, url);

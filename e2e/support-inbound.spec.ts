@@ -1,6 +1,7 @@
 import { api, expect, settle, test } from "./fixtures";
 import { authFile } from "./support/run";
 import { messagePath, messagesPath, project, receivingAddress, unique, pageAs, screenshotVariants, visitChecked } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /** Issue 4: inbound mail is shown safely, answered in its thread once, and only by support and admins. */
 const REMOTE = "http://remote-images.e2e.test";
@@ -86,7 +87,7 @@ test.describe("as support", () => {
     await page.getByRole("button", { name: "Send reply" }).dblclick();
     await expect(page.getByText("Reply sent")).toBeVisible();
     const conversation = page.getByRole("list", { name: "Conversation" });
-    await expect(conversation.locator("[data-thread-message]")).toHaveCount(2, { timeout: 15_000 });
+    await expect(conversation.locator("[data-thread-message]")).toHaveCount(2, { timeout: budget(15_000) });
     await expect(conversation).toContainText(`Re: ${subject}`);
     // Both clicks' requests have been answered before the reload counts the replies.
     await settle(page);

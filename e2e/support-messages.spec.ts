@@ -1,6 +1,7 @@
 import { expect, test } from "./fixtures";
 import { authFile } from "./support/run";
 import { messagePath, messagesPath, project, send, suppressions, unique, waitForRows, pageAs, screenshotVariants, visitChecked } from "./support-helpers";
+import { budget } from "./support/budget";
 
 /** Issue 4: find a message, read its timeline and outcome, search, and open a pasted id. */
 test.use({ storageState: authFile("support") });
@@ -17,7 +18,7 @@ test("a message to a delivered address appears and its timeline reaches delivere
   });
   await expect(page.getByRole("heading", { name: subject })).toBeVisible();
   await expect(page.getByText("Updating live")).toBeVisible();
-  await expect(page.locator('[data-event-type="delivery"]')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('[data-event-type="delivery"]')).toBeVisible({ timeout: budget(30_000) });
   await expect(page.getByTestId("outcome")).toContainText("Delivered");
   await expect(page.getByText("Updating live")).toBeHidden();
   expect(navigations, "the page was never reloaded").toBe(0);
@@ -67,7 +68,7 @@ test("a bounce shows its reason, the explanation and the suppression, also on th
   const id = await send({ to: address, subject: `Bounce ${unique()}` });
   await visitChecked(page, messagePath(id));
   const outcome = page.getByTestId("outcome");
-  await expect(outcome).toContainText("Bounced, and the address is now suppressed", { timeout: 20_000 });
+  await expect(outcome).toContainText("Bounced, and the address is now suppressed", { timeout: budget(20_000) });
   await expect(outcome).toContainText("User unknown");
   await expect(outcome).toContainText("remove the suppression");
   await expect(page.locator('[data-event-type="bounce"]')).toContainText("550 5.1.1");
@@ -125,7 +126,7 @@ test("a pasted id of a message the index never saw opens it", async ({ page }) =
   await page.keyboard.press("/");
   await expect(page.getByLabel("Search messages")).toBeFocused();
   await page.keyboard.insertText(id);
-  await page.waitForURL((url) => url.pathname === messagePath(id), { timeout: 15_000 });
+  await page.waitForURL((url) => url.pathname === messagePath(id), { timeout: budget(15_000) });
   await expect(page.getByTestId("message-id")).toHaveText(id);
   await expect(page).toHaveURL(new RegExp(`/p/${project}/messages/`));
 });

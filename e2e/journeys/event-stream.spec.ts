@@ -1,5 +1,6 @@
 import { authFile, run } from "../support/run";
 import { connectEventStreamIfOffered, expect, finalStatus, sendDirect, service, target, test, unique, verifiedDomain } from "./journey";
+import { budget } from "../support/budget";
 
 /**
  * Every signed delivery the service makes to the dashboard's event stream is answered 2xx,
@@ -23,7 +24,7 @@ if (deliveryLog) {
     // Wait until every delivery about these messages has its first answer.
     await expect
       .poll(async () => (await deliveryLog()).filter((d) => stream(d.url) && d.attempt === 1 && ids.includes(d.emailId)).length, {
-        timeout: 20_000,
+        timeout: budget(20_000),
         message: "the service delivered this journey's events to the dashboard",
       })
       .toBeGreaterThanOrEqual(ids.length * 2);

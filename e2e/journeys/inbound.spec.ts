@@ -1,6 +1,7 @@
 import { screenshot, visit } from "../fixtures";
 import { authFile } from "../support/run";
 import { connectEventStreamIfOffered, expect, findInMessages, project, projectPath, service, target, test, unique, verifiedDomain } from "./journey";
+import { budget } from "../support/budget";
 
 /** Inbound mail: it shows up in Messages by itself, and a reply joins its conversation. */
 test.use({ storageState: authFile("admin") });
@@ -35,7 +36,7 @@ test("a reply to an inbound message appears in its conversation", async ({ page 
   await page.getByRole("button", { name: "Send reply" }).click();
   await expect(page.getByText("Reply sent")).toBeVisible();
   const conversation = page.getByRole("list", { name: "Conversation" });
-  await expect(conversation.getByRole("listitem")).toHaveCount(2, { timeout: 15_000 });
+  await expect(conversation.getByRole("listitem")).toHaveCount(2, { timeout: budget(15_000) });
   await expect(conversation).toContainText(subject);
   await page.reload();
   await expect(page.getByRole("list", { name: "Conversation" }).getByRole("listitem")).toHaveCount(2);

@@ -14,6 +14,7 @@ import {
   unique,
   verifiedDomain,
 } from "./journey";
+import { budget } from "../support/budget";
 
 /** Support's questions about one message: did it arrive, why not, and where is it. */
 test.use({ storageState: authFile("admin") });
@@ -62,14 +63,14 @@ test("a bounce shows the reason the service gave", async ({ page }) => {
   await connectEventStreamIfOffered(page);
   const id = await sendDirect(target.address.bounced(u), subject);
   await visit(page, messagePath(id));
-  await expect(outcome(page)).toContainText("Bounced", { timeout: 15_000 });
+  await expect(outcome(page)).toContainText("Bounced", { timeout: budget(15_000) });
   await expect(page.getByText(target.bounceReason).filter({ visible: true }).first()).toBeVisible();
   expect(target.truth.bounced, "the service says it bounced").toContain(await finalStatus(id));
   await screenshot(page, `journey-${target.name}-bounced`);
 });
 
 test("a message whose final status the dashboard does not know stops showing itself in progress", async ({ page }) => {
-  test.setTimeout(target.unfamiliarSettlesWithinMs + 60_000);
+  test.setTimeout(budget(target.unfamiliarSettlesWithinMs + 60_000));
   const u = unique();
   const subject = `Journey unfamiliar ${u}`;
   const id = await sendDirect(target.address.unfamiliarFinal(u), subject);

@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { screenshot, visit } from "../fixtures";
 import { authFile } from "../support/run";
 import { connectEventStreamIfOffered, expect, finalStatus, otherProject, projectPath, sendDirect, target, test, unique } from "./journey";
+import { budget } from "../support/budget";
 
 /** The overview's counts against the truth: each message sent here, retrieved from the service. */
 test.use({ storageState: authFile("admin") });
@@ -13,7 +14,7 @@ async function shown(page: Page): Promise<{ delivered: number; bounced: number }
 }
 
 test("the overview's delivered and bounced counts equal the service's", async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(budget(120_000));
   await connectEventStreamIfOffered(page, otherProject);
   const before = await shown(page);
   const u = unique();
@@ -29,6 +30,6 @@ test("the overview's delivered and bounced counts equal the service's", async ({
     bounced: before.bounced + statuses.filter((s) => target.truth.bounced.includes(s)).length,
   };
   expect(truth, `the service's final statuses ${statuses.join(", ")}`).toEqual({ delivered: before.delivered + 2, bounced: before.bounced + 1 });
-  await expect.poll(() => shown(page), { timeout: 30_000, message: "the overview's counts once the events are in" }).toEqual(truth);
+  await expect.poll(() => shown(page), { timeout: budget(30_000), message: "the overview's counts once the events are in" }).toEqual(truth);
   await screenshot(page, `journey-${target.name}-overview`);
 });
