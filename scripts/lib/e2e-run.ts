@@ -6,7 +6,7 @@ import { DURATIONS_LAST_RUN, laneChains, planLanes, readDurations, runsAlone, su
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
-import { REFERENCE_PROBE_MS, measureTimeScale } from "./time-scale";
+import { timeScale } from "./time-scale";
 
 const LOG_ROOT = fromRoot("test-results", "e2e-logs");
 /** Playwright's JSON report of one lane's run (playwright.config.ts reads E2E_REPORT_FILE). */
@@ -177,9 +177,7 @@ export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E
     if (part !== "alone") rmSync(LOG_ROOT, { recursive: true, force: true });
     // Once, before any lane picks its ports (see buildTestDashboard).
     await buildTestDashboard();
-    // Once per run, while nothing else of it computes: every lane's budgets use this figure.
-    const pace = measureTimeScale();
-    console.log(`Time budgets × ${pace.scale}${pace.probe === undefined ? " (E2E_TIME_SCALE)" : ` (probe ${Math.round(pace.probe)} ms, set on a machine that takes ${REFERENCE_PROBE_MS} ms)`}.`);
+    console.log(`Test budgets × ${timeScale()} (E2E_TIME_SCALE, scripts/lib/time-scale.ts).`);
     const total: Counts = { passed: 0, failed: 0 };
     const tests: BrowserTest[] = [];
     // Each round's chains side by side, a chain's lanes one after another; the rounds one after another.
