@@ -38,3 +38,31 @@ test("a template preview fills a variable, flags a missing one, and shows <scrip
   await expect(page.getByRole("option", { name: "script in name" })).toHaveCount(1);
   await screenshot(page, "marketer-template");
 });
+
+test("a template screen at rest schedules nothing: the preview's debounce is armed by a change, not by every render", async ({ page }) => {
+  // Counts the debounce's timers (300 ms) the page starts; installed before the page's own scripts.
+  await page.addInitScript(() => {
+    const own = window.setTimeout;
+    const w = window as unknown as { __debounces: number };
+    w.__debounces = 0;
+    window.setTimeout = ((handler: TimerHandler, delay?: number, ...args: unknown[]) => {
+      if (delay === 300) w.__debounces++;
+      return own(handler, delay, ...args);
+    }) as typeof window.setTimeout;
+  });
+  const debounces = () => page.evaluate(() => (window as unknown as { __debounces: number }).__debounces);
+  await visit(page, `/p/${project}/templates`);
+  await page.getByRole("link", { name: "Welcome" }).click();
+  await page.waitForURL(/\/templates\/[^/]+$/);
+  await settle(page);
+  // A change arms the debounce, which fires once and renders the preview.
+  await page.getByLabel("product", { exact: true }).fill("Acme");
+  await expect(page.getByTestId("preview-subject")).toContainText("Welcome to Acme");
+  await settle(page);
+  const atRest = await debounces();
+  // Nothing changes for a second: by its nature a window, the absence of work being the thing
+  // checked. A body made afresh on each render re-armed the debounce, whose own render made
+  // another: three or more timers in that second.
+  await page.waitForTimeout(1_000);
+  expect(await debounces()).toBe(atRest);
+});

@@ -54,7 +54,10 @@ export function TemplateScreen({
   const [draft, setDraft] = React.useState(false);
   const [content, setContent] = React.useState({ subject: template.subject, html: template.html ?? "", text: template.text ?? "" });
   const source = draft ? content : { subject: template.subject, html: template.html ?? "", text: template.text ?? "" };
-  const body = useDebounced(previewBodyOf(source, data), 300);
+  // One object per change of what it holds: useDebounced re-arms on a new value, and a body made
+  // afresh on every render re-armed it on every render, its own included (a render every 300 ms, for ever).
+  const current = React.useMemo(() => previewBodyOf({ subject: source.subject, html: source.html, text: source.text }, data), [source.subject, source.html, source.text, data]);
+  const body = useDebounced(current, 300);
   // The page rendered the template as it is, without merge data: that preview seeds that body's query only.
   const opening = initialPreview && JSON.stringify(body) === JSON.stringify(previewBodyOf(template, {})) ? initialPreview : undefined;
   const preview = useQuery({ ...previewQuery(project, body), initialData: opening });
