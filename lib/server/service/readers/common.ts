@@ -18,11 +18,16 @@ export const anyAnswer = z.unknown();
 /** An id is opaque: any non-empty string, or a number (some services use integers), as a string. */
 export const idReader = z.union([z.string().trim().min(1), z.number().finite()]).transform(String);
 
+/** What idReader reads, or null where it would refuse the value. */
+export function readId(v: unknown): string | null {
+  if (typeof v === "string") return v.trim() || null;
+  return typeof v === "number" && Number.isFinite(v) ? String(v) : null;
+}
+
 /** Text that may be missing or null; numbers and booleans are written out. */
-export const nullableText = z
-  .unknown()
-  .optional()
-  .transform((v) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : null));
+export const readNullableText = (v: unknown): string | null =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : null;
+export const nullableText = z.unknown().optional().transform(readNullableText);
 
 /** Required text: a string (or a number written out). */
 export const text = z.union([z.string(), z.number().transform(String)]);
@@ -34,10 +39,9 @@ export const optionalText = nullableText.transform((v) => v ?? undefined);
  * A date-time in any common form (RFC 2822, epoch seconds or ms) as ISO 8601; ISO 8601 text
  * is kept as the service wrote it. Absent or unreadable → undefined.
  */
-export const timeReader = z
-  .unknown()
-  .optional()
-  .transform((v) => (typeof v === "string" && isoDateTime.safeParse(v.trim()).success ? v.trim() : toIsoTime(v)));
+export const readTime = (v: unknown): string | undefined =>
+  typeof v === "string" && isoDateTime.safeParse(v.trim()).success ? v.trim() : toIsoTime(v);
+export const timeReader = z.unknown().optional().transform(readTime);
 
 /** true/false, "true"/"false", 1/0; anything else undefined. */
 export const boolReader = z.unknown().optional().transform((v) => {

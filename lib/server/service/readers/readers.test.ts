@@ -76,6 +76,31 @@ describe("messageReader", () => {
   it("refuses an answer without an id", () => {
     expect(messageReader.safeParse({ from: "a@b.io", to: [] }).success).toBe(false);
   });
+
+  it("refuses what is not a message, naming the id when that is what is missing", () => {
+    for (const answer of [null, "msg_1", [{ id: "msg_1" }], { id: "  " }, { id: Number.NaN }, { id: true }]) {
+      const parsed = messageReader.safeParse(answer);
+      expect(parsed.success, JSON.stringify(answer)).toBe(false);
+    }
+    expect(messageReader.safeParse({ id: " " }).error?.issues[0]?.path).toEqual(["id"]);
+  });
+
+  it("reads linked ids as the id is read, and anything else there as none", () => {
+    const read = messageReader.parse({ id: " msg_2 ", inReplyTo: 17, threadId: "  thr_9 ", templateId: "" });
+    expect(read).toMatchObject({ id: "msg_2", inReplyTo: "17", threadId: "thr_9", templateId: null });
+    const odd = messageReader.parse({ id: "m", inReplyTo: { id: "x" }, threadId: Infinity, templateId: false });
+    expect(odd).toMatchObject({ inReplyTo: null, threadId: null, templateId: null });
+  });
+
+  it("keeps cc, bcc and replyTo absent when the service leaves them out, and empty when it sends null", () => {
+    const absent = messageReader.parse({ id: "m" });
+    expect(absent).not.toHaveProperty("cc");
+    expect(absent).not.toHaveProperty("bcc");
+    expect(absent).not.toHaveProperty("replyTo");
+    expect(absent.to).toEqual([]);
+    const empty = messageReader.parse({ id: "m", cc: null, bcc: "x@y.io", replyTo: [{ address: "r@y.io" }] });
+    expect(empty).toMatchObject({ cc: [], bcc: ["x@y.io"], replyTo: ["r@y.io"] });
+  });
 });
 
 describe("answers to sends", () => {
