@@ -15,14 +15,21 @@ export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v =
 /** An answer of which only the status counts (a delete, a probe): any body, or none. */
 export const anyAnswer = z.unknown();
 
-/** An id is opaque: any non-empty string, or a number (some services use integers), as a string. */
-export const idReader = z.union([z.string().trim().min(1), z.number().finite()]).transform(String);
-
-/** What idReader reads, or null where it would refuse the value. */
+/** An id is opaque: any non-empty string (trimmed), or a finite number (some services use integers), as text; null otherwise. */
 export function readId(v: unknown): string | null {
   if (typeof v === "string") return v.trim() || null;
   return typeof v === "number" && Number.isFinite(v) ? String(v) : null;
 }
+
+/** readId as a schema: a value it cannot read is an issue. */
+export const idReader = z.unknown().transform((v, ctx) => {
+  const id = readId(v);
+  if (id === null) {
+    ctx.addIssue({ code: "custom", message: "expected an id: non-empty text or a number" });
+    return z.NEVER;
+  }
+  return id;
+});
 
 /** Text that may be missing or null; numbers and booleans are written out. */
 export const readNullableText = (v: unknown): string | null =>
