@@ -106,6 +106,38 @@ function trackShortTimers(shortMs: number): void {
   }) as typeof clearTimeout;
 }
 
+/**
+ * Runs in the page, before its own scripts: counts the `<script src>` elements added to the
+ * document until each has run (its load event) or failed, and wakes the waiters of
+ * `settledInPage` as each ends. Playwright reports a script's request finished once its bytes
+ * have arrived; the page runs it later, on a loaded machine hundreds of milliseconds later
+ * (the command palette's chunks after Ctrl+K), so the request alone does not say the page is
+ * done with it. Only scripts that load: not `nomodule`, not a data type, each counted once (a
+ * script moved or added again does not run again).
+ */
+function trackAddedScripts(): void {
+  const w = window as unknown as { __pageTimers?: PageTimers; __pageScripts?: Set<HTMLScriptElement> };
+  if (w.__pageScripts) return;
+  const loading = new Set<HTMLScriptElement>();
+  w.__pageScripts = loading;
+  const counted = new WeakSet<HTMLScriptElement>();
+  const runs = (s: HTMLScriptElement) => !!s.src && !s.noModule && /^(|module|(text|application)\/(java|ecma)script)$/i.test(s.type.trim());
+  const follow = (node: Node) => {
+    if (!(node instanceof HTMLScriptElement) || counted.has(node) || !runs(node)) return;
+    counted.add(node);
+    loading.add(node);
+    const ended = () => {
+      loading.delete(node);
+      for (const f of [...(w.__pageTimers?.wake ?? [])]) f();
+    };
+    node.addEventListener("load", ended, { once: true });
+    node.addEventListener("error", ended, { once: true });
+  };
+  new MutationObserver((records) => {
+    for (const record of records) record.addedNodes.forEach(follow);
+  }).observe(document, { childList: true, subtree: true });
+}
+
 const timersWatched = new WeakSet<Page>();
 
 /**
@@ -118,30 +150,41 @@ export async function watchPage(page: Page): Promise<void> {
   if (timersWatched.has(page)) return;
   timersWatched.add(page);
   await page.addInitScript(inPage(trackShortTimers, SHORT_TIMER_MS));
+  await page.addInitScript(inPage(trackAddedScripts));
   await page.evaluate(inPage(trackShortTimers, SHORT_TIMER_MS)).catch(() => {});
+  await page.evaluate(inPage(trackAddedScripts)).catch(() => {});
 }
 
 /**
  * Runs in the page: resolves true once the page says it has hydrated and its queries are idle
- * (components/shell/page-state.tsx), and still says so after one animation frame and an idle
- * period, after the short timers pending when it first said so have fired
- * (`trackShortTimers`); false after `timeoutMs`. The idle period comes only when the page has
- * no task ready to run: a render React scheduled (a Suspense boundary still to hydrate, a
- * state set in an effect that enables a query) runs before it, and the query it starts says
- * "busy" at once.
+ * (components/shell/page-state.tsx), no script it added is still to run (`trackAddedScripts`),
+ * and it still says so after one animation frame and an idle period, after the short timers
+ * pending when it first said so have fired (`trackShortTimers`); false after `timeoutMs`. The
+ * idle period comes only when the page has no task ready to run: a render React scheduled (a
+ * Suspense boundary still to hydrate, a state set in an effect that enables a query) runs
+ * before it, and the query it starts says "busy" at once. Short timers set after that first
+ * "ready" are waited for too, for `LATER_TIMER_ROUNDS` rounds: a chunk that has just run sets
+ * one (React reveals what it holds 300 ms after the fallback), and so may the timer it sets.
  */
 function settledInPage(timeoutMs: number): Promise<boolean> {
+  // Rounds of short timers set after the page first said it was ready: enough for a reveal and
+  // what it starts, few enough that a timer re-arming itself forever is not chased.
+  const LATER_TIMER_ROUNDS = 3;
   const html = document.documentElement;
-  const timers = (window as unknown as { __pageTimers?: PageTimers }).__pageTimers;
-  const ready = () => html.dataset.hydrated !== undefined && html.dataset.queries !== "busy";
+  const w = window as unknown as { __pageTimers?: PageTimers; __pageScripts?: Set<HTMLScriptElement> };
+  const timers = w.__pageTimers;
+  const ready = () => html.dataset.hydrated !== undefined && html.dataset.queries !== "busy" && !w.__pageScripts?.size;
   const later = timers?.setTimeout ?? setTimeout;
   const cancel = timers?.clearTimeout ?? clearTimeout;
   return new Promise((resolve) => {
     let frame = 0;
     let idle = 0;
+    let rounds = 0;
     // The short timers pending when the page first said it was ready: waited for once, so that
     // one that re-arms itself (a debounce fed a new object at every render) is not chased.
     let waiting: Set<number> | null = null;
+    // Every short timer waited for so far, so that a round waits only for ones set since.
+    const waitedFor = new Set<number>();
     const observer = new MutationObserver(() => check());
     const finish = (result: boolean) => {
       observer.disconnect();
@@ -153,8 +196,15 @@ function settledInPage(timeoutMs: number): Promise<boolean> {
     };
     const timer = later(() => finish(false), timeoutMs);
     const confirm = () => {
-      if (ready()) return finish(true);
-      waiting = null;
+      if (!ready()) {
+        waiting = null;
+        return check();
+      }
+      const setSince = [...(timers?.pending ?? [])].filter((id) => !waitedFor.has(id));
+      if (setSince.length === 0 || rounds === LATER_TIMER_ROUNDS) return finish(true);
+      rounds += 1;
+      waiting = new Set(setSince);
+      for (const id of setSince) waitedFor.add(id);
       check();
     };
     // (Re)starts the confirmation whenever the page is ready, from the attributes' last change.
@@ -165,7 +215,10 @@ function settledInPage(timeoutMs: number): Promise<boolean> {
         waiting = null;
         return;
       }
-      waiting ??= new Set(timers?.pending ?? []);
+      if (!waiting) {
+        waiting = new Set(timers?.pending ?? []);
+        for (const id of waiting) waitedFor.add(id);
+      }
       for (const id of [...waiting]) if (!timers?.pending.has(id)) waiting.delete(id);
       if (waiting.size === 0) frame = requestAnimationFrame(() => (idle = requestIdleCallback(confirm)));
     }
@@ -179,7 +232,7 @@ function settledInPage(timeoutMs: number): Promise<boolean> {
  * An expression that runs `fn(arg)` in the page. Sent as source: under tsx (the benches)
  * esbuild wraps named inner functions in an `__name` helper that the page does not have.
  */
-const inPage = (fn: (arg: number) => unknown, arg: number) => `(() => { const __name = (f) => f; return (${String(fn)})(${JSON.stringify(arg)}); })()`;
+const inPage = (fn: (arg: number) => unknown, arg?: number) => `(() => { const __name = (f) => f; return (${String(fn)})(${JSON.stringify(arg ?? null)}); })()`;
 
 const navigatedAway = (error: unknown) => /context was destroyed|navigat/i.test(String(error));
 
@@ -220,9 +273,14 @@ export async function untilQuiet(page: Page, timeoutMs: number): Promise<boolean
 export async function stillPending(page: Page): Promise<string> {
   const requests = [...openRequests(page)].map((r) => r.url());
   const state = await page
-    .evaluate(() => ({ hydrated: document.documentElement.dataset.hydrated !== undefined, queries: document.documentElement.dataset.queries ?? "none" }))
+    .evaluate(() => ({
+      hydrated: document.documentElement.dataset.hydrated !== undefined,
+      queries: document.documentElement.dataset.queries ?? "none",
+      scripts: [...((window as unknown as { __pageScripts?: Set<HTMLScriptElement> }).__pageScripts ?? [])].map((s) => s.src),
+    }))
     .catch(() => null);
   const parts = [`open requests: ${requests.join(", ") || "none"}`];
+  if (state?.scripts.length) parts.push(`scripts added and not yet run: ${state.scripts.join(", ")}`);
   if (state) parts.push(state.hydrated ? `queries: ${state.queries}` : "not hydrated");
   if (state?.queries === "busy") parts.push("(a query fetching or a mutation running: one waiting on a step-up dialog counts)");
   return parts.join("; ");
