@@ -36,8 +36,37 @@ const axeSource = readFileSync(createRequire(createRequire(import.meta.url).reso
  */
 const OPTIONS = { resultTypes: ["violations"] } as const;
 
+/**
+ * A check during which something began to move (a toast closing itself on its timer, a tooltip
+ * fading in) may have measured it half-way, translucent: axe's contrast rule then fails text
+ * that is fine at rest (marketer-dark-preview.spec's "Message sent" toast, fading out while axe
+ * ran, in a full run). Such a check is run again once the movement has ended, at most twice.
+ */
+const RECHECKS_AFTER_MOVEMENT = 2;
+
 export async function axeViolations(page: Page, leftOut: string): Promise<AxeResults["violations"]> {
-  await animationsDone(page);
+  for (let check = 0; ; check++) {
+    await animationsDone(page);
+    await page.evaluate(watchMovement);
+    const violations = await axeOnce(page, leftOut);
+    const moved = await page.evaluate(() => (window as unknown as { __axeMovement?: { started: number } }).__axeMovement?.started ?? 0);
+    if (moved === 0 || check === RECHECKS_AFTER_MOVEMENT) return violations;
+  }
+}
+
+/** Counts animations and transitions that start from now on, in window.__axeMovement. */
+function watchMovement(): void {
+  const w = window as unknown as { __axeMovement?: { started: number } };
+  if (!w.__axeMovement) {
+    const movement = { started: 0 };
+    w.__axeMovement = movement;
+    const count = () => void movement.started++;
+    for (const type of ["animationstart", "transitionrun"]) document.addEventListener(type, count, { capture: true, passive: true });
+  }
+  w.__axeMovement.started = 0;
+}
+
+async function axeOnce(page: Page, leftOut: string): Promise<AxeResults["violations"]> {
   // The context AxeBuilder builds from .exclude(leftOut) (normalizeContext in @axe-core/playwright).
   const context = { exclude: [leftOut], include: [] as string[] };
   const frames = page.mainFrame().childFrames().length;
