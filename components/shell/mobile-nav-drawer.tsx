@@ -23,8 +23,14 @@ export function MobileNavDrawer({ id, open, onOpenChange, trigger }: { id: strin
       if (wide.matches) close();
     };
     onChange();
+    // The media query's change event alone once let the drawer stay open over the sidebar (a
+    // full run, the window widened from 767 to 1024 px); a resize is the same news by another path.
     wide.addEventListener("change", onChange);
-    return () => wide.removeEventListener("change", onChange);
+    window.addEventListener("resize", onChange);
+    return () => {
+      wide.removeEventListener("change", onChange);
+      window.removeEventListener("resize", onChange);
+    };
   }, [open, close]);
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
