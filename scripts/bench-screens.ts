@@ -328,6 +328,7 @@ async function main(): Promise<void> {
   const stack = await startStack({
     logDir: LOG_DIR,
     demoHistory: DEMO,
+    fastAlerts: true, // raiseBounceAlert waits for the alert banner
     beforeDashboard: MESSAGES > 0 ? async ({ dataDir, projects }) => void (filled = fillIndex(dataDir, projects, MESSAGES)) : undefined,
   });
   const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });

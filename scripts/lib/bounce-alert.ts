@@ -5,8 +5,8 @@ import { verifiedDomain } from "./service-api";
 /**
  * Pushes a project over the bounce-rate limit the way e2e/alerts.spec.ts does: sandbox
  * addresses that bounce (bounce+…@yahoo.com), enough for 5 % of the last 24 hours the dashboard
- * counts, so its alert banner shows. The stack (scripts/lib/stack.ts) sets ALERT_MIN_VOLUME=10
- * and checks every 2 s. With the demo's month still arriving the 24-hour count grows under us,
+ * counts, so its alert banner shows. The stack (scripts/lib/stack.ts) sets ALERT_MIN_VOLUME=10,
+ * and checks every 2 s when started with `fastAlerts`. With the demo's month still arriving the 24-hour count grows under us,
  * so it sends again, at most `rounds` times, until the dashboard reports the alert.
  */
 export async function raiseBounceAlert(o: { baseURL: string; cookie: string; access: ServiceAccess; rounds?: number; waitMs?: number }): Promise<void> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { laneChains, planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
+import { checksAlertsFast, laneChains, needsFastAlerts, planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
 import { aloneLanes, exactFile } from "./e2e-run";
 
 const files = { specs: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], journeys: ["e2e/journeys/j.spec.ts", "e2e/journeys/k.spec.ts"] };
@@ -69,6 +69,16 @@ describe("the browser suite's lanes", () => {
     expect(runsAlone("e2e/demo.spec.ts")).toBe(true);
     expect(runsAlone("e2e/shell.spec.ts")).toBe(false);
     expect(runsAlone("e2e/no-such.spec.ts")).toBe(false);
+  });
+
+  it("knows the specs that wait for an alert by their marker", () => {
+    expect(needsFastAlerts("e2e/alerts.spec.ts")).toBe(true);
+    expect(needsFastAlerts("e2e/shell.spec.ts")).toBe(false);
+    expect(needsFastAlerts("e2e/no-such.spec.ts")).toBe(false);
+    expect(checksAlertsFast({ files: ["e2e/shell.spec.ts", "e2e/alerts.spec.ts"] })).toBe(true);
+    expect(checksAlertsFast({ files: ["e2e/shell.spec.ts", "e2e/phone.spec.ts"] })).toBe(false);
+    // A run of the files given as arguments: its lane does not list them.
+    expect(checksAlertsFast({ files: [] })).toBe(true);
   });
 
   it("names a file to Playwright so that no other file matches", () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { DURATIONS_LAST_RUN, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
@@ -238,7 +238,7 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
   const report = e2eReport(lane.name);
   rmSync(report, { force: true });
   const started = Date.now();
-  const stack = await startStack({ logDir, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1" });
+  const stack = await startStack({ logDir, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
   console.log(`[${lane.name}] ${lane.target} service at ${stack.serviceURL}, dashboard at ${stack.baseURL} (ready in ${Math.round((Date.now() - started) / 1000)}s).`);
   // The other specs were written for the bundled service (its seed, its sandbox addresses);
   // the journeys are written for any service, through their target descriptor.
