@@ -1,6 +1,6 @@
 import { defineConfig } from "@playwright/test";
 import { budget } from "./e2e/support/budget";
-import { CHROMIUM_ARGS, chromiumPath } from "./scripts/lib/chromium";
+import { TEST_CHROMIUM_ARGS, chromiumPath } from "./scripts/lib/chromium";
 
 /**
  * Run through `npm run test:e2e` (or `npm test`), which starts the local service and the
@@ -36,7 +36,7 @@ export default defineConfig({
     // 65.8 s of CPU with it, 55.3 s without); the failure's own screenshot is kept (below).
     trace: { mode: "retain-on-failure", screenshots: false },
     screenshot: "only-on-failure",
-    launchOptions: { executablePath: chromiumPath(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: chromiumPath(), args: TEST_CHROMIUM_ARGS },
   },
   projects: [
     // Documenso/Dub pattern: sign in once per role and save the session for the specs.
