@@ -1,6 +1,7 @@
 import { defineConfig } from "@playwright/test";
 import { budget } from "./e2e/support/budget";
 import { TEST_CHROMIUM_ARGS, chromiumPath } from "./scripts/lib/chromium";
+import { playwrightTrace } from "./scripts/lib/e2e-lanes";
 
 /**
  * Run through `npm run test:e2e` (or `npm test`), which starts the local service and the
@@ -30,11 +31,12 @@ export default defineConfig({
     baseURL,
     headless: true,
     viewport: { width: 1280, height: 800 },
-    // A failed test keeps its trace: each action's DOM before and after, network, console. Not
-    // the screencast film strip: encoding a frame at every paint of every test cost a sixth of
-    // the CPU of a lane (support-messages, shell and marketer-templates alone, stack included:
+    // The trace the harness chose for the lane (traceFor in scripts/lib/e2e-lanes.ts): none in
+    // the whole suite's lanes, a failed test's trace when files are run by name. Never the
+    // screencast film strip: encoding a frame at every paint of every test cost a sixth of the
+    // CPU of a lane (support-messages, shell and marketer-templates alone, stack included:
     // 65.8 s of CPU with it, 55.3 s without); the failure's own screenshot is kept (below).
-    trace: { mode: "retain-on-failure", screenshots: false },
+    trace: playwrightTrace(),
     screenshot: "only-on-failure",
     launchOptions: { executablePath: chromiumPath(), args: TEST_CHROMIUM_ARGS },
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checksAlertsFast, laneChains, needsFastAlerts, planLanes, runsAlone, suiteUnits, unitKey, type Unit } from "./e2e-lanes";
+import { checksAlertsFast, laneChains, needsFastAlerts, planLanes, playwrightTrace, runsAlone, suiteUnits, traceFor, unitKey, type Unit } from "./e2e-lanes";
 import { aloneLanes, exactFile } from "./e2e-run";
 
 const files = { specs: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], journeys: ["e2e/journeys/j.spec.ts", "e2e/journeys/k.spec.ts"] };
@@ -79,6 +79,17 @@ describe("the browser suite's lanes", () => {
     expect(checksAlertsFast({ files: ["e2e/shell.spec.ts", "e2e/phone.spec.ts"] })).toBe(false);
     // A run of the files given as arguments: its lane does not list them.
     expect(checksAlertsFast({ files: [] })).toBe(true);
+  });
+
+  it("records traces only when files are run by name, unless E2E_TRACE says otherwise", () => {
+    expect(traceFor({ files: ["e2e/shell.spec.ts"] }, undefined)).toBe("off");
+    expect(traceFor({ files: [] }, undefined)).toBe("retain-on-failure");
+    expect(traceFor({ files: ["e2e/shell.spec.ts"] }, "retain-on-failure")).toBe("retain-on-failure");
+    expect(traceFor({ files: [] }, "on")).toBe("on");
+    expect(() => traceFor({ files: [] }, "sometimes")).toThrow(/E2E_TRACE must be one of off, retain-on-failure, on, not "sometimes"/);
+    expect(playwrightTrace("off")).toBe("off");
+    expect(playwrightTrace("retain-on-failure")).toEqual({ mode: "retain-on-failure", screenshots: false });
+    expect(() => playwrightTrace("yes")).toThrow(/E2E_TRACE/);
   });
 
   it("names a file to Playwright so that no other file matches", () => {

@@ -36,6 +36,36 @@ export const needsFastAlerts = (file: string, root = ROOT): boolean => holdsMark
 /** A lane of the files the run was given (arguments: files, a --grep) does not know them (no `files`): it checks every 2 s. */
 export const checksAlertsFast = (lane: Pick<Lane, "files">, root = ROOT): boolean => lane.files.length === 0 || lane.files.some((file) => needsFastAlerts(file, root));
 
+/** What Playwright records of each test: playwright.config.ts reads it from E2E_TRACE. */
+export const TRACE_MODES = ["off", "retain-on-failure", "on"] as const;
+export type TraceMode = (typeof TRACE_MODES)[number];
+
+/**
+ * The whole suite's lanes record no trace; a run of the files given as arguments (a lane that
+ * does not list them) keeps the trace of each failed test, as Playwright's own default does.
+ * Recording costs every test, failed or not: its DOM before and after each action, its
+ * network with every body, each written out as it happens. Support's pass over every screen
+ * (e2e/access.spec.ts) took 41-43 s and 122-130 CPU-s of the whole machine without, against
+ * 47-50 s and 137-141 CPU-s with (4 runs each, one lane, its stack included). A failure in
+ * the suite still leaves its error-context.md (the page's accessibility tree when it failed)
+ * and screenshot; rerun the file alone, or set E2E_TRACE, for its trace.
+ */
+export function traceFor(lane: Pick<Lane, "files">, requested = process.env.E2E_TRACE): TraceMode {
+  if (requested) return traceMode(requested);
+  return lane.files.length === 0 ? "retain-on-failure" : "off";
+}
+
+/** Playwright's `trace` option for the lane's mode (playwright.config.ts); Playwright run directly keeps failures' traces. */
+export function playwrightTrace(requested = process.env.E2E_TRACE ?? "retain-on-failure") {
+  const mode = traceMode(requested);
+  return mode === "off" ? mode : ({ mode, screenshots: false } as const);
+}
+
+function traceMode(value: string): TraceMode {
+  if (!(TRACE_MODES as readonly string[]).includes(value)) throw new Error(`E2E_TRACE must be one of ${TRACE_MODES.join(", ")}, not "${value}"`);
+  return value as TraceMode;
+}
+
 function holdsMarker(file: string, marker: string, root: string): boolean {
   try {
     return readFileSync(path.join(root, file), "utf8").includes(marker);

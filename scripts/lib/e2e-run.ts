@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { DURATIONS_LAST_RUN, checksAlertsFast, traceFor, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
@@ -257,6 +257,7 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
         CHROMIUM_PATH: chromium,
         E2E_TARGET: lane.target,
         E2E_LANE: lane.name,
+        E2E_TRACE: traceFor(lane),
         E2E_REPORT_FILE: report,
         E2E_OUTPUT_DIR: fromRoot("test-results", "playwright", lane.name),
         E2E_AUTH_DIR: fromRoot("e2e", ".auth", lane.name),
