@@ -32,6 +32,14 @@ function needles(): string[] {
 
 const carries = (text: string, keys: string[]) => keys.some((n) => text.includes(n));
 
+/**
+ * Bodies the server marked `immutable` (Next's content-hashed build files), by URL, once read:
+ * the same bytes arrive again on every screen that loads them, for every persona, and reading
+ * each again through the browser was most of what the watch cost (support's pass: 2.8 s of
+ * the test process's CPU). Their headers are still read every time.
+ */
+const immutableRead = new Set<string>();
+
 export class KeyWatch {
   private readonly keys = needles();
   private readonly pending: Promise<void>[] = [];
@@ -44,12 +52,19 @@ export class KeyWatch {
 
   private async read(response: Response, who: string): Promise<void> {
     const headers = await response.allHeaders();
-    // Redirects and aborted requests have no body; an unused router prefetch may never end.
-    const body = await Promise.race([
-      response.body().then((b) => b.toString("utf8")).catch(() => ""),
-      new Promise<string>((resolve) => setTimeout(() => resolve(""), 5_000)),
-    ]);
     const url = response.url();
+    const immutable = /\bimmutable\b/.test(headers["cache-control"] ?? "") && response.status() === 200;
+    // Redirects and aborted requests have no body; an unused router prefetch may never end.
+    const body =
+      immutable && immutableRead.has(url)
+        ? ""
+        : await Promise.race([
+            response.body().then((b) => {
+              if (immutable) immutableRead.add(url);
+              return b.toString("utf8");
+            }, () => ""),
+            new Promise<string>((resolve) => setTimeout(() => resolve(""), 5_000)),
+          ]);
     this.note(`${response.request().method()} ${url}`, JSON.stringify(headers) + body);
     if ((headers["content-type"] ?? "").includes("text/html") && !headers["content-security-policy"]) this.findings.htmlWithoutCsp.push(`${who}: ${url}`);
     if (url.includes("/_next/static/") && url.endsWith(".js")) this.findings.scripts.push(url);
