@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { withTimerGap } from "@/lib/test/timer-gap";
 import { createWorkerPool, WorkerTaskError, type WorkerPool } from "./worker-pool";
 
@@ -79,6 +79,19 @@ describe("worker pool", () => {
     // The worker it was waiting for still comes up and takes the next task.
     await new Promise((r) => setTimeout(r, 1500));
     expect(await p.run({ echo: "next" })).toBe("next");
+  });
+
+  it("reports a task that expired unstarted as having waited its whole deadline, whatever Date.now() says", async () => {
+    // Node's timer clock may fire the expiry a millisecond before Date.now() has moved by the
+    // deadline (a full run measured 299 of 300 ms); here Date.now() does not move at all.
+    const p = make({ spawn: spawn({ readyAfterMs: 1500 }), timeoutMs: 100 });
+    const frozen = vi.spyOn(Date, "now").mockReturnValue(Date.now());
+    try {
+      const error = await p.run({ echo: "late" }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: "WorkerPoolError", reason: "expired", waitedMs: 100 });
+    } finally {
+      frozen.mockRestore();
+    }
   });
 
   it("queues at most maxQueue tasks behind busy workers and refuses one more at once", async () => {

@@ -206,7 +206,9 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
           reject(error);
         };
         // Waiting counts toward the deadline: a task still queued at it is answered then, not when a worker frees up.
-        task.expiry = setTimeout(() => drop(expired(Date.now() - task.queuedAt)), timeoutMs);
+        // Node's timers keep their own millisecond clock, which may fire them a millisecond short
+        // of what Date.now() measures: the timer firing is the deadline reached.
+        task.expiry = setTimeout(() => drop(expired(Math.max(timeoutMs, Date.now() - task.queuedAt))), timeoutMs);
         task.expiry.unref();
         if (signal) {
           // A task still waiting is dropped when its caller goes away; one running finishes (its worker is shared).
