@@ -8,7 +8,8 @@ export default defineConfig({
   test: {
     include: ["**/*.test.ts", "**/*.test.tsx"],
     // e2e/ holds Playwright specs, except the contrarian service, whose own tests are Vitest.
-    exclude: ["node_modules/**", ".next/**", "e2e/!(contrarian-service)/**", ".data/**"],
+    // (.next-e2e/ is the browser tests' build: its traced node_modules hold packages' own tests.)
+    exclude: ["node_modules/**", ".next/**", ".next-e2e/**", "e2e/!(contrarian-service)/**", ".data/**"],
     environment: "node",
     // The empty PGlite directory test databases are copied from, made once for the run.
     globalSetup: ["./lib/test/pglite-template-setup.ts"],
