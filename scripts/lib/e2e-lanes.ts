@@ -37,12 +37,12 @@ export const needsFastAlerts = (file: string, root = ROOT): boolean => holdsMark
 export const checksAlertsFast = (lane: Pick<Lane, "files">, root = ROOT): boolean => lane.files.length === 0 || lane.files.some((file) => needsFastAlerts(file, root));
 
 /** What Playwright records of each test: playwright.config.ts reads it from E2E_TRACE. */
-export const TRACE_MODES = ["off", "retain-on-failure", "on"] as const;
-export type TraceMode = (typeof TRACE_MODES)[number];
+const TRACE_MODES = ["off", "retain-on-failure", "on"] as const;
+type TraceMode = (typeof TRACE_MODES)[number];
 
 /**
  * The whole suite's lanes record no trace; a run of the files given as arguments (a lane that
- * does not list them) keeps the trace of each failed test, as Playwright's own default does.
+ * does not list them) keeps the trace of each failed test, as every run did before.
  * Recording costs every test, failed or not: its DOM before and after each action, its
  * network with every body, each written out as it happens. Support's pass over every screen
  * (e2e/access.spec.ts) took 41-43 s and 122-130 CPU-s of the whole machine without, against

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, checksAlertsFast, traceFor, laneChains, planLanes, readDurations, runsAlone, suiteUnits, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { DURATIONS_LAST_RUN, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
