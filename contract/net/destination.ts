@@ -266,8 +266,7 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
     );
   };
 
-  const signals = [AbortSignal.timeout(timeoutMs), ...(rest.signal ? [rest.signal] : [])];
-  const signal = AbortSignal.any(signals);
+  const { signal, done } = deadline(timeoutMs, rest.signal ?? undefined);
   const headers: Record<string, string> = {};
   new Headers(rest.headers).forEach((value, key) => {
     headers[key] = value;
@@ -276,7 +275,10 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
 
   return new Promise<Response>((resolvePromise, reject) => {
-    if (signal.aborted) return reject(signal.reason);
+    if (signal.aborted) {
+      done();
+      return reject(signal.reason);
+    }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(url, { method: rest.method ?? "GET", headers, lookup: pinnedLookup, signal }, (res: IncomingMessage) => {
       const status = res.statusCode ?? 502;
@@ -296,9 +298,30 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
       if (error instanceof DestinationBlockedError) return reject(error);
       reject(Object.assign(new TypeError("fetch failed"), { cause: error }));
     });
+    // The deadline covers the answer's body too: it ends when the exchange has closed.
+    req.on("close", done);
     if (body) req.write(body);
     req.end();
   });
+}
+
+/**
+ * A signal that aborts with a TimeoutError after `timeoutMs`, or when `outer` aborts. Not
+ * AbortSignal.any([AbortSignal.timeout(ms), outer]): on Node 20 the garbage collector can
+ * take the timeout signal inside it before it fires (nodejs/node#57736), and the request
+ * then never ends. A timer of our own is held until `done()`.
+ */
+function deadline(timeoutMs: number, outer?: AbortSignal): { signal: AbortSignal; done: () => void } {
+  const controller = new AbortController();
+  const onOuterAbort = () => controller.abort(outer?.reason);
+  const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
+  if (outer?.aborted) onOuterAbort();
+  else outer?.addEventListener("abort", onOuterAbort, { once: true });
+  const done = () => {
+    clearTimeout(timer);
+    outer?.removeEventListener("abort", onOuterAbort);
+  };
+  return { signal: controller.signal, done };
 }
 
 /** Names refused whatever they resolve to (metadata services, localhost), for fetchPublic's early exit. */

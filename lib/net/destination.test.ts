@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { json, startHttpServer, type TestServer } from "@/lib/server/test-helpers";
 import { checkDestination, DestinationBlockedError, fetchPublic, isPublicIp, type Resolver } from "@/contract/net/destination";
@@ -20,6 +22,11 @@ beforeAll(async () => {
       return;
     }
     if (req.url === "/hang") return; // never answers
+    if (req.url === "/half") {
+      res.writeHead(200);
+      res.write("the start, and never the rest");
+      return;
+    }
     json(res, 200, { got: req.body, host: req.headers.host });
   });
   port = new URL(server.url).port;
@@ -199,5 +206,41 @@ describe("fetchPublic", () => {
 
   it("gives up after timeoutMs", async () => {
     await expect(fetchPublic(`${server.url}/hang`, { policy: { allowPrivate: true }, timeoutMs: 200 })).rejects.toMatchObject({ name: "TimeoutError" });
+  });
+
+  it("gives up after timeoutMs however often the garbage collector runs meanwhile", async () => {
+    // On Node 20, AbortSignal.any([AbortSignal.timeout(ms)]) could be collected before it
+    // fired (nodejs/node#57736), and a webhook delivery to a host that never answers hung for
+    // good; a shared test process's heap made it happen.
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const collecting = setInterval(collect, 10);
+    try {
+      const started = Date.now();
+      const outcome = await Promise.race([
+        fetchPublic(`${server.url}/hang`, { policy: { allowPrivate: true }, timeoutMs: 200 }).catch((error: Error) => error),
+        new Promise((resolve) => setTimeout(() => resolve("still waiting after 3 s"), 3_000)),
+      ]);
+      expect(outcome).toMatchObject({ name: "TimeoutError" });
+      expect(Date.now() - started).toBeLessThan(2_000);
+    } finally {
+      clearInterval(collecting);
+    }
+  });
+
+  it("gives up on an answer whose body stops coming, within timeoutMs", async () => {
+    const started = Date.now();
+    const res = await fetchPublic(`${server.url}/half`, { policy: { allowPrivate: true }, timeoutMs: 300 });
+    expect(res.status).toBe(200);
+    // The connection is cut at the deadline, so the body's read fails (Node names it "aborted").
+    await expect(res.text()).rejects.toThrow(/aborted/);
+    expect(Date.now() - started).toBeLessThan(2_000);
+  });
+
+  it("stops when the caller's signal aborts", async () => {
+    const caller = new AbortController();
+    const pending = fetchPublic(`${server.url}/hang`, { policy: { allowPrivate: true }, timeoutMs: 5_000, signal: caller.signal });
+    setTimeout(() => caller.abort(new Error("the caller gave up")), 50);
+    await expect(pending).rejects.toThrow("the caller gave up");
   });
 });
