@@ -20,13 +20,21 @@ export default defineConfig({
     // interleavings) took over 30 s that take 7-14 s alone.
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // PGlite instances are heavy; files run in separate forks, a few at a time.
+    // PGlite instances are heavy; files run in two forks.
     pool: "forks",
     maxWorkers: 2,
-    // Each file is a new process that compiles PGlite's WebAssembly afresh. V8's baseline
-    // compiler (Liftoff) alone: the optimising tier's background compiles cost more CPU than
-    // a file's few hundred statements ever win back (8 database files: 20.5 CPU-s against
-    // 30.1, median of 3 interleaved runs). Tests only: the dashboard itself runs with both tiers.
+    // The files of a fork share its process and loaded modules rather than each starting a
+    // process and importing the dashboard afresh; each still starts from the process's first
+    // state (./lib/test/as-if-own-process.ts). The whole PGlite run took 333 s and 599 CPU-s
+    // so (387 s and 721 CPU-s in a shuffled order), against 442 s and 801 CPU-s with a process
+    // per file (this 2-core machine, one run each).
+    isolate: false,
+    setupFiles: ["./lib/test/as-if-own-process.ts"],
+    // Each file's PGlite compiles its WebAssembly afresh. V8's baseline compiler (Liftoff)
+    // alone: the optimising tier's background compiles cost more CPU than a file's few hundred
+    // statements ever win back (8 database files: 20.5 CPU-s against 30.1, median of 3
+    // interleaved runs; the whole run in shared processes: 599 CPU-s against 697 with both
+    // tiers). Tests only: the dashboard itself runs with both tiers.
     execArgv: ["--liftoff-only"],
   },
 });

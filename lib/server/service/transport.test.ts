@@ -63,7 +63,8 @@ describe("one exchange with the service", () => {
   it("keeps connections alive between exchanges, except for one that must not be retried", async () => {
     const before = connections;
     for (let i = 0; i < 5; i++) await exchange(at("/any"), plain);
-    expect(connections - before).toBe(1);
+    // One new connection at most: none when an earlier test left one open to reuse.
+    expect(connections - before).toBeLessThanOrEqual(1);
     const alone = connections;
     for (let i = 0; i < 3; i++) await exchange(at("/any"), { ...plain, method: "POST", body: "{}", reuse: false });
     expect(connections - alone).toBe(3);
