@@ -266,13 +266,13 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
     );
   };
 
-  const { signal, done } = deadline(timeoutMs, rest.signal ?? undefined);
   const headers: Record<string, string> = {};
   new Headers(rest.headers).forEach((value, key) => {
     headers[key] = value;
   });
   const body = bodyOf(rest.body);
   if (body && headers["content-length"] === undefined) headers["content-length"] = String(body.length);
+  const { signal, done } = deadline(timeoutMs, rest.signal ?? undefined);
 
   return new Promise<Response>((resolvePromise, reject) => {
     if (signal.aborted) {
@@ -280,7 +280,15 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
       return reject(signal.reason);
     }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-    const req = send(url, { method: rest.method ?? "GET", headers, lookup: pinnedLookup, signal }, (res: IncomingMessage) => {
+    let req: ReturnType<typeof send>;
+    try {
+      req = send(url, { method: rest.method ?? "GET", headers, lookup: pinnedLookup, signal }, onAnswer);
+    } catch (error) {
+      // Refused before anything was sent (a method Node does not take): nothing will close.
+      done();
+      return reject(error);
+    }
+    function onAnswer(res: IncomingMessage) {
       const status = res.statusCode ?? 502;
       if (onTls && res.socket instanceof TLSSocket) onTls(tlsSummary(res.socket));
       const responseHeaders = new Headers();
@@ -291,7 +299,7 @@ export async function fetchPublic(input: string | URL, init: FetchPublicInit = {
       const stream = NULL_BODY.has(status) ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
       if (!stream) res.resume();
       resolvePromise(new Response(stream, { status, statusText: res.statusMessage, headers: responseHeaders }));
-    });
+    }
     req.on("error", (error: Error & { cause?: unknown }) => {
       if (signal.aborted) return reject(signal.reason);
       // A refusal in the lookup surfaces as the request's error.

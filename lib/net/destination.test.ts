@@ -214,7 +214,7 @@ describe("fetchPublic", () => {
     // good; a shared test process's heap made it happen.
     setFlagsFromString("--expose-gc");
     const collect = runInNewContext("gc") as () => void;
-    const collecting = setInterval(collect, 10);
+    const collecting = setInterval(collect, 25);
     try {
       const started = Date.now();
       const outcome = await Promise.race([
