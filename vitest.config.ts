@@ -24,17 +24,17 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     // The files of a fork share its process and loaded modules rather than each starting a
-    // process and importing the dashboard afresh; each still starts from the process's first
-    // state (./lib/test/as-if-own-process.ts). The whole PGlite run took 333 s and 599 CPU-s
+    // process and importing the dashboard afresh. Each starts with the process's first
+    // environment, none of the dashboard's globalThis holders and Node's HTTP server unhooked
+    // (./lib/test/as-if-own-process.ts); a file that mocks a module another file may have
+    // loaded calls vi.resetModules() (password-off-thread.test.ts). The whole PGlite run took 333 s and 599 CPU-s
     // so (387 s and 721 CPU-s in a shuffled order), against 442 s and 801 CPU-s with a process
     // per file (this 2-core machine, one run each).
     isolate: false,
     setupFiles: ["./lib/test/as-if-own-process.ts"],
-    // Each file's PGlite compiles its WebAssembly afresh. V8's baseline compiler (Liftoff)
-    // alone: the optimising tier's background compiles cost more CPU than a file's few hundred
-    // statements ever win back (8 database files: 20.5 CPU-s against 30.1, median of 3
-    // interleaved runs; the whole run in shared processes: 599 CPU-s against 697 with both
-    // tiers). Tests only: the dashboard itself runs with both tiers.
+    // V8's baseline compiler (Liftoff) alone: the optimising tier's background compiles cost
+    // more CPU than the tests' short runs win back (the whole run: 599 CPU-s against 697 with
+    // both tiers, one run each). Tests only: the dashboard itself runs with both tiers.
     execArgv: ["--liftoff-only"],
   },
 });

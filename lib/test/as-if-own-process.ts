@@ -2,8 +2,9 @@ import http from "node:http";
 
 /**
  * Setup of every Vitest file (vitest.config.ts). The files share their worker's process and
- * its loaded modules (`isolate: false`); each starts from what the process started with,
- * wherever the dashboard keeps state for the whole process, as it would in a process of its own:
+ * its loaded modules (`isolate: false`); each starts from what the process started with
+ * wherever the dashboard keeps state for the whole process, as it would in a process of its own
+ * (a module's own variables stay: caches keyed by random ids, and settings a test sets and restores itself):
  * - the environment: a variable one file set (TRUSTED_PROXIES, PASSWORD_WORKERS, ...) never
  *   reaches the next;
  * - the holders on globalThis (`Symbol.for("mail-dashboard.…")`: the database handle, caches,

@@ -15,8 +15,16 @@ vi.mock("bcryptjs", async (importOriginal) => {
   return { default: { ...real, compare: onThisThread, compareSync: onThisThread } };
 });
 
-beforeAll(() => setTestEnv({ PASSWORD_WORKERS: "2", PASSWORD_QUEUE: "8" }));
-afterAll(async () => (await import("./password-pool").catch(() => null))?.resetPasswordPool());
+beforeAll(() => {
+  setTestEnv({ PASSWORD_WORKERS: "2", PASSWORD_QUEUE: "8" });
+  // Test files share their process's modules (vitest.config.ts): a password.ts an earlier file
+  // loaded holds the real bcryptjs, so it is loaded again here, under the mock, and dropped after.
+  vi.resetModules();
+});
+afterAll(async () => {
+  await (await import("./password-pool").catch(() => null))?.resetPasswordPool();
+  vi.resetModules();
+});
 
 it("ten concurrent password checks answer right without a compare on the request thread", async () => {
   const bcrypt = (await import("bcryptjs")).default;
