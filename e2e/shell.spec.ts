@@ -59,3 +59,19 @@ test("a pasted message id in the palette opens that message", async ({ page }) =
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(endsWith(`/p/${projectA}/messages/${id}`));
 });
+
+test("a link prefetches its screen when it is pointed at or focused, not when it comes into view", async ({ page }) => {
+  const prefetched: string[] = [];
+  page.on("request", (r) => {
+    if (r.headers()["next-router-prefetch"]) prefetched.push(new URL(r.url()).pathname);
+  });
+  await visit(page, `/p/${projectA}`);
+  const main = page.getByRole("navigation", { name: "Main" });
+  await expect(main.getByRole("link")).not.toHaveCount(0);
+  expect(prefetched, "prefetches for the links in view").toEqual([]);
+  await main.getByRole("link", { name: "Messages" }).hover();
+  await expect.poll(() => prefetched, { message: "the link pointed at" }).toContain(`/p/${projectA}/messages`);
+  await main.getByRole("link", { name: "Domains" }).focus();
+  await expect.poll(() => prefetched, { message: "the link focused" }).toContain(`/p/${projectA}/domains`);
+  expect([...new Set(prefetched)].sort(), "nothing but the two").toEqual([`/p/${projectA}/domains`, `/p/${projectA}/messages`]);
+});

@@ -57,6 +57,14 @@ describe("first loads: one way (rule 3)", () => {
   });
 });
 
+describe("links: one way", () => {
+  it("only components/common/link.tsx imports next/link: every link prefetches on intent, not on sight", () => {
+    const sources = [...screenSources(), ...files("app", /\.tsx?$/), ...files("lib", /\.tsx?$/)];
+    const strays = [...new Set(sources)].filter((file) => file !== "components/common/link.tsx" && /from\s+["']next\/link["']/.test(read(file)));
+    expect(strays).toEqual([]);
+  });
+});
+
 describe("queries: one options builder", () => {
   it("only lib/queries/builders.ts writes a queryFn or calls queryOptions; every query comes from apiQuery", () => {
     const sources = [...screenSources(), ...files("lib/queries", /\.ts$/), ...files("lib", /^api-client\.ts$/)];

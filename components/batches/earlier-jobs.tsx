@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import type { JobView } from "@/lib/schemas/batch";
 
 /** The jobs of a kind started before, newest first, each a link to its page (contact imports, suppressions in bulk). */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useQuery } from "@tanstack/react-query";
 import { BATCH_ROW_STATUSES } from "@/lib/schemas/words";
 import { jobRowsQuery } from "@/lib/queries/batches";

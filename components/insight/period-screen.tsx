@@ -1,7 +1,7 @@
 "use client";
 
 import type * as React from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import type { LucideIcon } from "lucide-react";
 import type { PlainAppError } from "@/lib/errors";
 import { RANGE_LABELS, type OverviewRange } from "@/lib/insight/ranges";

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { ChevronsUpDownIcon, FolderKanbanIcon } from "lucide-react";
 import { Button } from "@/components/ui/button";
 import { LazyMenu } from "@/components/shell/lazy-menu";

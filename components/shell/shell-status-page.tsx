@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { Button } from "@/components/ui/button";
 import { StatusPage, httpStatus, type HttpStatusCode } from "@/components/common/status-page";
 

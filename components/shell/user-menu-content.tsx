@@ -2,7 +2,7 @@
 
 import * as React from "react";
 import { useTransition } from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { LogOutIcon, MonitorSmartphoneIcon, ShieldCheckIcon, UserRoundIcon } from "lucide-react";
 import { logout, logoutEverywhere } from "@/lib/server/gate/sign-out";
 import { ROLE_LABELS } from "@/lib/permissions";

@@ -243,8 +243,8 @@ const navigatedAway = (error: unknown) => /context was destroyed|navigat/i.test(
  * idle period, and none of its own requests (data, scripts, a plain fetch) is open; false if
  * that never happened. A state, not a quiet window: an answer that enables the next query
  * keeps the page "busy" until that query has started. Not Playwright's "networkidle": Next's
- * router prefetches links in view, and a prefetch of a screen that answers 404 stays open in
- * Chromium, so the network is never idle. Pages the dashboard did not render (no marker)
+ * router prefetches a link the pointer rests on (components/common/link.tsx), and a prefetch
+ * of a screen that answers 404 stays open in Chromium, so the network is never idle. Pages the dashboard did not render (no marker)
  * never settle.
  */
 export async function untilQuiet(page: Page, timeoutMs: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 "use client";
 
 import { startTransition, useState } from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { FormError } from "@/components/ui/form-error";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { FolderKanbanIcon } from "lucide-react";
 import type { ProjectView } from "@/lib/schemas/projects";
 import { projectsQuery } from "@/lib/queries/projects";

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { AlertTriangleIcon, OctagonAlertIcon } from "lucide-react";
 import { activeAlertAdvice, activeAlertSentence } from "@/lib/insight/alert-words";
 import type { ActiveAlertsView } from "@/lib/schemas/alerts";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import type { FirstLoad } from "@/components/common/first-load";
 import { OVERVIEW_RANGES, RANGE_LABELS } from "@/lib/insight/ranges";
 import type { OverviewData } from "@/lib/schemas/overview";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import type { StreamStatus } from "@/lib/schemas/event-stream";
 import { RelativeTime } from "@/components/common/relative-time";
 import { projectHref } from "@/components/shell/nav";

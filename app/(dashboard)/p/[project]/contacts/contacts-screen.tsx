@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useQuery } from "@tanstack/react-query";
 import { ContactIcon, UploadIcon } from "lucide-react";
 import { contactSearchQuery } from "@/lib/queries/contacts";

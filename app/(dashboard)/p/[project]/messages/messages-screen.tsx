@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { InboxIcon, MailSearchIcon } from "lucide-react";
 import type { PlainAppError } from "@/lib/errors";
 import type { MessageListPage } from "@/lib/schemas/messages-index";

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useRouter } from "next/navigation";
 import { CalendarClockIcon } from "lucide-react";
 import type { ScheduledView } from "@/lib/schemas/overview";

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { ArrowDownIcon, ArrowUpDownIcon, ArrowUpIcon } from "lucide-react";
 import type { TagRow, TagsData } from "@/lib/schemas/insight-tags";
 import { formatRate, formatThreshold, type Level } from "@/lib/insight/thresholds";

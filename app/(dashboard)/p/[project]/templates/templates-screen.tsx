@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useFirstLoadQuery } from "@/components/hooks/use-first-load-query";
 import type { FirstLoad } from "@/components/common/first-load";
 import { FileTextIcon } from "lucide-react";

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useForm } from "react-hook-form";
 import { InboxIcon } from "lucide-react";
 import { toast } from "@/components/ui/toast";

@@ -1,7 +1,7 @@
 "use client";
 
 import * as React from "react";
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { useQuery } from "@tanstack/react-query";
 import { HistoryIcon, RefreshCwIcon, SendIcon } from "lucide-react";
 import type { MessageDetail } from "@/lib/schemas/messages-index";

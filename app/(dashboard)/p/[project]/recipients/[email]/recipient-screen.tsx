@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { Link } from "@/components/common/link";
 import { BanIcon, CircleCheckIcon, MailSearchIcon } from "lucide-react";
 import type { RecipientView } from "@/lib/schemas/messages-index";
 import { PageHeader } from "@/components/common/page-header";
