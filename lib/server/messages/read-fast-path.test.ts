@@ -3,6 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
+import type { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
@@ -224,6 +225,19 @@ describe("the fast path's own door", () => {
     expect(taken).not.toBeInstanceOf(Response);
     expect((taken as Request).headers.get(PEER_HEADER)).toBe("10.0.0.7");
     expect((taken as Request).url).toBe("http://localhost:3000/api/p/demo/messages/msg_1");
+  });
+
+  it("hands route() a NextRequest whose method, URL and headers are there at once, and whose other parts work when read", () => {
+    const fake = { headers: { cookie: "a=b; c=d", "cache-control": "no-cache" }, url: "/api/p/demo/messages/msg_1?x=1", socket: { remoteAddress: "10.0.0.7" } } as unknown as http.IncomingMessage;
+    const request = nextRequestOf(fake) as NextRequest;
+    expect(request).toBeInstanceOf(Request);
+    expect(request.method).toBe("GET");
+    expect(request.headers.get("cache-control")).toBe("no-cache");
+    expect(request.nextUrl.pathname).toBe("/api/p/demo/messages/msg_1");
+    expect(request.nextUrl.searchParams.get("x")).toBe("1");
+    expect(request.cookies.get("c")?.value).toBe("d");
+    expect(request.signal.aborted).toBe(false);
+    expect(request.clone().url).toBe("http://localhost:3000/api/p/demo/messages/msg_1?x=1");
   });
 
   it.each([
