@@ -3,7 +3,7 @@ import http from "node:http";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import type { NextRequest } from "next/server";
+import { NextRequest } from "next/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
@@ -230,7 +230,7 @@ describe("the fast path's own door", () => {
   it("hands route() a NextRequest whose method, URL and headers are there at once, and whose other parts work when read", () => {
     const fake = { headers: { cookie: "a=b; c=d", "cache-control": "no-cache" }, url: "/api/p/demo/messages/msg_1?x=1", socket: { remoteAddress: "10.0.0.7" } } as unknown as http.IncomingMessage;
     const request = nextRequestOf(fake) as NextRequest;
-    expect(request).toBeInstanceOf(Request);
+    expect(request).toBeInstanceOf(NextRequest);
     expect(request.method).toBe("GET");
     expect(request.headers.get("cache-control")).toBe("no-cache");
     expect(request.nextUrl.pathname).toBe("/api/p/demo/messages/msg_1");
