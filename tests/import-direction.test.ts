@@ -71,12 +71,14 @@ function dashboardFiles(): string[] {
 const isTestCode = (file: string) => /\.test\.tsx?$/.test(file) || file.startsWith("lib/test/");
 
 /**
- * service/'s test and benchmark tooling that still uses two database helpers of the
- * dashboard's test tooling (lib/server/db/: the PGlite template its test image sits beside,
- * and the drop of a scratch database). Nothing else of service/ may reach past contract/.
+ * service/'s test and benchmark tooling that still uses three database helpers of the
+ * dashboard's test tooling (the PGlite template its test image sits beside, the spare test
+ * databases a test file hands to the next, and the drop of a scratch database). Nothing else
+ * of service/ may reach past contract/.
  */
 const SERVICE_TOOLING: ReadonlySet<string> = new Set([
   "service/db/test-db.ts → ../../lib/server/db/pglite-template",
+  "service/db/test-db.ts → ../../lib/test/pglite-spares",
   "service/bench/service.bench.ts → ../../lib/server/db/drop-database",
 ]);
 

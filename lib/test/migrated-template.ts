@@ -70,10 +70,14 @@ export async function ensureMigratedPglite(): Promise<void> {
   }
 }
 
-/** The migrated PGlite image, null when there is none (a run without the global setup). */
-export async function migratedPgliteBlob(): Promise<Blob | null> {
-  const file = migratedPgliteImage();
-  return existsSync(file) ? new Blob([await readFile(file)]) : null;
+/** Whether the migrated PGlite image is there (Vitest's global setup made it). */
+export function hasMigratedPglite(): boolean {
+  return existsSync(migratedPgliteImage());
+}
+
+/** The migrated PGlite image (see hasMigratedPglite). */
+export async function migratedPgliteBlob(): Promise<Blob> {
+  return new Blob([await readFile(migratedPgliteImage())]);
 }
 
 /**
