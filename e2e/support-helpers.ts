@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, type Browser, type Page } from "@playwright/test";
 import type { Role } from "../lib/permissions";
 import { verifiedDomain } from "../scripts/lib/service-api";
+import { budget } from "./support/budget";
 import { authFile, run, serviceKey } from "./support/run";
 
 /**
@@ -59,8 +60,8 @@ export async function suppressions(): Promise<Suppression[]> {
 export const messagesPath = `/p/${encodeURIComponent(project)}/messages`;
 export const messagePath = (id: string) => `${messagesPath}/${encodeURIComponent(id)}`;
 
-/** Reloads the messages screen at `query` until `count` rows show (the webhook is asynchronous). */
-export async function waitForRows(page: Page, query: string, count: number, timeoutMs = 20_000): Promise<void> {
+/** Reloads the messages screen at `query` until `count` rows show (the webhook is asynchronous: as long as `waitForStatus` allows the service's queue). */
+export async function waitForRows(page: Page, query: string, count: number, timeoutMs = budget(90_000)): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     await page.goto(`${messagesPath}?${query}`);
