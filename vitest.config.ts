@@ -1,5 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+import LongestFirst from "./scripts/lib/vitest-order";
 
 export default defineConfig({
   resolve: {
@@ -22,6 +23,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // PGlite instances are heavy; files run in two forks.
     pool: "forks",
+    // Longest first, from the last run's times (scripts/lib/vitest-order.ts).
+    sequence: { sequencer: LongestFirst },
     maxWorkers: 2,
     // The files of a fork share its process and loaded modules rather than each starting a
     // process and importing the dashboard afresh. Each starts with the process's first

@@ -4,6 +4,7 @@ import { runToEnd, startChild, type Env } from "./child";
 import type { Counts } from "./counts";
 import type { Failure } from "./failures";
 import { BIN, ROOT, fromRoot } from "./paths";
+import { passOf, saveVitestDurations } from "./vitest-durations";
 
 export interface VitestReport {
   numPassedTests?: number;
@@ -63,6 +64,7 @@ export async function runVitest(label: string, args: string[], env: Env, opts: {
     file: path.relative(ROOT, t.name),
     seconds: t.startTime && t.endTime ? (t.endTime - t.startTime) / 1000 : 0,
   }));
+  saveVitestDurations(passOf(env), files);
   const failures = failuresOf(parsed, label);
   if (code !== 0 && failures.length === 0) failures.push({ part: label, name: "(the run itself)", message: `vitest exited with ${code}; its output is above.` });
   return { counts, files, failures };
