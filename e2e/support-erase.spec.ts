@@ -1,4 +1,5 @@
 import { api, expect, test } from "./fixtures";
+import { budget } from "./support/budget";
 import { authFile } from "./support/run";
 import { messagesPath, pageAs, project, send, screenshotVariants, unique, visitChecked, waitForRows } from "./support-helpers";
 
@@ -6,6 +7,8 @@ import { messagesPath, pageAs, project, send, screenshotVariants, unique, visitC
 test.use({ storageState: authFile("support") });
 
 test("support erases a recipient: the dialog names the address and the consequence, the records go, the audit log keeps a hash", async ({ page, browser }) => {
+  // Two waits on the event stream (waitForRows, each up to budget(90_000)): in one full run, in a lane that had just sent a 245-row batch, the first took 55 s.
+  test.setTimeout(budget(240_000));
   const address = `erase+${unique()}@example.com`;
   const id = await send({ to: address, subject: `Erase me ${unique()}` });
   await waitForRows(page, `q=${encodeURIComponent(address)}`, 1);

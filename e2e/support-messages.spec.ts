@@ -87,6 +87,8 @@ test("a bounce shows its reason, the explanation and the suppression, also on th
 });
 
 test("search by recipient and the status filter find exactly the expected messages, and the URL reproduces it", async ({ page, browser }) => {
+  // Two waits on the event stream (waitForRows, each up to budget(90_000)): in one full run, in a lane that had just sent a 245-row batch, the first took 55 s.
+  test.setTimeout(budget(240_000));
   const tag = unique();
   const delivered = `delivered+${tag}@example.com`;
   const bounced = `bounce+${tag}@example.com`;

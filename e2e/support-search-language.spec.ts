@@ -1,4 +1,5 @@
 import { expect, test } from "./fixtures";
+import { budget } from "./support/budget";
 import { painted, screenshot } from "./fixtures";
 import { authFile } from "./support/run";
 import { messagesPath, pageAs, send, unique, visitChecked, waitForRows } from "./support-helpers";
@@ -13,6 +14,8 @@ test.use({ storageState: authFile("support") });
 const rows = (page: import("@playwright/test").Page) => page.locator("tbody tr[data-message-id]");
 
 test("typed queries find exactly their messages, stay in the URL and in step with the controls", async ({ page, browser }) => {
+  // Two waits on the event stream (waitForRows, each up to budget(90_000)): in one full run, in a lane that had just sent a 245-row batch, the first took 55 s.
+  test.setTimeout(budget(240_000));
   const word = unique();
   const delivered = await send({ to: "delivered@example.com", subject: `Parcel ${word} shipped` });
   const bounced = await send({ to: `bounce+${word}@example.com`, subject: `Parcel ${word} returned` });
