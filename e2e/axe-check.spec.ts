@@ -73,3 +73,21 @@ test("a screen that does fail is still failed when nothing moves during the chec
   );
   expect(failure).toContain("color-contrast (serious)");
 });
+
+test("the check runs the rules that report serious and critical violations, and only those can fail it", async ({ page }) => {
+  // An image without alternative text, a button without a name (critical), a link without
+  // discernible text (serious), and only moderate findings besides (a heading level skipped,
+  // content outside any landmark).
+  await page.setContent(`<!doctype html><html lang="en"><head><title>Findings</title></head><body>
+    <main><h1>Findings</h1><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=">
+    <button></button><a href="#x"></a></main><h4>Skipped levels</h4><p>Outside the landmarks.</p></body></html>`);
+  const failure = await expectNoSeriousA11yViolations(page).then(
+    () => "",
+    (error: Error) => error.message,
+  );
+  for (const rule of ["image-alt (critical)", "button-name (critical)", "link-name (serious)"]) expect(failure).toContain(rule);
+
+  await page.setContent(`<!doctype html><html lang="en"><head><title>Moderate</title></head><body>
+    <main><h1>Moderate only</h1></main><h4>Skipped levels</h4><p>Outside the landmarks.</p></body></html>`);
+  await expectNoSeriousA11yViolations(page);
+});
