@@ -8,8 +8,6 @@
  *   Vitest on PGlite ── Vitest on Postgres ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
  *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
- * The lanes' stacks start with the Postgres pass, and their tests once it has ended.
- *
  * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
  * Postgres pass and the browser lanes each computes on both cores too, so they run one after
  * the other: side by side on two cores (CI's machine), the lanes and the Postgres pass each
@@ -108,12 +106,11 @@ await withRunLock("test run", async () => {
   } else {
     console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
   }
-  // The lanes' stacks start with the Postgres pass, their tests once it has ended (runE2E's testsAfter).
-  const browser = Promise.all([pglite, built]).then(() =>
+  const browser = Promise.all([postgres, built]).then(() =>
     part("Playwright", async () => {
       const error = await built;
       if (error) throw error;
-      return browserPart("Playwright", await runE2E([], "lanes", { testsAfter: postgres }));
+      return browserPart("Playwright", await runE2E([], "lanes"));
     }),
   );
   await Promise.all([pglite, typecheck, browser, postgres]);

@@ -169,13 +169,8 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * starts a service and the built dashboard on fresh data, runs Playwright over its files and
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
- *
- * `testsAfter`: the lanes that start at once start their stacks now and their tests once it
- * has settled (npm test: the end of the Postgres pass, whose last minute or two leave much
- * of the machine idle while each file waits on its database — about a third of it in a CI
- * run — where three stacks starting took half a minute of their own).
  */
-export async function runE2E(args: string[], part: SuitePart = "all", opts: { testsAfter?: Promise<unknown> } = {}): Promise<E2EResult> {
+export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
   const chromium = await ensureChromium();
   const rounds = plan(args, part);
   return withRunLock("browser-test run", async () => {
@@ -192,7 +187,7 @@ export async function runE2E(args: string[], part: SuitePart = "all", opts: { te
         for (const chain of chains) console.log(`  ${chain.map(({ lane }) => `${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`).join(", then ")}`);
       }
       const runOne = ({ lane, args: laneArgs }: LaneRun) =>
-        runLane(chromium, lane, laneArgs, lane.after || chains !== rounds[0] ? undefined : opts.testsAfter).catch((error: Error): E2EResult => {
+        runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
           // A lane whose stack did not start: its files did not run, which fails the run.
           console.error(`[${lane.name}] could not run: ${error.message}`);
           return { counts: { passed: 0, failed: 1 }, tests: [] };
@@ -238,19 +233,13 @@ function saveDurations(tests: BrowserTest[]) {
   writeFileSync(DURATIONS_LAST_RUN, `${JSON.stringify(durations, null, 2)}\n`);
 }
 
-async function runLane(chromium: string, lane: Lane, args: string[], testsAfter?: Promise<unknown>): Promise<E2EResult> {
+async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
   const logDir = `${LOG_ROOT}/${lane.name}`;
   const report = e2eReport(lane.name);
   rmSync(report, { force: true });
-  let started = Date.now();
+  const started = Date.now();
   const stack = await startStack({ logDir, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
   console.log(`[${lane.name}] ${lane.target} service at ${stack.serviceURL}, dashboard at ${stack.baseURL} (ready in ${Math.round((Date.now() - started) / 1000)}s).`);
-  if (testsAfter) {
-    const waiting = Date.now();
-    await testsAfter.catch(() => {});
-    console.log(`[${lane.name}] its tests start now (the stack waited ${Math.round((Date.now() - waiting) / 1000)}s for what runs before them).`);
-    started += Date.now() - waiting;
-  }
   // The other specs were written for the bundled service (its seed, its sandbox addresses);
   // the journeys are written for any service, through their target descriptor.
   const projectArgs = lane.target === "bundled" ? [] : [`--project=${JOURNEYS_PROJECT}`];
