@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, fromRoot } from "./paths";
+import { ROOT } from "./paths";
+import { keptTimes } from "./kept-times";
 import type { ServiceTarget } from "./stack";
 
 /**
@@ -122,22 +123,11 @@ export function suiteUnits(files = specFiles()): Unit[] {
 
 export const unitKey = (u: Unit) => `${u.target} ${u.file}`;
 
-/**
- * Seconds each file took, by unitKey: the last run's own measurement in this checkout when
- * there is one (test-results/), else the one committed beside this file (a fresh clone, CI).
- */
-export const DURATIONS_COMMITTED = fromRoot("scripts", "lib", "e2e-durations.json");
-export const DURATIONS_LAST_RUN = fromRoot("test-results", "e2e-durations.json");
+/** Seconds each file took, by unitKey (./kept-times.ts: this checkout's last run over the committed table). */
+export const E2E_TIMES = keptTimes<Record<string, number>>("e2e-durations.json");
 
 export function readDurations(): Record<string, number> {
-  const read = (file: string): Record<string, number> => {
-    try {
-      return JSON.parse(readFileSync(file, "utf8")) as Record<string, number>;
-    } catch {
-      return {};
-    }
-  };
-  return { ...read(DURATIONS_COMMITTED), ...read(DURATIONS_LAST_RUN) };
+  return E2E_TIMES.read() as Record<string, number>;
 }
 
 /** Seconds a lane takes before its first test: a stack starting, the personas signing in. */

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { ensureChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { DURATIONS_LAST_RUN, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { E2E_TIMES, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
@@ -214,13 +214,8 @@ export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E
 
 /** Each file's time in this run (test-results/e2e-durations.json), for the next run's plan. */
 function saveDurations(tests: BrowserTest[]) {
-  let durations: Record<string, number> = {};
-  try {
-    // The lanes and the specs that run alone may be saved by two calls (npm test): merge.
-    durations = JSON.parse(readFileSync(DURATIONS_LAST_RUN, "utf8")) as Record<string, number>;
-  } catch {
-    // None yet.
-  }
+  // The lanes and the specs that run alone may be saved by two calls (npm test): merge.
+  const durations = E2E_TIMES.lastRun() as Record<string, number>;
   const fresh = new Set<string>();
   for (const t of tests) {
     if (t.project === "setup") continue;
@@ -229,8 +224,7 @@ function saveDurations(tests: BrowserTest[]) {
     fresh.add(key);
     durations[key] = Math.round((durations[key] + t.seconds) * 10) / 10;
   }
-  mkdirSync(fromRoot("test-results"), { recursive: true });
-  writeFileSync(DURATIONS_LAST_RUN, `${JSON.stringify(durations, null, 2)}\n`);
+  E2E_TIMES.saveLastRun(durations);
 }
 
 async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
