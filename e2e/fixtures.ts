@@ -149,10 +149,29 @@ export async function api(page: Page, method: string, route: string, body?: unkn
 interface Fixtures {
   /** `await axe()` checks the current page. */
   axe: () => Promise<void>;
+  /** Closes the browser contexts a test opened itself (see below). */
+  closeOpenedContexts: void;
 }
 
 export const test = base.extend<Fixtures>({
   axe: async ({ page }, use) => {
     await use(() => expectNoSeriousA11yViolations(page));
   },
+  /**
+   * A test that opens a context of its own (`browser.newContext()`: a guest, a second user)
+   * gets it closed when it ends, as Playwright closes the `context` it hands out. The browser
+   * is the lane's, shared by all its files: a context left open kept its last screen running
+   * for the rest of the lane, its timers and queries asking the dashboard again. Contexts a
+   * `beforeAll` opened for several tests are older than the test and stay. After a failure
+   * they stay open too, so the failure's screenshots (taken of every open page) show them.
+   */
+  closeOpenedContexts: [
+    async ({ browser }, use, testInfo) => {
+      const before = new Set(browser.contexts());
+      await use();
+      if (testInfo.status !== testInfo.expectedStatus) return;
+      await Promise.all(browser.contexts().filter((context) => !before.has(context)).map((context) => context.close()));
+    },
+    { auto: true },
+  ],
 });
