@@ -1,4 +1,4 @@
-import { api, expect, screenshot, settle, test, visit } from "./fixtures";
+import { api, clickWhenSettled, expect, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { acceptedMessages, attachmentBytes, controlEvent, eventually, project, unique, waitForStatus } from "./helpers/marketer";
 import { budget } from "./support/budget";
@@ -35,7 +35,7 @@ test("compose with cc, a tag, a header and an attachment: delivered, attachment 
   const dialog = page.getByRole("dialog");
   await expect(dialog.getByText(`cc+${u}@example.com`)).toBeVisible();
   await screenshot(page, "marketer-compose-review");
-  await dialog.getByRole("button", { name: "Send to 2 recipients" }).click();
+  await clickWhenSettled(page, dialog.getByRole("button", { name: "Send to 2 recipients" }));
   await page.waitForURL(/\/messages\/[^/]+$/);
   const id = decodeURIComponent(page.url().split("/").pop()!);
   const message = await waitForStatus(id, ["delivered"]);
@@ -62,7 +62,7 @@ test("a double-clicked send produces one message", async ({ page }) => {
     await page.getByLabel("Subject").fill(`Double ${u}`);
     await page.getByLabel("Plain text").fill("Once.");
     await page.getByRole("button", { name: /Review and send/ }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).dblclick({ timeout: budget(30_000) });
+    await clickWhenSettled(page, page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }), { double: true, timeout: budget(30_000) });
     await page.waitForURL(/\/messages\/[^/]+$/, { timeout: budget(30_000) });
     await eventually(() => (seen.recipients.get(`twice+${u}@example.com`)?.size ?? 0) >= 1, 60_000, "the accepted event");
     // Every request of the page has been answered, and an event accepted after them has arrived.
@@ -148,7 +148,7 @@ test("a send scheduled at least a minute ahead is listed and goes out at its tim
   await page.locator("#scheduledLocal").fill(at.toISOString().slice(0, 16));
   await expect(page.getByTestId("schedule-words")).toContainText("UTC");
   await page.getByRole("button", { name: /Review and send/ }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Schedule to 1 recipient" }).click();
+  await clickWhenSettled(page, page.getByRole("dialog").getByRole("button", { name: "Schedule to 1 recipient" }));
   await page.waitForURL(/\/messages\/[^/]+$/);
   const id = decodeURIComponent(page.url().split("/").pop()!);
   await visit(page, `/p/${project}/scheduled`);
@@ -170,7 +170,7 @@ test("send again refills the recipient, the template and its merge data", async 
   await page.getByLabel("product", { exact: true }).fill("Acme Mail");
   await page.getByLabel("actionUrl", { exact: true }).fill("https://acme.test/start");
   await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).click();
+  await clickWhenSettled(page, page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }));
   await page.waitForURL(/\/messages\/[^/]+$/);
   const id = decodeURIComponent(page.url().split("/").pop()!);
 

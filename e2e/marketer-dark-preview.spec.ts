@@ -1,5 +1,5 @@
 import type { FrameLocator, Locator, Page } from "@playwright/test";
-import { expect, expectNoSeriousA11yViolations, painted, screenshot, settle, test, visit } from "./fixtures";
+import { clickWhenSettled, expect, expectNoSeriousA11yViolations, painted, screenshot, settle, test, visit } from "./fixtures";
 import { authFile } from "./support/run";
 import { project, unique } from "./helpers/marketer";
 import { budget } from "./support/budget";
@@ -118,7 +118,7 @@ test("compose's review and the sent message's body have the switch too", async (
   await expect.poll(() => styleOf(review, ".card", "backgroundColor")).toBe("rgb(17, 24, 39)");
   await screenshot(page, "marketer-dark-preview-review");
   await phoneShot(page, "marketer-dark-preview-review");
-  await dialog.getByTestId("confirm-send").click();
+  await clickWhenSettled(page, dialog.getByTestId("confirm-send"));
 
   await page.waitForURL(/\/messages\/[^/]+$/);
   const body = page.frameLocator('iframe[title^="Email body"]');

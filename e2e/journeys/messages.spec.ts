@@ -1,4 +1,4 @@
-import { screenshot, visit } from "../fixtures";
+import { clickWhenSettled, screenshot, visit } from "../fixtures";
 import { authFile } from "../support/run";
 import {
   connectEventStreamIfOffered,
@@ -35,7 +35,7 @@ test("a composed message's timeline reaches Delivered within 15 s, a time on eve
   await page.getByLabel("Subject").fill(subject);
   await page.getByLabel("Plain text").fill("Hello from the journeys.");
   await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }).click();
+  await clickWhenSettled(page, page.getByRole("dialog").getByRole("button", { name: "Send to 1 recipient" }));
   const sentAt = Date.now();
   await page.waitForURL(/\/messages\/[^/]+$/);
   const id = decodeURIComponent(page.url().split("/").pop()!);
