@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { expect, expectNoSeriousA11yViolations, screenshot, settle, test, visit } from "./fixtures";
+import { animationsDone } from "./support/axe";
 import { authFile, SCREENSHOTS } from "./support/run";
 import { project } from "./helpers/marketer";
 
@@ -112,6 +113,33 @@ test("compose shows the same checks in the review step, before the send button, 
   await page.emulateMedia({ colorScheme: "light" });
   await dialog.getByRole("button", { name: "Back to editing" }).click();
   await expect(dialog).toHaveCount(0);
+});
+
+test("the review's buttons stay where they are while its checks arrive", async ({ page }) => {
+  // The checks' answer is held until the dialog has been measured without them.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/p/${project}/checks`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await visit(page, `/p/${project}/compose`);
+  await page.locator("#to").fill("ada@example.com");
+  await page.locator("#to").press("Enter");
+  await page.getByLabel("Subject").fill("Spring sale");
+  await page.getByLabel("HTML").fill(problems);
+  await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
+  const dialog = page.getByRole("dialog");
+  const send = dialog.getByTestId("confirm-send");
+  await expect(dialog.getByTestId("checks-skeleton")).toBeVisible();
+  await animationsDone(page);
+  const before = await send.boundingBox();
+  release();
+  await expect(finding(dialog, "link-insecure")).toBeVisible();
+  await settle(page);
+  await animationsDone(page);
+  expect(await send.boundingBox(), "the send button, once the checks have arrived").toEqual(before);
+  expect(before!.y + before!.height, "the send button is in view").toBeLessThanOrEqual(page.viewportSize()!.height);
 });
 
 test("a batch is checked before it starts, including its unsubscribe link", async ({ page }) => {

@@ -106,7 +106,7 @@ async function axeOnce(page: Page, leftOut: string): Promise<AxeResults["violati
  * command palette checked the moment it showed, e2e/shell.spec.ts, failed so once the check
  * got faster). Endless ones (a spinner, a skeleton's pulse) are not waited for.
  */
-async function animationsDone(page: Page): Promise<void> {
+export async function animationsDone(page: Page): Promise<void> {
   await page.evaluate(() => {
     const finite = document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().endTime !== Infinity);
     if (finite.length === 0) return;

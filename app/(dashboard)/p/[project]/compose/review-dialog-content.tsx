@@ -94,38 +94,45 @@ export function ReviewDialogContent({
 
   return (
     <Dialog open={request !== null} onOpenChange={(o) => !o && !mutation.isPending && !mutation.isSuccess && onClose()}>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-3xl">
-        <DialogHeader>
+      {/*
+        Its height is fixed and only the middle scrolls: the checks arrive after it opens and
+        add to what it holds, and a box that grew, centred, moved its buttons under a pointer
+        about to press them (a click landing half on the old place is lost).
+      */}
+      <DialogContent className="flex h-[calc(100dvh-2rem)] flex-col gap-0 overflow-hidden p-0 sm:max-w-3xl">
+        <DialogHeader className="border-b p-6 pb-4">
           <DialogTitle>Review before sending</DialogTitle>
           <DialogDescription>
             {request?.scheduledAt ? `Scheduled: ${scheduleInWords(request.scheduledAt, zone)}.` : "It goes out as soon as you send it."}
           </DialogDescription>
         </DialogHeader>
-        {request && (
-          <div className="space-y-3 text-sm">
-            <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
-              <dt className="text-muted-foreground">From</dt>
-              <dd className="break-all">{list([request.from])}</dd>
-              <dt className="text-muted-foreground">To</dt>
-              <dd className="break-all">{list(request.to)}</dd>
-              {request.cc?.length ? (<><dt className="text-muted-foreground">Cc</dt><dd className="break-all">{list(request.cc)}</dd></>) : null}
-              {request.bcc?.length ? (<><dt className="text-muted-foreground">Bcc</dt><dd className="break-all">{list(request.bcc)}</dd></>) : null}
-              <dt className="text-muted-foreground">Subject</dt>
-              <dd>{subject ?? "—"}</dd>
-              {request.tags?.length ? (<><dt className="text-muted-foreground">Tags</dt><dd>{request.tags.map((t) => `${t.name}=${t.value}`).join(", ")}</dd></>) : null}
-              {request.headers ? (<><dt className="text-muted-foreground">Headers</dt><dd className="break-all">{Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join("; ")}</dd></>) : null}
-              {request.attachments?.length ? (<><dt className="text-muted-foreground">Attachments</dt><dd>{request.attachments.map((a) => `${a.filename} (${formatBytes(base64Size(a.content))})`).join(", ")}</dd></>) : null}
-            </dl>
-            {request.templateId && rendered.isLoading && <p className="text-muted-foreground">Rendering the template…</p>}
-            {rendered.data?.missing?.length ? <p className="text-amber-700 dark:text-amber-300">Missing variables: {rendered.data.missing.join(", ")}</p> : null}
-            {html ? <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} /> : null}
-            {html ? <PreviewFrame html={html} title="Preview of the message" height={320} scheme={scheme} onDarkStyles={setDarkStyles} /> : null}
-            {text ? <pre className="max-h-48 overflow-auto whitespace-pre-wrap rounded-md border bg-muted/40 p-3 text-xs">{text}</pre> : null}
-          </div>
-        )}
-        {request && !(request.templateId && rendered.error) && <PresendChecks project={project} draft={checked} title="Checks before sending" />}
-        <FormError message={failed?.message} correlationId={failed?.correlationId} />
-        <DialogFooter>
+        <div className="min-h-0 flex-1 space-y-4 overflow-y-auto px-6 py-4" tabIndex={0} role="region" aria-label="The message and its checks">
+          {request && (
+            <div className="space-y-3 text-sm">
+              <dl className="grid grid-cols-[7rem_1fr] gap-x-3 gap-y-1">
+                <dt className="text-muted-foreground">From</dt>
+                <dd className="break-all">{list([request.from])}</dd>
+                <dt className="text-muted-foreground">To</dt>
+                <dd className="break-all">{list(request.to)}</dd>
+                {request.cc?.length ? (<><dt className="text-muted-foreground">Cc</dt><dd className="break-all">{list(request.cc)}</dd></>) : null}
+                {request.bcc?.length ? (<><dt className="text-muted-foreground">Bcc</dt><dd className="break-all">{list(request.bcc)}</dd></>) : null}
+                <dt className="text-muted-foreground">Subject</dt>
+                <dd>{subject ?? "—"}</dd>
+                {request.tags?.length ? (<><dt className="text-muted-foreground">Tags</dt><dd>{request.tags.map((t) => `${t.name}=${t.value}`).join(", ")}</dd></>) : null}
+                {request.headers ? (<><dt className="text-muted-foreground">Headers</dt><dd className="break-all">{Object.entries(request.headers).map(([k, v]) => `${k}: ${v}`).join("; ")}</dd></>) : null}
+                {request.attachments?.length ? (<><dt className="text-muted-foreground">Attachments</dt><dd>{request.attachments.map((a) => `${a.filename} (${formatBytes(base64Size(a.content))})`).join(", ")}</dd></>) : null}
+              </dl>
+              {request.templateId && rendered.isLoading && <p className="text-muted-foreground">Rendering the template…</p>}
+              {rendered.data?.missing?.length ? <p className="text-amber-700 dark:text-amber-300">Missing variables: {rendered.data.missing.join(", ")}</p> : null}
+              {html ? <SchemeSwitch value={scheme} onChange={setScheme} darkStyles={darkStyles} /> : null}
+              {html ? <PreviewFrame html={html} title="Preview of the message" height={320} scheme={scheme} onDarkStyles={setDarkStyles} /> : null}
+              {text ? <pre className="max-h-48 overflow-auto whitespace-pre-wrap rounded-md border bg-muted/40 p-3 text-xs">{text}</pre> : null}
+            </div>
+          )}
+          {request && !(request.templateId && rendered.error) && <PresendChecks project={project} draft={checked} title="Checks before sending" />}
+          <FormError message={failed?.message} correlationId={failed?.correlationId} />
+        </div>
+        <DialogFooter className="border-t px-6 py-4">
           <Button variant="outline" onClick={onClose} disabled={mutation.isPending || mutation.isSuccess}>
             Back to editing
           </Button>
