@@ -19,9 +19,11 @@ export const webhook = z.object({
 export type Webhook = z.infer<typeof webhook>;
 
 /**
- * Body of one signed delivery of the local service (service/): one event per request. The
- * dashboard's ingest does not require this shape (any service chooses its own, and the
- * ingest reads any of them); the local service builds it and its tests read it.
+ * One event as the local service (service/) delivers it: a live event is one request; the
+ * hand-over of a demo project's past sends each message's events together, as a list of these
+ * (webhookDeliveryBody). The dashboard's ingest does not require this shape (any service
+ * chooses its own, and the ingest reads any of them); the local service builds it and its
+ * tests read it.
  */
 export const webhookPayload = z.object({
   type: z.string(),
@@ -40,3 +42,6 @@ export const webhookPayload = z.object({
   }),
 });
 export type WebhookPayload = z.infer<typeof webhookPayload>;
+
+/** Body of one signed delivery of the local service: one event, or a message's past events in order. */
+export const webhookDeliveryBody = z.union([webhookPayload, z.array(webhookPayload).min(1)]);

@@ -179,12 +179,12 @@ export const webhooks = pgTable("webhooks", {
   deletedAt: ts("deleted_at"),
 });
 
-/** One row per event per endpoint; also the retry queue of deliveries. */
+/** One row per delivery per endpoint (an event; a message's past events, for the demo's hand-over); also the retry queue of deliveries. */
 export const webhookDeliveries = pgTable("webhook_deliveries", {
   id: text("id").primaryKey(),
   webhookId: text("webhook_id").notNull().references(() => webhooks.id),
   eventType: text("event_type").notNull(),
-  payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+  payload: jsonb("payload").$type<Record<string, unknown> | Record<string, unknown>[]>().notNull(),
   state: text("state").notNull().default("pending"), // pending | delivered | failed | cancelled
   attempts: integer("attempts").notNull().default(0),
   nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
@@ -217,7 +217,7 @@ export const demoHistories = pgTable("demo_histories", {
   replayCursorAt: ts("replay_cursor_at"),
   replayCursorId: text("replay_cursor_id"),
   replayBatch: integer("replay_batch").notNull().default(0),
-  /** Deliveries the hand-over has created so far (past events of the types the endpoint takes). */
+  /** Events the hand-over has put into deliveries so far (past events of the types the endpoint takes). */
   replayDeliveries: integer("replay_deliveries").notNull().default(0),
   replayFinishedAt: ts("replay_finished_at"),
 });

@@ -77,6 +77,12 @@ describe("the demo history's hand-over to the first endpoint", () => {
     await waitFor(async () => first.deliveries.length >= expected.length, "every delivery to arrive");
     expect(first.rejected).toEqual([]);
     expect(new Set(first.deliveries.map((d) => d.id)).size).toBe(first.deliveries.length);
+    // Each message's past in one request, its events in the order they happened.
+    expect(first.requests).toBe(new Set(expected.map((key) => key.split(" ")[0])).size);
+    for (const id of new Set(first.deliveries.map((d) => d.id.split("#")[0]))) {
+      const times = first.deliveries.filter((d) => d.id.startsWith(`${id}#`)).map((d) => Date.parse(d.payload.createdAt));
+      expect(times, id).toEqual([...times].sort((a, b) => a - b));
+    }
     const received = first.deliveries.map((d) => `${d.payload.data.messageId} ${d.payload.type} ${d.payload.createdAt}`).sort();
     expect(received).toEqual(expected);
     for (const d of first.deliveries) expect(d.payload.data.project).toBe("alpha");

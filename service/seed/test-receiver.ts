@@ -1,8 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { webhookPayload, type WebhookPayload } from "../../contract/wire";
+import { webhookDeliveryBody, type WebhookPayload } from "../../contract/wire";
 
+/** One event received: a delivery's own, or one of a list's (its id then `<webhook-id>#<index>`, as the dashboard keys it). */
 export type Delivery = { id: string; payload: WebhookPayload; at: number };
 
 /** How long a delivery that arrives before the secret is known waits for it before it is refused. */
@@ -10,7 +11,8 @@ const SECRET_WAIT_MS = 10_000;
 
 /**
  * A webhook receiver for the demo tests: verifies each signature (Standard Webhooks) once the
- * secret is known, answers after `delayMs`, and counts the requests it has in flight. A delivery
+ * secret is known, answers after `delayMs`, keeps each event it received (`deliveries`), and
+ * counts its requests and the most it had in flight at once. A delivery
  * that arrives before the test has stored the secret (the hand-over may start at once, the tests'
  * SERVICE_DEMO_REPLAY_DELAY_MS being 0) waits for it, as a real receiver's lookup would: the
  * outcome never depends on which comes first.
@@ -24,6 +26,7 @@ export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
   const secretOrTimeout = () => Promise.race([secretStored, new Promise<void>((resolve) => setTimeout(resolve, SECRET_WAIT_MS).unref())]);
   let inFlight = 0;
   let maxInFlight = 0;
+  let requests = 0;
   const listeners = new Set<(d: Delivery) => void>();
   const server: Server = createServer((req, res) => {
     inFlight++;
@@ -38,10 +41,14 @@ export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
         try {
           if (!secret) throw new Error("no secret yet");
           const headers = Object.fromEntries(["webhook-id", "webhook-timestamp", "webhook-signature"].map((h) => [h, String(req.headers[h] ?? "")]));
-          const payload = webhookPayload.parse(new Webhook(secret).verify(body, headers));
-          const delivery = { id: headers["webhook-id"], payload, at: Date.now() };
-          deliveries.push(delivery);
-          for (const listener of listeners) listener(delivery);
+          const received = webhookDeliveryBody.parse(new Webhook(secret).verify(body, headers));
+          requests++;
+          const events = Array.isArray(received) ? received.map((payload, i) => ({ id: `${headers["webhook-id"]}#${i}`, payload })) : [{ id: headers["webhook-id"], payload: received }];
+          for (const event of events) {
+            const delivery = { ...event, at: Date.now() };
+            deliveries.push(delivery);
+            for (const listener of listeners) listener(delivery);
+          }
           res.statusCode = 204;
         } catch (error) {
           rejected.push(error instanceof Error ? error.message : String(error));
@@ -57,6 +64,8 @@ export async function startSignedReceiver(opts: { delayMs?: number } = {}) {
     deliveries,
     rejected,
     get maxInFlight() { return maxInFlight; },
+    /** Requests verified and taken. */
+    get requests() { return requests; },
     setSecret: (s: string) => {
       secret = s;
       secretKnown();

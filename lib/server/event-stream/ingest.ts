@@ -175,7 +175,9 @@ async function recordVerified(project: ProjectRef, webhookId: string, raw: Buffe
   const outcome = fresh.some(Boolean) ? "recorded" : "duplicate";
   countOutcome(project, outcome);
   const first = usable[0]!.event;
-  noteDelivery({ projectId: project.id, webhookId: key, verified: true, signature: "verified", outcome, eventType: first.type, messageId: first.messageId, raw });
+  // A list names its first event and how many came with it (a message's past arrives so from the local service).
+  const eventType = usable.length > 1 ? `${first.type} and ${usable.length - 1} more` : first.type;
+  noteDelivery({ projectId: project.id, webhookId: key, verified: true, signature: "verified", outcome, eventType, messageId: first.messageId, raw });
   nudgeRereads(env().REREAD_COALESCE_MS);
   return { status: 204 };
 }

@@ -7,6 +7,7 @@ import { db } from "@/lib/server/db";
 import { messageRereads } from "@/lib/server/db/schema/event-stream";
 import { eventStreams, indexedEvents, indexedMessages } from "@/lib/server/db/schema/messages";
 import { connectEventStream } from "@/lib/server/event-stream/connect";
+import { flushDeliveryLog, readDeliveryLog } from "@/lib/server/event-stream/delivery-log";
 import { readStreamHealth, resetStreamHealthMemory } from "@/lib/server/event-stream/health";
 import { getStreamStatus } from "@/lib/server/event-stream/status";
 import { registerProject } from "@/lib/server/projects";
@@ -255,6 +256,10 @@ describe("POST /api/ingest/[project]", () => {
     expect(await eventCount("m_list_a")).toBe(1);
     expect(await eventCount("m_list_b")).toBe(1);
     expect((await messageRow("m_list_b"))!.status).toBe("delivered");
+    // The delivery log names the list's first event and how many more it held.
+    await flushDeliveryLog();
+    const entry = (await readDeliveryLog(demoId)).find((d) => d.webhookId === headers["webhook-id"]);
+    expect(entry).toMatchObject({ eventType: "delivery and 1 more", messageId: "m_list_a" });
   });
 
   it("a burst of events for one message queues one re-read", async () => {
