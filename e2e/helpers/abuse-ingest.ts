@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { request } from "node:http";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import { standardSignature } from "../../scripts/lib/ingest-load";
 
 /** Deliveries for the ingest route: signed as the local service signs them, or a flood of unsigned bytes. */
@@ -35,61 +36,22 @@ export function signed(secret: string, payload: unknown): { body: string; header
   };
 }
 
-const CHUNK = Buffer.alloc(256 * 1024, "x");
-
 export type FloodAnswer = { status: number; text: string; retryAfter: string | null; sentMB: number; ms: number; error: string | null };
+
+const FLOOD_THREAD = fileURLToPath(new URL("./flood-thread.cjs", import.meta.url));
 
 /**
  * `count` POSTs of `bytes` each to `url` at once, none signed, and each sent again when
  * answered, `rounds` times: the ones where `chunked(i)` holds without a Content-Length (the
- * server learns the size only by reading), `headers(i)` added. One shared 256 KB buffer is
- * written again and again, so the suite holds kilobytes, not `count × bytes`. A request
- * stops writing once answered; one unanswered after `deadlineMs` is cut.
+ * server learns the size only by reading), `headers(i)` added. Sent from a thread of its own
+ * (./flood-thread.cjs), so the test's clock and its other requests do not wait on the writing.
  */
-export async function flood(url: string, o: { count: number; rounds: number; bytes: number; chunked: (i: number) => boolean; headers?: (i: number) => Record<string, string>; deadlineMs: number }): Promise<FloodAnswer[]> {
-  const answers: FloodAnswer[] = [];
-  await Promise.all(
-    Array.from({ length: o.count }, async (_, i) => {
-      for (let r = 0; r < o.rounds; r++) answers.push(await floodOne(url, i, o));
-    }),
-  );
-  return answers;
-}
-
-function floodOne(url: string, i: number, o: { bytes: number; chunked: (i: number) => boolean; headers?: (i: number) => Record<string, string>; deadlineMs: number }): Promise<FloodAnswer> {
-  return new Promise<FloodAnswer>((resolve) => {
-    const started = performance.now();
-    let sent = 0;
-    let done = false;
-    const finish = (a: Omit<FloodAnswer, "sentMB" | "ms">) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      resolve({ ...a, sentMB: Math.round((sent / 1024 / 1024) * 10) / 10, ms: Math.round(performance.now() - started) });
-      req.destroy();
-    };
-    const req = request(url, {
-      method: "POST",
-      agent: false,
-      headers: { "Content-Type": "application/json", ...o.headers?.(i), ...(o.chunked(i) ? { "Transfer-Encoding": "chunked" } : { "Content-Length": String(o.bytes) }) },
-    });
-    const timer = setTimeout(() => finish({ status: 0, text: "", retryAfter: null, error: `no answer within ${o.deadlineMs / 1000} s` }), o.deadlineMs);
-    req.on("response", (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (c: Buffer) => parts.push(c));
-      const end = () => finish({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8").slice(0, 500), retryAfter: (res.headers["retry-after"] as string | undefined) ?? null, error: null });
-      res.on("end", end);
-      res.on("error", end);
-    });
-    req.on("error", (e) => setTimeout(() => finish({ status: 0, text: "", retryAfter: null, error: e.message }), 200));
-    const pump = () => {
-      while (!done && sent < o.bytes) {
-        const piece = o.bytes - sent >= CHUNK.length ? CHUNK : CHUNK.subarray(0, o.bytes - sent);
-        sent += piece.length;
-        if (!req.write(piece)) return void req.once("drain", pump);
-      }
-      if (!done) req.end();
-    };
-    pump();
+export function flood(url: string, o: { count: number; rounds: number; bytes: number; chunked: (i: number) => boolean; headers?: (i: number) => Record<string, string>; deadlineMs: number }): Promise<FloodAnswer[]> {
+  const specs = Array.from({ length: o.count }, (_, i) => ({ chunked: o.chunked(i), headers: o.headers?.(i) ?? {} }));
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(FLOOD_THREAD, { workerData: { url, specs, rounds: o.rounds, bytes: o.bytes, deadlineMs: o.deadlineMs } });
+    thread.once("message", (answers: FloodAnswer[]) => resolve(answers));
+    thread.once("error", reject);
+    thread.once("exit", (code) => reject(new Error(`the flood's thread ended (exit code ${code}) before it answered`)));
   });
 }
