@@ -20,6 +20,15 @@ import { budget } from "./support/budget";
  */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The slowest answer a signed delivery may get while the flood runs. Its first moments cost
+ * one delivery 0.4-1.2 s on the 2-core machine (full runs: 1,055 and 1,189 ms; alone: 382-1,045
+ * ms; every other attempt 20-370 ms, /api/health meanwhile at most 60-190 ms), and the p99 of
+ * the four to eight attempts a flood lasts is their maximum. A stall (the finding: a crash, or
+ * deliveries waiting on the flood's bodies) is tens of seconds or no answer at all.
+ */
+const SIGNED_DURING_FLOOD_MS = 2_000;
+
 let target: AbuseTarget;
 test.beforeAll(async () => {
   test.setTimeout(budget(120_000));
@@ -117,7 +126,7 @@ test("finding 1: a flood of 30 parallel unsigned 19.5 MB POSTs to the ingest rou
     console.log(`signed deliveries during the flood: ${finals.length}, answered ${[...new Set(finals)].join(", ")}; each attempt's answer p50 ${Math.round(percentile(attemptMs, 50))} ms, p99 ${Math.round(percentile(attemptMs, 99))} ms (in order: ${inOrder.map(Math.round).join(", ")} ms)`);
     expect.soft(finals.length, "signed deliveries were sent during the flood").toBeGreaterThanOrEqual(3);
     expect.soft(finals.filter((s) => s < 200 || s > 299), "every signed delivery during the flood was taken (2xx)").toEqual([]);
-    expect.soft(percentile(attemptMs, 99), "signed deliveries were answered promptly (p99, ms)").toBeLessThan(1_000);
+    expect.soft(percentile(attemptMs, 99), "signed deliveries were answered promptly (p99, ms)").toBeLessThan(SIGNED_DURING_FLOOD_MS);
   }
   // A refusal is a 4xx, or the connection closed while the client was still writing (the
   // answer then lost with it); a timeout, a refused connection or a 5xx is not.
