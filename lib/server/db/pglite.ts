@@ -34,29 +34,49 @@ export async function openPglite(where: string | { image: Blob }) {
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${SHARED_BUFFERS}`],
   };
   const pg = typeof where === "string" ? new PGlite(where, options) : new PGlite("memory://", { ...options, loadDataDir: where.image });
-  yieldAfterEachExchange(pg);
+  yieldWhileHeldTooLong(pg);
   // Every write counted, so what was read can be kept until the next one (./write-epoch.ts).
   watchWrites(pg);
   return pg;
 }
 
 /**
+ * How long a chain of statements may hold the event loop before it gives the loop a turn.
+ * Short enough that a socket's data waits at most this long behind the database; long enough
+ * that a transaction of a dozen sub-millisecond statements (the ingest's) runs in one go: a
+ * turn after every statement cost each one a wait for every socket's data, which under a flood
+ * of posts made a signed delivery take a second (e2e/abuse-ingest.spec.ts, finding 1).
+ */
+const TURN_EVERY_MS = 5;
+
+/** When the current run of statements without a turn of the event loop began. */
+let heldSince: number | undefined;
+
+/**
  * PGlite runs a statement synchronously under its promise, so a chain of awaited statements
  * (a transaction, a batch worker's claim after its write, the ingest's next group) resolves
  * through microtasks and never lets the event loop read a socket: the answers the service
- * sent, and the requests ready to go to it, wait until the whole chain is done. Each exchange
- * with the engine now ends with a turn of the event loop (setImmediate), as the local
- * service's job worker does for the same reason (service/worker/messages.ts, yieldToIo).
+ * sent, and the requests ready to go to it, wait until the whole chain is done. An exchange
+ * with the engine that ends TURN_EVERY_MS or more after the chain took the loop gives it a
+ * turn (setImmediate), as the local service's job worker does for the same reason
+ * (service/worker/messages.ts, yieldToIo). The first exchange of a turn notes when it began,
+ * and a check-phase callback clears that once the loop has turned, however the chain ended.
  */
-function yieldAfterEachExchange(pg: object): void {
+function yieldWhileHeldTooLong(pg: object): void {
   const engine = pg as Record<"execProtocol" | "execProtocolStream", (...args: unknown[]) => Promise<unknown>>;
   for (const method of ["execProtocol", "execProtocolStream"] as const) {
     const exchange = engine[method].bind(pg);
     engine[method] = async (...args: unknown[]) => {
+      if (heldSince === undefined) {
+        heldSince = performance.now();
+        setImmediate(() => (heldSince = undefined));
+      }
       try {
         return await exchange(...args);
       } finally {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (heldSince !== undefined && performance.now() - heldSince >= TURN_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       }
     };
   }
