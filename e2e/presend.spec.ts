@@ -142,6 +142,33 @@ test("the review's buttons stay where they are while its checks arrive", async (
   expect(before!.y + before!.height, "the send button is in view").toBeLessThanOrEqual(page.viewportSize()!.height);
 });
 
+test("with less motion asked for, the checks' placeholder holds still rather than flickering", async ({ page }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**/api/p/${project}/checks`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  // The animations that never end, as the page runs them now.
+  const endless = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations === Infinity).length);
+  try {
+    await visit(page, `/p/${project}/compose`);
+    await page.locator("#to").fill("ada@example.com");
+    await page.locator("#to").press("Enter");
+    await page.getByLabel("Subject").fill("Spring sale");
+    await page.getByLabel("HTML").fill("<p>Everything is 20% off until Sunday.</p>");
+    await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
+    await expect(page.getByRole("dialog").getByTestId("checks-skeleton")).toBeVisible();
+    expect(await endless(), "the placeholder pulses by default").toBeGreaterThan(0);
+    // An endless animation squeezed to 0.01 ms a cycle would show a random moment of it at every frame.
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await expect.poll(endless, { message: "endless animations with less motion asked for" }).toBe(0);
+    await expect(page.getByRole("dialog").getByTestId("checks-skeleton")).toBeVisible();
+  } finally {
+    release();
+  }
+});
+
 test("a batch is checked before it starts, including its unsubscribe link", async ({ page }) => {
   await visit(page, `/p/${project}/batches`);
   await page.getByLabel("Write the content (the same for everyone)").check();
