@@ -1,6 +1,7 @@
 import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_CHROMIUM_ARGS, ensureTestChromium } from "@/scripts/lib/chromium";
 import { normalizeHostname } from "./hostname";
 
 /**
@@ -12,10 +13,7 @@ const INPUTS = ["Bücher.Example.", "xn--mnchen-3ya.de", "例え。テスト", "
 
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await chromium.launch({ executablePath: await ensureTestChromium(), args: TEST_CHROMIUM_ARGS });
 });
 afterAll(async () => {
   await browser?.close();

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { ensureChromium } from "./chromium";
+import { ensureTestChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
 import { E2E_TIMES, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
@@ -171,7 +171,7 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
  */
 export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
-  const chromium = await ensureChromium();
+  const chromium = await ensureTestChromium();
   const rounds = plan(args, part);
   return withRunLock("browser-test run", async () => {
     if (part !== "alone") rmSync(LOG_ROOT, { recursive: true, force: true });

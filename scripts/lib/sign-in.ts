@@ -1,5 +1,5 @@
 import { chromium, type Browser } from "@playwright/test";
-import { CHROMIUM_ARGS, ensureChromium } from "./chromium";
+import { TEST_CHROMIUM_ARGS, ensureTestChromium } from "./chromium";
 
 /**
  * Signs in through the real login page in a fresh context of `browser` and returns the
@@ -24,7 +24,7 @@ export async function signInCookie(browser: Browser, baseURL: string, admin: { e
 
 /** The same with a headless Chromium of its own, for scripts that need only the cookie. */
 export async function sessionCookie(baseURL: string, admin: { email: string; password: string }): Promise<string> {
-  const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: await ensureTestChromium(), args: TEST_CHROMIUM_ARGS });
   try {
     return await signInCookie(browser, baseURL, admin);
   } finally {

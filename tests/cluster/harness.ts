@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type postgres from "postgres";
-import { CHROMIUM_ARGS, ensureChromium } from "../../scripts/lib/chromium";
+import { TEST_CHROMIUM_ARGS, ensureTestChromium } from "../../scripts/lib/chromium";
 import { startChild, type Child, type Env } from "../../scripts/lib/child";
 import { readEnvFile } from "../../scripts/lib/env-file";
 import { waitForHealth } from "../../scripts/lib/health";
@@ -173,7 +173,7 @@ export async function startCluster(opts: { dashboardEnv?: Env; sandboxStepMs?: n
       },
       async signIn() {
         const { chromium } = await import("@playwright/test");
-        const browser = await chromium.launch({ executablePath: await ensureChromium(), args: CHROMIUM_ARGS });
+        const browser = await chromium.launch({ executablePath: await ensureTestChromium(), args: TEST_CHROMIUM_ARGS });
         try {
           const page = await browser.newPage({ baseURL: balancer!.url });
           await page.goto("/login");
