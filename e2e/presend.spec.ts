@@ -115,8 +115,11 @@ test("compose shows the same checks in the review step, before the send button, 
   await expect(dialog).toHaveCount(0);
 });
 
-test("the review's buttons stay where they are while its checks arrive", async ({ page }) => {
-  // The checks' answer is held until the dialog has been measured without them.
+/**
+ * Opens compose's review of a message with `html`, its checks' answer held until the returned
+ * `release` is called: the dialog is open, showing the checks' placeholder.
+ */
+async function reviewWithChecksHeld(page: Page, html: string): Promise<{ dialog: Locator; release: () => void }> {
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   await page.route(`**/api/p/${project}/checks`, async (route) => {
@@ -127,11 +130,17 @@ test("the review's buttons stay where they are while its checks arrive", async (
   await page.locator("#to").fill("ada@example.com");
   await page.locator("#to").press("Enter");
   await page.getByLabel("Subject").fill("Spring sale");
-  await page.getByLabel("HTML").fill(problems);
+  await page.getByLabel("HTML").fill(html);
   await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
   const dialog = page.getByRole("dialog");
-  const send = dialog.getByTestId("confirm-send");
   await expect(dialog.getByTestId("checks-skeleton")).toBeVisible();
+  return { dialog, release };
+}
+
+test("the review's buttons stay where they are while its checks arrive", async ({ page }) => {
+  // The checks' answer is held until the dialog has been measured without them.
+  const { dialog, release } = await reviewWithChecksHeld(page, problems);
+  const send = dialog.getByTestId("confirm-send");
   await animationsDone(page);
   const before = await send.boundingBox();
   release();
@@ -143,27 +152,15 @@ test("the review's buttons stay where they are while its checks arrive", async (
 });
 
 test("with less motion asked for, the checks' placeholder holds still rather than flickering", async ({ page }) => {
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route(`**/api/p/${project}/checks`, async (route) => {
-    await held;
-    await route.continue();
-  });
   // The animations that never end, as the page runs them now.
   const endless = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === "running" && a.effect?.getComputedTiming().iterations === Infinity).length);
+  const { dialog, release } = await reviewWithChecksHeld(page, "<p>Everything is 20% off until Sunday.</p>");
   try {
-    await visit(page, `/p/${project}/compose`);
-    await page.locator("#to").fill("ada@example.com");
-    await page.locator("#to").press("Enter");
-    await page.getByLabel("Subject").fill("Spring sale");
-    await page.getByLabel("HTML").fill("<p>Everything is 20% off until Sunday.</p>");
-    await page.getByRole("button", { name: "Review and send to 1 recipient" }).click();
-    await expect(page.getByRole("dialog").getByTestId("checks-skeleton")).toBeVisible();
     expect(await endless(), "the placeholder pulses by default").toBeGreaterThan(0);
     // An endless animation squeezed to 0.01 ms a cycle would show a random moment of it at every frame.
     await page.emulateMedia({ reducedMotion: "reduce" });
     await expect.poll(endless, { message: "endless animations with less motion asked for" }).toBe(0);
-    await expect(page.getByRole("dialog").getByTestId("checks-skeleton")).toBeVisible();
+    await expect(dialog.getByTestId("checks-skeleton")).toBeVisible();
   } finally {
     release();
   }
