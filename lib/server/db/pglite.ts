@@ -43,9 +43,10 @@ export async function openPglite(where: string | { image: Blob }) {
 /**
  * How long a chain of statements may hold the event loop before it gives the loop a turn.
  * Short enough that a socket's data waits at most this long behind the database; long enough
- * that a transaction of a dozen sub-millisecond statements (the ingest's) runs in one go: a
- * turn after every statement cost each one a wait for every socket's data, which under a flood
- * of posts made a signed delivery take a second (e2e/abuse-ingest.spec.ts, finding 1).
+ * that a transaction of a dozen sub-millisecond statements (the ingest's) runs in one go. A
+ * turn after every exchange was 1,200 turns for 200 statements, each one waiting, under load,
+ * for every socket's data. (It was not what slows a signed delivery at the onset of a flood of
+ * posts, e2e/abuse-ingest.spec.ts's finding 1: that stayed at about a second.)
  */
 const TURN_EVERY_MS = 5;
 
