@@ -4,7 +4,7 @@ import type { Counts } from "./counts";
 import { BIN, fromRoot } from "./paths";
 
 /**
- * `tsc --noEmit` over the whole repository, counted as one check: the type-level tests
+ * `tsc --noEmit` (TypeScript 7, BIN.tsc) over the whole repository, counted as one check: the type-level tests
  * (`*.test-d.ts`, e.g. that a project-scoped handler gets a non-null Project) run only here.
  * `incremental` keeps what it learnt in node_modules/.cache for the next run (the quick loop,
  * `npm run test:changed`): a change to one module is checked again in a fraction of the time.
