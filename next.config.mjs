@@ -29,6 +29,10 @@ const config = {
     // (lib/schemas/limits.ts, 20 MB), with every body declaring its length and none over it
     // (lib/server/http/request-body-limits.ts), no body reaches a route cut short.
     proxyClientMaxBodySize: 20 * 1024 * 1024,
+    // Turbopack's cache on disk makes the next build quick (after a one-line change: 30 s
+    // against 90 s), but writing it costs a build 12 s and 220 MB. CI builds a fresh clone
+    // once and never builds it again: there it is only the cost.
+    turbopackFileSystemCacheForBuild: !process.env.CI,
   },
   async headers() {
     const noScripts = [{ key: "Content-Security-Policy", value: headers.apiContentSecurityPolicy }];
