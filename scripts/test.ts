@@ -115,7 +115,7 @@ await withRunLock("test run", async () => {
     part("Playwright", async () => {
       const error = await built;
       if (error) throw error;
-      return browserPart("Playwright", await runE2E([], "lanes"));
+      return browserPart("Playwright", await runE2E([], "lanes", { aloneFollows: true }));
     }),
   );
   await Promise.all([pglite, typecheck, browser, postgres]);

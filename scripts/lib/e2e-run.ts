@@ -5,7 +5,7 @@ import type { Counts } from "./counts";
 import { E2E_TIMES, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
-import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget } from "./stack";
+import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget, type Stack } from "./stack";
 import { timeScale } from "./time-scale";
 
 const LOG_ROOT = fromRoot("test-results", "e2e-logs");
@@ -170,9 +170,11 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
  */
-export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E2EResult> {
+export async function runE2E(args: string[], part: SuitePart = "all", options: { aloneFollows?: boolean } = {}): Promise<E2EResult> {
   const chromium = await ensureTestChromium();
   const rounds = plan(args, part);
+  // The stacks of the specs that run alone, started while the lanes before them finish (see startEarly).
+  const later = part === "lanes" && options.aloneFollows ? plan(args, "alone") : [];
   return withRunLock("browser-test run", async () => {
     if (part !== "alone") rmSync(LOG_ROOT, { recursive: true, force: true });
     // Once, before any lane picks its ports (see buildTestDashboard).
@@ -192,11 +194,14 @@ export async function runE2E(args: string[], part: SuitePart = "all"): Promise<E
           console.error(`[${lane.name}] could not run: ${error.message}`);
           return { counts: { passed: 0, failed: 1 }, tests: [] };
         });
+      const next = rounds[rounds.indexOf(chains) + 1] ?? later[0] ?? [];
+      let running = chains.length;
       const results = (
         await Promise.all(
           chains.map(async (chain) => {
             const done: E2EResult[] = [];
             for (const laneRun of chain) done.push(await runOne(laneRun));
+            if (--running === 1) startEarly(next.flat().map(({ lane }) => lane));
             return done;
           }),
         )
@@ -227,12 +232,37 @@ function saveDurations(tests: BrowserTest[]) {
   E2E_TIMES.saveLastRun(durations);
 }
 
+/**
+ * Stacks started ahead for lanes of the next round, by lane name. When a round is down to its
+ * last lane, that lane leaves most of a core idle (one lane kept two cores 65-70 % busy), and
+ * the next round's stacks start there, not after it: a stack's start (the service seeded, the
+ * dashboard migrated, its first admin made) took about 20 s. Their tests still start only when
+ * the round has ended, so the specs that run alone still have the machine to themselves.
+ */
+const startedEarly = new Map<string, Promise<Stack>>();
+
+function startEarly(lanes: Lane[]): void {
+  for (const lane of lanes) {
+    if (startedEarly.has(lane.name)) continue;
+    const stack = startLaneStack(lane);
+    // A start that fails is reported by the lane that takes it (runLane awaits it).
+    stack.catch(() => {});
+    startedEarly.set(lane.name, stack);
+  }
+}
+
+function startLaneStack(lane: Lane): Promise<Stack> {
+  return startStack({ logDir: `${LOG_ROOT}/${lane.name}`, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
+}
+
 async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
   const logDir = `${LOG_ROOT}/${lane.name}`;
   const report = e2eReport(lane.name);
   rmSync(report, { force: true });
   const started = Date.now();
-  const stack = await startStack({ logDir, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
+  const early = startedEarly.get(lane.name);
+  startedEarly.delete(lane.name);
+  const stack = await (early ?? startLaneStack(lane));
   console.log(`[${lane.name}] ${lane.target} service at ${stack.serviceURL}, dashboard at ${stack.baseURL} (ready in ${Math.round((Date.now() - started) / 1000)}s).`);
   // The other specs were written for the bundled service (its seed, its sandbox addresses);
   // the journeys are written for any service, through their target descriptor.
