@@ -12,17 +12,17 @@ const require = createRequire(import.meta.url);
  * npx or npm) keeps one process per child, so stopping its group stops exactly it.
  */
 export const BIN = {
-  next: binOf("next", "next"),
-  tsx: binOf("tsx", "tsx"),
-  vitest: binOf("vitest", "vitest"),
-  playwright: binOf("@playwright/test", "playwright"),
+  next: binOf(require.resolve("next/package.json", { paths: [ROOT] }), "next"),
+  tsx: binOf(require.resolve("tsx/package.json", { paths: [ROOT] }), "tsx"),
+  vitest: binOf(require.resolve("vitest/package.json", { paths: [ROOT] }), "vitest"),
+  playwright: binOf(require.resolve("@playwright/test/package.json", { paths: [ROOT] }), "playwright"),
   /**
    * TypeScript 7, the native port, for the type check only (scripts/lib/typecheck.ts): the same
    * checker in Go, on both cores. The whole repository, cold: 20 s and 38 CPU-s against 51 s
    * and 72 CPU-s with TypeScript 5.9 (this 2-core machine), the same findings. Next's build and
    * the editor keep `typescript` 5.9, whose JavaScript API TypeScript 7 does not have.
    */
-  tsc: binOf("typescript-native", "tsc"),
+  tsc: binOf(require.resolve("typescript-native/package.json", { paths: [ROOT] }), "tsc"),
 };
 
 /**
@@ -55,12 +55,15 @@ export const nextServerArgs = (port: number | string, host = "127.0.0.1", mode: 
   host,
 ];
 
-/** The file a package declares as its command, read from its package.json "bin". */
-function binOf(pkg: string, command: string): string {
-  const manifestPath = require.resolve(`${pkg}/package.json`, { paths: [ROOT] });
+/**
+ * The file a package declares as its command, read from its package.json "bin". Each package
+ * is named in a require.resolve of its own, so tools that look for the packages a repository
+ * uses find every one of them here.
+ */
+function binOf(manifestPath: string, command: string): string {
   const manifest = require(manifestPath) as { bin?: string | Record<string, string> };
   const bin = typeof manifest.bin === "string" ? manifest.bin : manifest.bin?.[command];
-  if (!bin) throw new Error(`${pkg} declares no "${command}" command`);
+  if (!bin) throw new Error(`${manifestPath} declares no "${command}" command`);
   return path.join(path.dirname(manifestPath), bin);
 }
 
