@@ -251,12 +251,15 @@ function startEarly(lanes: Lane[]): void {
   }
 }
 
+/** A lane's server output (service.log, dashboard.log, playwright.log). */
+const laneLogDir = (lane: Lane) => `${LOG_ROOT}/${lane.name}`;
+
 function startLaneStack(lane: Lane): Promise<Stack> {
-  return startStack({ logDir: `${LOG_ROOT}/${lane.name}`, target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
+  return startStack({ logDir: laneLogDir(lane), target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
 }
 
 async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
-  const logDir = `${LOG_ROOT}/${lane.name}`;
+  const logDir = laneLogDir(lane);
   const report = e2eReport(lane.name);
   rmSync(report, { force: true });
   const started = Date.now();
