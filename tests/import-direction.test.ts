@@ -70,18 +70,6 @@ function dashboardFiles(): string[] {
 /** A test, or a harness tests share: code that may start the local service in-process. */
 const isTestCode = (file: string) => /\.test\.tsx?$/.test(file) || file.startsWith("lib/test/");
 
-/**
- * service/'s test and benchmark tooling that still uses three database helpers of the
- * dashboard's test tooling (the PGlite template its test image sits beside, the spare test
- * databases a test file hands to the next, and the drop of a scratch database). Nothing else
- * of service/ may reach past contract/.
- */
-const SERVICE_TOOLING: ReadonlySet<string> = new Set([
-  "service/db/test-db.ts → ../../lib/server/db/pglite-template",
-  "service/db/test-db.ts → ../../lib/test/pglite-spares",
-  "service/bench/service.bench.ts → ../../lib/server/db/drop-database",
-]);
-
 describe("imports run one way: app/ → components/ → lib/", () => {
   it("reads every form of import", () => {
     const text = [
@@ -122,7 +110,7 @@ describe("the two programs meet in contract/ only", () => {
   it("service/ reaches the dashboard's code through contract/ only", () => {
     expect(sourceFiles("service").length).toBeGreaterThan(50);
     const wrong = crossings(sourceFiles("service"), (_, top) => top === "service" || top === "contract");
-    expect(wrong.filter((crossing) => !SERVICE_TOOLING.has(crossing))).toEqual([]);
+    expect(wrong).toEqual([]);
   });
 
   it("the dashboard's code never imports service/; its tests and test harnesses may, to start it", () => {

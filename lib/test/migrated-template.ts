@@ -5,8 +5,8 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { MIGRATIONS_FOLDER, openDatabase } from "@/lib/server/db";
-import { dropDatabase } from "@/lib/server/db/drop-database";
-import { ensurePgliteTemplate, pgliteTemplateDir } from "@/lib/server/db/pglite-template";
+import { dropDatabase } from "@/contract/db/drop-database";
+import { ensurePgliteTemplate, pgliteTemplateDir } from "@/contract/db/pglite-template";
 
 /**
  * Test databases start from an image of one already migrated, made once per set of migrations

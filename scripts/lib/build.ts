@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "
 import path from "node:path";
 import { runToEnd, startChild, type Echo, type Env } from "./child";
 import { BIN, ROOT } from "./paths";
-import { ensurePgliteTemplate } from "../../lib/server/db/pglite-template";
+import { ensurePgliteTemplate } from "../../contract/db/pglite-template";
 
 /** What the dashboard's build is made from (contract/: the code it shares with service/); a change to any of these makes the build stale. */
 export const SOURCE_DIRS = ["app", "components", "lib", "contract", "public", "hooks", "styles"];
@@ -66,7 +66,7 @@ export function staleReason(distDir: string): string | null {
  */
 export async function buildIfStale(distDir: string, env: Env, opts: { prefix?: string; echo?: Echo } = {}): Promise<void> {
   // The empty database a first start copies, made here so the running dashboard never runs
-  // initdb (about 800 MB for two seconds; lib/server/db/pglite-template.ts).
+  // initdb (about 800 MB for two seconds; contract/db/pglite-template.ts).
   await ensurePgliteTemplate(ROOT);
   const reason = staleReason(distDir);
   if (!reason) {

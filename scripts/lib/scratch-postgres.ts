@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { dropDatabase } from "../../lib/server/db/drop-database";
+import { dropDatabase } from "../../contract/db/drop-database";
 
 /**
  * A new, empty database on the Postgres server at `serverUrl` (named `<prefix>_<random>`), for

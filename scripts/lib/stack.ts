@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { copyPgliteTemplate } from "../../lib/server/db/pglite-template";
+import { copyPgliteTemplate } from "../../contract/db/pglite-template";
 import { buildIfStale } from "./build";
 import { startChild, type Child, type Env } from "./child";
 import { readEnvFile } from "./env-file";

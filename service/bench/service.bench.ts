@@ -33,7 +33,7 @@ import { startReceiver } from "../test/sending-fixtures";
 import { jobHandlers } from "../worker/handlers";
 import { startWorker, type Worker } from "../worker/queue";
 import { rowsOf } from "../../contract/db-rows";
-import { dropDatabase } from "../../lib/server/db/drop-database";
+import { dropDatabase } from "../../contract/db/drop-database";
 
 const SINGLE_SENDS = Number(process.env.BENCH_SINGLE ?? 1000);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);

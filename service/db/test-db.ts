@@ -4,8 +4,8 @@ import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
-import { pgliteTemplateDir } from "../../lib/server/db/pglite-template";
-import { spareOrNew } from "../../lib/test/pglite-spares";
+import { pgliteTemplateDir } from "../../contract/db/pglite-template";
+import { spareOrNew } from "../../contract/db/pglite-spares";
 import { openDatabase, type Database, type Db } from "./client";
 import * as schema from "./schema";
 
@@ -19,12 +19,12 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
  * The in-memory one starts from a migrated copy (an image of its files, made once per set of
  * migrations by Vitest's global setup, lib/test/pglite-template-setup.ts) instead of an
  * initdb and the migrations each time: about 3.5 s of CPU each, against 0.6 s. A file after
- * another in the same process gets the one that file gave back, emptied (lib/test/pglite-spares.ts).
+ * another in the same process gets the one that file gave back, emptied (contract/db/pglite-spares.ts).
  */
 export async function openTestDatabase(opts: { dataDir?: string; name?: string } = {}): Promise<Database & { url?: string }> {
   const admin = process.env.TEST_DATABASE_URL;
   if (!admin && !opts.dataDir && existsSync(imageFile())) {
-    // The spare an earlier file of this process gave back, emptied (lib/test/pglite-spares.ts), or one from the image.
+    // The spare an earlier file of this process gave back, emptied (contract/db/pglite-spares.ts), or one from the image.
     const { value, release } = await spareOrNew("service", async () => {
       const database = await openFromImage();
       const pg = (database.db as unknown as { $client: PGlite }).$client;

@@ -10,7 +10,7 @@ import { waitForHealth } from "../../scripts/lib/health";
 import { BIN, ROOT, fromRoot, nextServerArgs } from "../../scripts/lib/paths";
 import { freePort } from "../../scripts/lib/ports";
 import { withRunLock } from "../../scripts/lib/run-lock";
-import { dropDatabase } from "../../lib/server/db/drop-database";
+import { dropDatabase } from "../../contract/db/drop-database";
 import { buildTestDashboard, TEST_DIST_DIR } from "../../scripts/lib/stack";
 import { startBalancer, type Balancer } from "./balancer";
 

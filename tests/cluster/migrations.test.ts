@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@/lib/server/db";
-import { dropDatabase } from "@/lib/server/db/drop-database";
+import { dropDatabase } from "@/contract/db/drop-database";
 import { SERVER_URL } from "./harness";
 
 /**

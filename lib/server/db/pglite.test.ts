@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { rowsOf } from "@/contract/db-rows";
 import { openDatabase } from "./index";
-import { copyPgliteTemplate, ensurePgliteTemplate, pgliteTemplateDir } from "./pglite-template";
+import { copyPgliteTemplate, ensurePgliteTemplate, pgliteTemplateDir } from "@/contract/db/pglite-template";
 
 describe("the embedded database (PGlite)", () => {
   const dirs: string[] = [];

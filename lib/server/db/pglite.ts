@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pgliteExtensions } from "./extensions";
-import { copyPgliteTemplate, initdbInChild } from "./pglite-template";
+import { copyPgliteTemplate, initdbInChild } from "@/contract/db/pglite-template";
 import { watchWrites } from "./write-epoch";
 
 /**
@@ -24,7 +24,7 @@ export async function openPglite(where: string | { image: Blob }) {
   if (typeof where === "string") {
     // PGlite does not create its directory.
     await mkdir(where, { recursive: true });
-    // A new directory: the empty one made ahead (./pglite-template.ts), or initdb in a child
+    // A new directory: the empty one made ahead (contract/db/pglite-template.ts), or initdb in a child
     // process, whose memory (about 800 MB, never handed back while a process lives) goes with it.
     if (!existsSync(path.join(where, "PG_VERSION")) && !(await copyPgliteTemplate(where))) await initdbInChild(where);
   }

@@ -4,8 +4,8 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { hasMigratedPglite, hasMigratedPostgres, migratedPgliteBlob, migratedPostgresName } from "@/lib/test/migrated-template";
-import { spareOrNew } from "@/lib/test/pglite-spares";
-import { dropDatabase } from "./drop-database";
+import { spareOrNew } from "@/contract/db/pglite-spares";
+import { dropDatabase } from "@/contract/db/drop-database";
 import { closeDb, installDb, openDatabase, type Db } from "./index";
 
 /**
@@ -14,7 +14,7 @@ import { closeDb, installDb, openDatabase, type Db } from "./index";
  * database, so files run in parallel). Call `dispose()` in afterAll. Each starts as a copy of
  * a migrated template when Vitest's global setup made one (lib/test/migrated-template.ts); on
  * PGlite, as the database an earlier file of the same process gave back, emptied to that
- * state (lib/test/pglite-spares.ts).
+ * state (contract/db/pglite-spares.ts).
  */
 export async function useTestDb(): Promise<{ dispose: () => Promise<void> }> {
   const serverUrl = process.env.TEST_DATABASE_URL;

@@ -11,7 +11,7 @@ import { promisify } from "node:util";
  * that memory counts against whichever process runs it; copying the 40 MB of files takes
  * none. So the template is made ahead, where memory is not the dashboard's: by the build
  * (scripts/lib/build.ts) and before the test suites (scripts/test.ts). Without one, a new
- * directory is still created, in a child process (./pglite.ts).
+ * directory is still created, in a child process (lib/server/db/pglite.ts).
  *
  * Not "server-only": the build and test scripts make it outside Next.
  */

@@ -141,7 +141,7 @@ function revocable(pg: PGlite): { client: PGlite; revoke: () => void } {
       if (typeof value !== "function") return value;
       if (revoked) {
         return () => {
-          throw new Error(`this test database was given back at the end of its file (PGlite.${String(name)}, lib/test/pglite-spares.ts)`);
+          throw new Error(`this test database was given back at the end of its file (PGlite.${String(name)}, contract/db/pglite-spares.ts)`);
         };
       }
       if (!bound.has(value)) {
