@@ -40,7 +40,7 @@ async function main() {
     } catch (error) {
       console.error(`[service] seeding failed; the service runs without the demo data: ${safeErrorSummary(error)}`);
     }
-    worker = startWorker(deps, jobHandlers);
+    worker = startWorker(deps, jobHandlers, { watched: database.kind === "pglite" });
     console.log(`[service] listening on ${url} (${database.kind === "pglite" ? `PGlite in ${config.SERVICE_DATA_DIR}` : "Postgres"})`);
   });
 

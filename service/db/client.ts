@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { watchWrites } from "../../contract/db/write-epoch";
 import * as schema from "./schema";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -28,6 +29,8 @@ export async function openDatabase(opts: { url?: string; dataDir?: string | null
   const { migrate } = await import("drizzle-orm/pglite/migrator");
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const client = opts.dataDir ? new PGlite(opts.dataDir) : new PGlite();
+  // Every write counted, so the job worker rests between them (contract/db/due-gate.ts).
+  watchWrites(client);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };

@@ -7,6 +7,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { pgliteTemplateDir } from "../../contract/db/pglite-template";
 import { spareOrNew } from "../../contract/db/pglite-spares";
 import { openDatabase, type Database, type Db } from "./client";
+import { watchWrites } from "../../contract/db/write-epoch";
 import * as schema from "./schema";
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -89,6 +90,7 @@ async function openFromImage(dataDir?: string): Promise<Database> {
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const loadDataDir = new Blob([readFileSync(file)]);
   const client = dataDir ? new PGlite(dataDir, { loadDataDir }) : new PGlite({ loadDataDir });
+  watchWrites(client);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
   return { db: db as unknown as Db, close: () => client.close(), kind: "pglite" };

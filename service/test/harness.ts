@@ -29,7 +29,7 @@ export async function createTestService(opts: { config?: Partial<ServiceConfig>;
   const beta = await createProject(database.db, account.id, "beta", "Beta");
   const accountKey = (await createApiKey(database.db, { accountId: account.id, projectId: null, name: "account" })).secret;
   const alphaKey = (await createApiKey(database.db, { accountId: account.id, projectId: alpha.id, name: "alpha" })).secret;
-  if (opts.worker) worker = startWorker(deps, jobHandlers);
+  if (opts.worker) worker = startWorker(deps, jobHandlers, { watched: database.kind === "pglite" });
 
   /** A request with the account-wide key naming `project` (default alpha). */
   function call(method: string, path: string, init: { body?: unknown; project?: string | null; key?: string; headers?: Record<string, string> } = {}) {

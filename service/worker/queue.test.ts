@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { testConfig } from "../config";
 import type { Deps } from "../context";
@@ -24,7 +25,7 @@ beforeAll(async () => {
     fast: async (_deps, payload) => {
       done.push(String(payload.name));
     },
-  }, { concurrency: 2 });
+  }, { concurrency: 2, watched: database.kind === "pglite" });
   close = async () => {
     releaseSlow();
     await worker.stop();
@@ -48,4 +49,17 @@ it("a slow job does not hold back the jobs queued behind it (a pool, not rounds)
   await waitFor(async () => done.includes("slow"), "the slow job, once let go");
   await worker.idle();
   expect(done.sort()).toEqual(["first", "second", "slow", "third"]);
+});
+
+// The worker rests between writes on its own PGlite (contract/db/due-gate.ts): what it must still find.
+it("a job queued for later runs once its time comes, with no kick", async () => {
+  const runAt = Date.now() + 300;
+  await enqueue(deps.db, "fast", { name: "later" }, new Date(runAt));
+  await waitFor(async () => done.includes("later"), "the job queued for later", 5_000);
+  expect(Date.now()).toBeGreaterThanOrEqual(runAt);
+});
+
+it("a job another writer inserts, with no kick, is found at the next poll", async () => {
+  await deps.db.execute(sql`insert into jobs (kind, payload) values ('fast', '{"name":"unannounced"}'::jsonb)`);
+  await waitFor(async () => done.includes("unannounced"), "the job nobody announced", 5_000);
 });

@@ -4,6 +4,7 @@ import { jobs } from "../db/schema";
 import type { Deps } from "../context";
 import { safeErrorSummary } from "../../contract/log/safe-error";
 import { rowsOf } from "../../contract/db-rows";
+import { createDueGate, dueAtOf } from "../../contract/db/due-gate";
 
 /** A job's work. Throwing retries it with backoff; returning ends it. */
 export type JobHandler = (deps: Deps, payload: Record<string, unknown>, attempt: number) => Promise<void>;
@@ -45,6 +46,21 @@ async function claim(db: Db, limit: number): Promise<ClaimedJob[]> {
   return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
+/**
+ * When the next job is or becomes due (epoch ms), null when the queue is empty: the claim's
+ * condition read without writing, so an idle worker's look changes nothing (the due gate,
+ * contract/db/due-gate.ts). An unlocked job is due at its run_at (the partial index), a locked
+ * one once its lease has run out too.
+ */
+async function nextDue(db: Db): Promise<number | null> {
+  const result = await db.execute(sql`
+    select (extract(epoch from least(
+      (select min(run_at) from jobs where locked_until is null),
+      (select min(greatest(run_at, locked_until)) from jobs where locked_until is not null)
+    )) * 1000)::float8 as at`);
+  return dueAtOf(rowsOf<{ at: unknown }>(result));
+}
+
 async function finish(db: Db, id: number) {
   await db.execute(sql`delete from jobs where id = ${id}`);
 }
@@ -70,8 +86,11 @@ export type Worker = { kick: () => void; stop: () => Promise<void>; idle: () => 
  * answers only at its timeout, a DNS lookup) never holds back the sends queued behind it.
  * Slots are claimed in groups once half of them are free, which keeps the claim queries few.
  */
-export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurrency?: number } = {}): Worker {
+export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurrency?: number; watched?: boolean } = {}): Worker {
   const concurrency = opts.concurrency ?? 16;
+  // `watched`: every write to the database passes this process (its own PGlite), so between
+  // two writes the worker's poll asks nothing of it (contract/db/due-gate.ts).
+  const gate = createDueGate(() => opts.watched ?? false);
   const refillBelow = Math.max(1, Math.floor(concurrency / 2));
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -102,6 +121,7 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
     do {
       again = false;
       try {
+        if (inFlight.size >= concurrency || !(await gate.due(() => nextDue(deps.db)))) continue;
         while (!stopped && inFlight.size < concurrency) {
           const wanted = concurrency - inFlight.size;
           const claimed = await claim(deps.db, wanted);
@@ -144,7 +164,10 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
 
   schedule();
   return {
-    kick: () => setImmediate(tick),
+    kick: () => {
+      gate.wake();
+      setImmediate(tick);
+    },
     idle: settled,
     stop: async () => {
       stopped = true;

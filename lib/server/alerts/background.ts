@@ -1,19 +1,21 @@
 import "server-only";
 import { evaluateAlerts } from "./evaluate";
-import { sendDueAlerts } from "./outbox";
+import { nextAlertDue, sendDueAlerts } from "./outbox";
 import { jobsRunningHere } from "@/lib/server/batches/runner";
-import { db } from "@/lib/server/db";
+import { db, dueGate, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { exportsRunningHere } from "@/lib/server/export/stream";
-import { markAllOnce } from "@/lib/server/insight/dirty";
-import { lookupDueDomains } from "@/lib/server/insight/domains";
+import { dirtyMarksDue, markAllOnce } from "@/lib/server/insight/dirty";
+import { lookupDueDomains, nextDomainLookupDue } from "@/lib/server/insight/domains";
 import { refreshInsight } from "@/lib/server/insight/refresh";
 
 /**
  * Insight's background work in one dashboard process, started by startDashboard beside the
  * event stream's (never at import): the rollup refresher, the MX lookups of new recipient
  * domains, the alert check every ALERT_CHECK_INTERVAL_S, and the alert outbox. Each task runs
- * one pass at a time; `stopInsightWork` ends them and waits for passes under way.
+ * one pass at a time; `stopInsightWork` ends them and waits for passes under way. The refresher,
+ * the lookups and the outbox ask their due gate first (lib/server/db dueGate): on PGlite an idle
+ * dashboard's ticks ask the database nothing until a write comes or their work falls due.
  */
 const REFRESH_EVERY_MS = 1_000;
 const DOMAINS_EVERY_MS = 2_000;
@@ -72,23 +74,31 @@ export function startInsightWork(opts: InsightWorkOptions = {}): void {
     timer.unref?.();
     return timer;
   };
+  /** `run`, once `probe` (the task's claim condition, read-only) says its work is due. */
+  const gated = (probe: (d: Db) => Promise<number | null>, run: () => Promise<unknown>) => {
+    const gate = dueGate();
+    return async () => {
+      if (await gate.due(async () => probe(await db()))) await run();
+    };
+  };
+  const refreshGate = dueGate();
   let backfilled = false;
   let lastPassAt = 0;
   const timers = [
     every("insight refresher", opts.refreshEveryMs ?? REFRESH_EVERY_MS, async () => {
       const exporting = exportsRunningHere();
       if (!refreshDue(Date.now(), lastPassAt, jobsRunningHere() || exporting)) return;
-      lastPassAt = Date.now();
       if (!backfilled) {
         await markAllOnce(await db());
         backfilled = true;
-      }
+      } else if (!(await refreshGate.due(async () => dirtyMarksDue(await db())))) return;
+      lastPassAt = Date.now();
       // A full pass ends early when an export starts meanwhile, so the export's first pages do not wait for it.
       await refreshInsight({ maxBatches: passBatches(exporting), stopWhen: exportsRunningHere });
     }),
-    every("mailbox provider lookups", opts.domainsEveryMs ?? DOMAINS_EVERY_MS, () => lookupDueDomains()),
+    every("mailbox provider lookups", opts.domainsEveryMs ?? DOMAINS_EVERY_MS, gated(nextDomainLookupDue, () => lookupDueDomains())),
     every("alert check", opts.alertsEveryMs ?? env().ALERT_CHECK_INTERVAL_S * 1000, () => evaluateAlerts()),
-    every("alert notifications", opts.outboxEveryMs ?? OUTBOX_EVERY_MS, () => sendDueAlerts()),
+    every("alert notifications", opts.outboxEveryMs ?? OUTBOX_EVERY_MS, gated(nextAlertDue, () => sendDueAlerts())),
   ];
   holder()[KEY] = { timers, passes };
 }

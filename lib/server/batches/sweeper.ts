@@ -2,7 +2,8 @@ import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { db } from "@/lib/server/db";
+import { dueAtOf } from "@/contract/db/due-gate";
+import { db, dueGate, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { isRunningHere, runJob } from "./runner";
 import { removeAbandonedPreparing } from "./store";
@@ -34,6 +35,11 @@ export async function sweepJobs(): Promise<string[]> {
   return started;
 }
 
+/** The sweeper's due gate: a job still preparing or running may need it now (0); with none, nothing can (null). */
+async function openJobsDue(d: Db): Promise<number | null> {
+  return dueAtOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from batch_jobs where status in ('preparing', 'running')) then 0 end)::float8 as at`)));
+}
+
 const SWEEPER = Symbol.for("mail-dashboard.batch-sweeper");
 type Sweeper = { timer: ReturnType<typeof setInterval>; pass: Promise<unknown> | null };
 const sweeperHolder = () => globalThis as { [SWEEPER]?: Sweeper };
@@ -46,11 +52,15 @@ const sweeperHolder = () => globalThis as { [SWEEPER]?: Sweeper };
 export function startBatchSweeper(everyMs = env().BATCH_SWEEP_MS): void {
   const holder = sweeperHolder();
   if (holder[SWEEPER]) return;
+  // On PGlite, an idle dashboard's sweeps ask the database nothing between writes (lib/server/db dueGate).
+  const gate = dueGate();
   const sweeper: Sweeper = {
     pass: null,
     timer: setInterval(() => {
       if (sweeper.pass) return;
-      sweeper.pass = sweepJobs()
+      sweeper.pass = gate
+        .due(async () => openJobsDue(await db()))
+        .then((due) => (due ? sweepJobs() : []))
         .catch((e) => console.warn(`batch sweeper: ${safeErrorSummary(e)}`))
         .finally(() => (sweeper.pass = null));
     }, everyMs),

@@ -1,6 +1,7 @@
 import "server-only";
 import path from "node:path";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { createDueGate, type DueGate } from "@/contract/db/due-gate";
 import { env } from "@/lib/server/env";
 import { createExtensions } from "./extensions";
 import { openPglite } from "./pglite";
@@ -132,6 +133,14 @@ export async function withDbLock<T>(name: string, fn: () => Promise<T>, opts?: {
 /** Whether the database is shared by several processes (Postgres) or this process's own (PGlite). */
 export async function dbKind(): Promise<Handle["kind"]> {
   return (await handle()).kind;
+}
+
+/**
+ * A background poller's gate (contract/db/due-gate.ts): on PGlite, which only this process
+ * writes, the poller asks the database nothing between two writes until its work falls due.
+ */
+export function dueGate(): DueGate {
+  return createDueGate(async () => (await dbKind()) === "pglite");
 }
 
 /** Installs an already-open database as the singleton (tests); null forgets it. */

@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { pgliteExtensions } from "./extensions";
 import { copyPgliteTemplate, initdbInChild } from "@/contract/db/pglite-template";
-import { watchWrites } from "./write-epoch";
+import { watchWrites } from "@/contract/db/write-epoch";
 
 /**
  * PGlite's buffer cache. Its default, 128 MB, is WebAssembly memory that once touched stays
@@ -35,7 +35,7 @@ export async function openPglite(where: string | { image: Blob }) {
   };
   const pg = typeof where === "string" ? new PGlite(where, options) : new PGlite("memory://", { ...options, loadDataDir: where.image });
   yieldWhileHeldTooLong(pg);
-  // Every write counted, so what was read can be kept until the next one (./write-epoch.ts).
+  // Every write counted, so what was read can be kept until the next one (contract/db/write-epoch.ts).
   watchWrites(pg);
   return pg;
 }

@@ -3,7 +3,8 @@ import { eq } from "drizzle-orm";
 import { readBodyBytes, BodyTooLargeError } from "@/contract/http/read-body";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { isAppError } from "@/lib/errors";
-import { db, type Db } from "@/lib/server/db";
+import type { DueGate } from "@/contract/db/due-gate";
+import { db, dueGate, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
 import { allDomains } from "@/lib/server/domains/manage";
@@ -11,7 +12,7 @@ import { service } from "@/lib/server/service";
 import { roomBeforeDownload, type DmarcCaps } from "./caps";
 import { DMARC_LIMITS } from "./limits";
 import { parseReport } from "./parse";
-import { claimDmarcJob, finishDmarcJob, retryDmarcJob, type DmarcJob } from "./queue";
+import { claimDmarcJob, finishDmarcJob, nextDmarcJobDue, retryDmarcJob, type DmarcJob } from "./queue";
 import { looksLikeReportAttachment } from "./recognise";
 import { refuse } from "./refusal";
 import { nameSources } from "./reverse-dns";
@@ -88,11 +89,11 @@ export async function runDmarcJob(d: Db, job: DmarcJob, opts: DmarcJobOptions = 
   }
 }
 
-type State = { instance: string; running: boolean; timer: ReturnType<typeof setTimeout> | null; busy: Promise<number> | null };
+type State = { instance: string; running: boolean; timer: ReturnType<typeof setTimeout> | null; busy: Promise<number> | null; gate: DueGate };
 const KEY = Symbol.for("mail-dashboard.dmarc-jobs");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
-  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null });
+  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null, gate: dueGate() });
 }
 
 const leaseMs = () => Math.max(60_000, 4 * env().SERVICE_TIMEOUT_MS);
@@ -120,7 +121,10 @@ function wake(delayMs: number): void {
   if (s.timer) clearTimeout(s.timer);
   s.timer = setTimeout(() => {
     s.timer = null;
-    void runDmarcJobs()
+    // The due gate: on PGlite, nothing is asked of the database between writes until a job falls due.
+    void s.gate
+      .due(async () => nextDmarcJobDue(await db()))
+      .then((due) => (due ? runDmarcJobs() : 0))
       .then((ran) => wake(ran > 0 ? 0 : IDLE_POLL_MS))
       .catch((e) => {
         console.warn(`dmarc: ${safeErrorSummary(e)}`);
@@ -132,6 +136,7 @@ function wake(delayMs: number): void {
 
 /** The re-read worker's hint: a report was queued. */
 export function nudgeDmarcJobs(): void {
+  state().gate.wake();
   wake(0);
 }
 

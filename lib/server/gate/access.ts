@@ -8,7 +8,7 @@ import { afterResponse } from "../http/after-response";
 import type { SessionClaims } from "../auth/config";
 import { isSessionLive, LAST_SEEN_EVERY_MS, touchSession } from "../auth/sessions";
 import { db, dbKind, type Db } from "../db";
-import { writeEpoch } from "../db/write-epoch";
+import { writeEpoch } from "@/contract/db/write-epoch";
 import { projects, userProjects, users } from "../db/schema/core";
 import { sessions } from "../db/schema/sessions";
 import { webauthnCredentials } from "../db/schema/passkeys";
@@ -87,7 +87,7 @@ type ActorRow = Awaited<ReturnType<ReturnType<typeof prepareActorQuery>["execute
 
 /**
  * The guard's rows by session, user and project, on PGlite only: kept while no write reached
- * the database since they were read (./db/write-epoch.ts counts every write, whoever made it),
+ * the database since they were read (contract/db/write-epoch.ts counts every write, whoever made it),
  * so a revoked session, a role change, a disabled account or a changed grant is seen by the
  * very next request, as when the row is read every time. The times in the row (idle, maximum
  * age) are checked against the clock on every request. On Postgres the database is shared

@@ -12,7 +12,7 @@ import { createUser, setUserProjects, updateUser } from "../users";
 import { createUserRequest } from "@/lib/schemas/users";
 
 /**
- * The guard keeps its session row between requests on PGlite (access.ts, db/write-epoch.ts):
+ * The guard keeps its session row between requests on PGlite (access.ts, contract/db/write-epoch.ts):
  * each case reads a session twice (kept), writes the way the dashboard does, and the very next
  * read must see the write. Always on PGlite, whatever TEST_DATABASE_URL says: that is where the
  * rows are kept.

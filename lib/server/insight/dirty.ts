@@ -1,5 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
+import { dueAtOf } from "@/contract/db/due-gate";
+import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 
 /**
@@ -32,4 +34,9 @@ export async function markAllOnce(d: Db): Promise<number> {
 export function rowCount(result: unknown): number {
   const r = result as { rowCount?: number | null; affectedRows?: number; count?: number; length?: number };
   return r.rowCount ?? r.affectedRows ?? r.count ?? 0;
+}
+
+/** The refresher's due gate: marks wait now (0), or none does (null). */
+export async function dirtyMarksDue(d: Db): Promise<number | null> {
+  return dueAtOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from insight_dirty) then 0 end)::float8 as at`)));
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { Resolver } from "node:dns/promises";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
+import { dueAtOf } from "@/contract/db/due-gate";
 import { consumerProvider, providerFromMx, type ProviderKey } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
@@ -99,6 +100,11 @@ export async function lookupDueDomains(options: LookupOptions = {}, d?: Db): Pro
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 4, due.length) }, worker));
   return due.length;
+}
+
+/** When the next lookup falls due (epoch ms; null: no domain known): the claim's condition as a time, for the due gate. */
+export async function nextDomainLookupDue(d: Db): Promise<number | null> {
+  return dueAtOf(rowsOf(await d.execute(sql`select (extract(epoch from min(expires_at)) * 1000)::float8 as at from insight_domains`)));
 }
 
 /** Domains of a project's recent mail still waiting for their first lookup: their mail counts as Other until then. */

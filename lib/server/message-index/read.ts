@@ -5,7 +5,7 @@ import type { Message } from "@/lib/schemas/emails";
 import type { Project } from "@/lib/server/gate/access";
 import { afterResponse } from "@/lib/server/http/after-response";
 import { db, dbKind, type Db } from "@/lib/server/db";
-import { writeEpoch } from "@/lib/server/db/write-epoch";
+import { writeEpoch } from "@/contract/db/write-epoch";
 import { env } from "@/lib/server/env";
 import { service } from "@/lib/server/service";
 import { canonicalStatus } from "@/lib/messages/vocabulary";
@@ -102,7 +102,7 @@ function prepareStateQuery(d: Db) {
 
 /**
  * The index's state of one message. With one process on PGlite (`kept`), a state read is kept
- * until the next write to the database, whoever made it (../db/write-epoch.ts counts every
+ * until the next write to the database, whoever made it (contract/db/write-epoch.ts counts every
  * write reaching the engine, and PGlite admits one process): a repeated read of a settled
  * message then asks the database nothing, as the guard keeps its session row. The query is six
  * exchanges with the engine: a no-cache read and its after-response work cost 2.95 ms of CPU

@@ -1,6 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
+import { dueAtOf } from "@/contract/db/due-gate";
 import type { Db } from "@/lib/server/db";
 
 /**
@@ -127,6 +128,24 @@ export async function clearPause(d: Db, projectId: string): Promise<void> {
 export async function pauses(d: Db): Promise<Map<string, Date>> {
   const rows = rowsOf(await d.execute(sql`select project_id, until from reread_pauses`));
   return new Map(rows.map((r) => [String(r.project_id), r.until instanceof Date ? r.until : new Date(String(r.until))]));
+}
+
+/**
+ * When a read is or becomes due that some instance could take (epoch ms; null when no read
+ * waits): anyDue's condition as a time, for the worker's due gate. A claimed read counts from
+ * the end of its lease, a paused project's from the end of its pause.
+ */
+export async function nextRereadDue(d: Db): Promise<number | null> {
+  return dueAtOf(
+    rowsOf(
+      await d.execute(sql`
+        select (extract(epoch from min(greatest(
+                 r.due_at,
+                 case when r.claimed_by is not null then r.lease_until end,
+                 (select p.until from reread_pauses p where p.project_id = r.project_id)))) * 1000)::float8 as at
+          from message_rereads r`),
+    ),
+  );
 }
 
 /** Whether a read is due now that some instance could take (its project not paused). */

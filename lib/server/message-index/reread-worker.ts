@@ -2,7 +2,8 @@ import "server-only";
 import { asc } from "drizzle-orm";
 import { isAppError } from "@/lib/errors";
 import { safeErrorSummary } from "@/contract/log/safe-error";
-import { db, type Db } from "@/lib/server/db";
+import type { DueGate } from "@/contract/db/due-gate";
+import { db, dueGate, type Db } from "@/lib/server/db";
 import { projects } from "@/lib/server/db/schema/core";
 import { env } from "@/lib/server/env";
 import { refusedByService, removeDisownedPlaceholder } from "./disowned";
@@ -12,7 +13,7 @@ import { service } from "@/lib/server/service";
 import { nudgeDmarcJobs } from "@/lib/server/dmarc/job";
 import { queueDmarcReport } from "@/lib/server/dmarc/queue";
 import { looksLikeAggregateReport } from "@/lib/server/dmarc/recognise";
-import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProject, pauses, releaseReread, type Reread } from "./reread-queue";
+import { anyDue, claimRereads, clearPause, dropReread, finishReread, nextRereadDue, pauseProject, pauses, releaseReread, type Reread } from "./reread-queue";
 
 /**
  * The re-read worker: reads queued messages back from the service and indexes the answer as
@@ -21,7 +22,9 @@ import { anyDue, claimRereads, clearPause, dropReread, finishReread, pauseProjec
  * for everyone sharing the database (Retry-After, or a doubling back-off), other failures
  * back off per message. It runs in the background of each dashboard process
  * (lib/server/event-stream/background.ts); the ingest nudges it, and it looks for due work every
- * IDLE_POLL_MS otherwise, so reads another instance queued or a restart left are found.
+ * IDLE_POLL_MS otherwise, so reads another instance queued or a restart left are found. After a
+ * pass that started nothing, that look is the due gate's (lib/server/db dueGate): on PGlite it
+ * asks the database nothing until a write comes or a queued read falls due.
  */
 const IDLE_POLL_MS = 1_000;
 /** A message the service refuses (./disowned.ts) is tried this many times (it may not be readable yet). */
@@ -42,6 +45,9 @@ type State = {
   inFlight: Set<Promise<void>>;
   buckets: Map<string, Bucket>;
   warned: Set<string>;
+  gate: DueGate;
+  /** Whether the last pass started nothing: the next look goes through the gate. */
+  idle: boolean;
 };
 
 // On globalThis: the ingest route (which nudges) and instrumentation (which runs it) are separate bundles.
@@ -57,6 +63,8 @@ function state(): State {
     inFlight: new Set(),
     buckets: new Map(),
     warned: new Set(),
+    gate: dueGate(),
+    idle: false,
   });
 }
 
@@ -164,6 +172,15 @@ export async function runRereadTick(): Promise<number> {
   return s.ticking;
 }
 
+/** A pass, unless the last one started nothing and the gate says no read has fallen due since. */
+async function tickIfDue(): Promise<number> {
+  const s = state();
+  if (s.idle && !(await s.gate.due(async () => nextRereadDue(await db())))) return 0;
+  const started = await runRereadTick();
+  s.idle = started === 0;
+  return started;
+}
+
 /** Schedules the next pass in `delayMs`, unless one is due sooner. */
 function wake(delayMs: number): void {
   const s = state();
@@ -175,7 +192,7 @@ function wake(delayMs: number): void {
   s.timer = setTimeout(() => {
     s.timer = null;
     s.wakeAt = Infinity;
-    void runRereadTick()
+    void tickIfDue()
       .then((started) => wake(started > 0 ? 0 : untilTokens() ?? IDLE_POLL_MS))
       .catch((e) => {
         console.warn(`re-read: ${safeErrorSummary(e)}`);
@@ -200,6 +217,7 @@ function untilTokens(): number | null {
 
 /** The ingest's hint: a read was queued `delayMs` from now. */
 export function nudgeRereads(delayMs = 0): void {
+  state().gate.wake();
   wake(delayMs);
 }
 

@@ -60,14 +60,22 @@ describe("scanMessages", () => {
   });
 });
 
-describe("the dashboard's migrations", () => {
+describe("both programs' migrations", () => {
   // A SELECT of a function that writes would be taken for a read (scanMessages): keep it so that none exists.
-  it("define no function but triggers", () => {
-    const dir = path.resolve(__dirname, "../../../drizzle");
-    const functions = readdirSync(dir)
+  const functionsIn = (dir: string) =>
+    readdirSync(dir)
       .filter((f) => f.endsWith(".sql"))
       .flatMap((f) => [...readFileSync(path.join(dir, f), "utf8").matchAll(/create\s+(?:or\s+replace\s+)?(?:function|procedure)[^;]*?(returns\s+\w+|language)/gi)].map((m) => `${f}: ${m[0].slice(0, 80)}`));
+
+  it("the dashboard's define no function but triggers", () => {
+    const functions = functionsIn(path.resolve(__dirname, "../../drizzle"));
     expect(functions.length).toBeGreaterThan(0);
     expect(functions.filter((f) => !/returns\s+trigger/i.test(f))).toEqual([]);
+  });
+
+  it("the service's define no function at all", () => {
+    const dir = path.resolve(__dirname, "../../service/db/migrations");
+    expect(readdirSync(dir).filter((f) => f.endsWith(".sql")).length).toBeGreaterThan(0);
+    expect(functionsIn(dir)).toEqual([]);
   });
 });

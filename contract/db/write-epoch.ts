@@ -1,12 +1,13 @@
-import "server-only";
-
 /**
  * A number that moves whenever a PGlite database of this process may have changed, so a value
- * read from it can be kept while the number stands still (the guard's session row,
- * lib/server/gate/access.ts). PGlite admits one process per data directory, so every write to it
- * passes through its engine here, whoever wrote it: the dashboard's own code, a trigger's
- * cascade (run inside a written statement), a migration. A shared Postgres has writers in
- * other processes and is never watched: there, nothing may be kept on the strength of this.
+ * read from it can be kept while the number stands still (the dashboard guard's session row,
+ * lib/server/gate/access.ts; a background poller's "nothing is due", ./due-gate.ts). PGlite
+ * admits one process per data directory, so every write to it passes through its engine here,
+ * whoever wrote it: the program's own code, a trigger's cascade (run inside a written
+ * statement), a migration. A shared Postgres has writers in other processes and is never
+ * watched: there, nothing may be kept on the strength of this. One count for every PGlite of
+ * the process (the in-process tests open several): a write to any moves it, which only costs
+ * a spare read.
  *
  * Counted where PGlite hands each exchange to its engine (`execProtocolRawSync`, which its
  * query, exec, transaction and raw-protocol paths all end in): an exchange that parses or runs a statement that is
@@ -79,7 +80,7 @@ export function scanMessages(bytes: Uint8Array): { writes: boolean; ends: boolea
 
 type Engine = { execProtocolRawSync: (message: Uint8Array) => unknown };
 
-/** Counts the writes reaching a PGlite instance's engine (lib/server/db/pglite.ts). Once per instance. */
+/** Counts the writes reaching a PGlite instance's engine (lib/server/db/pglite.ts, service/db/client.ts). Once per instance. */
 export function watchWrites(pg: object): void {
   const engine = pg as Engine & { [KEY]?: true };
   if (engine[KEY]) return;

@@ -1,0 +1,92 @@
+import { PGlite } from "@electric-sql/pglite";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { createDueGate } from "./due-gate";
+import { watchWrites } from "./write-epoch";
+
+let pg: PGlite;
+beforeAll(async () => {
+  pg = new PGlite();
+  watchWrites(pg);
+  await pg.exec("create table work (id int primary key, due_at timestamptz not null)");
+});
+afterAll(() => pg.close());
+afterEach(() => vi.useRealTimers());
+
+/** The probe a poller of `work` would ask: its earliest due time, counted. */
+function countedProbe() {
+  const probe = Object.assign(
+    async () => {
+      probe.calls++;
+      const { rows } = await pg.query<{ at: number | null }>("select (extract(epoch from min(due_at)) * 1000)::float8 as at from work");
+      return rows[0]!.at;
+    },
+    { calls: 0 },
+  );
+  return probe;
+}
+
+describe("a due gate on a database this process alone writes", () => {
+  it("asks nothing while no write comes and nothing falls due, and asks again after any write", async () => {
+    await pg.exec("delete from work");
+    const gate = createDueGate(() => true);
+    const probe = countedProbe();
+    expect(await gate.due(probe)).toBe(false);
+    for (let i = 0; i < 5; i++) expect(await gate.due(probe)).toBe(false);
+    expect(probe.calls).toBe(1);
+    // A read by anyone changes nothing.
+    await pg.query("select count(*) from work");
+    expect(await gate.due(probe)).toBe(false);
+    expect(probe.calls).toBe(1);
+    // A write by anyone (here not the poller) may have queued work: the next call asks.
+    await pg.query("insert into work values (1, now())");
+    expect(await gate.due(probe)).toBe(true);
+    expect(probe.calls).toBe(2);
+  });
+
+  it("asks again once the earliest due time it was told has come, not before", async () => {
+    await pg.exec("delete from work");
+    const start = Date.now();
+    await pg.query("insert into work values (2, $1)", [new Date(start + 60_000)]);
+    vi.useFakeTimers({ toFake: ["Date"], now: start });
+    const gate = createDueGate(() => true);
+    const probe = countedProbe();
+    expect(await gate.due(probe)).toBe(false);
+    vi.setSystemTime(start + 59_000);
+    expect(await gate.due(probe)).toBe(false);
+    expect(probe.calls).toBe(1);
+    vi.setSystemTime(start + 60_001);
+    expect(await gate.due(probe)).toBe(true);
+    expect(probe.calls).toBe(2);
+  });
+
+  it("does not keep an answer a write made stale while it was read", async () => {
+    await pg.exec("delete from work");
+    const gate = createDueGate(() => true);
+    const probe = countedProbe();
+    const racing = async () => {
+      const at = await probe();
+      await pg.query("insert into work values (3, now())"); // lands after the probe read, before the gate keeps its answer
+      return at;
+    };
+    expect(await gate.due(racing)).toBe(false);
+    expect(await gate.due(probe)).toBe(true);
+  });
+
+  it("asks again after wake()", async () => {
+    await pg.exec("delete from work");
+    const gate = createDueGate(() => true);
+    const probe = countedProbe();
+    await gate.due(probe);
+    gate.wake();
+    await gate.due(probe);
+    expect(probe.calls).toBe(2);
+  });
+});
+
+it("on a database other processes write (Postgres), the gate asks at every call", async () => {
+  await pg.exec("delete from work");
+  const gate = createDueGate(() => false);
+  const probe = countedProbe();
+  for (let i = 0; i < 3; i++) expect(await gate.due(probe)).toBe(false);
+  expect(probe.calls).toBe(3);
+});
