@@ -31,6 +31,8 @@ export interface Stack {
   smtpPort: number | null;
   admin: { email: string; password: string };
   tmpDir: string;
+  /** Each server's process id, which leads its process group (groupCpuMs in ./proc-cpu.ts). */
+  pids: { service: number | undefined; dashboard: number | undefined };
   stop(): Promise<void>;
 }
 
@@ -185,7 +187,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     children.push(dashboard);
     await waitForHealth(`${baseURL}/api/health`, dashboard, 120_000);
 
-    return { target: options.target ?? "bundled", baseURL, serviceURL, serviceKey, projects, serviceEnvFile, smtpPort, admin, tmpDir, stop };
+    const pids = { service: started.child.process.pid, dashboard: dashboard.process.pid };
+    return { target: options.target ?? "bundled", baseURL, serviceURL, serviceKey, projects, serviceEnvFile, smtpPort, admin, tmpDir, pids, stop };
   } catch (error) {
     await stop();
     throw error;
