@@ -12,13 +12,13 @@ beforeAll(async () => {
 afterAll(() => pg.close());
 afterEach(() => vi.useRealTimers());
 
-/** The probe a poller of `work` would ask: its earliest due time, counted. */
+/** The probe a poller of `work` would ask: how long until its earliest due time, counted. */
 function countedProbe() {
   const probe = Object.assign(
     async () => {
       probe.calls++;
-      const { rows } = await pg.query<{ at: number | null }>("select (extract(epoch from min(due_at)) * 1000)::float8 as at from work");
-      return rows[0]!.at;
+      const { rows } = await pg.query<{ in_ms: number | null }>("select (extract(epoch from min(due_at) - now()) * 1000)::float8 as in_ms from work");
+      return rows[0]!.in_ms;
     },
     { calls: 0 },
   );
@@ -43,20 +43,28 @@ describe("a due gate on a database this process alone writes", () => {
     expect(probe.calls).toBe(2);
   });
 
-  it("asks again once the earliest due time it was told has come, not before", async () => {
+  it("asks again once the time it was told has passed, not before", async () => {
     await pg.exec("delete from work");
+    await pg.query("insert into work values (2, now() + interval '60 seconds')");
     const start = Date.now();
-    await pg.query("insert into work values (2, $1)", [new Date(start + 60_000)]);
+    // Only this process's clock moves: the database still answers from its own.
     vi.useFakeTimers({ toFake: ["Date"], now: start });
     const gate = createDueGate(() => true);
     const probe = countedProbe();
     expect(await gate.due(probe)).toBe(false);
-    vi.setSystemTime(start + 59_000);
+    vi.setSystemTime(start + 55_000);
     expect(await gate.due(probe)).toBe(false);
     expect(probe.calls).toBe(1);
-    vi.setSystemTime(start + 60_001);
-    expect(await gate.due(probe)).toBe(true);
+    vi.setSystemTime(start + 61_000);
+    await gate.due(probe);
     expect(probe.calls).toBe(2);
+  });
+
+  it("answers due when the probe says the time has come", async () => {
+    await pg.exec("delete from work");
+    await pg.query("insert into work values (4, now() - interval '1 second')");
+    const gate = createDueGate(() => true);
+    expect(await gate.due(countedProbe())).toBe(true);
   });
 
   it("does not keep an answer a write made stale while it was read", async () => {
@@ -89,4 +97,15 @@ it("on a database other processes write (Postgres), the gate asks at every call"
   const probe = countedProbe();
   for (let i = 0; i < 3; i++) expect(await gate.due(probe)).toBe(false);
   expect(probe.calls).toBe(3);
+});
+
+it("an answer kept on a watched database is not trusted once the database is no longer watched", async () => {
+  await pg.exec("delete from work");
+  let watched = true;
+  const gate = createDueGate(() => watched);
+  const probe = countedProbe();
+  expect(await gate.due(probe)).toBe(false);
+  watched = false; // the process moved to a database others write (tests switch databases)
+  await gate.due(probe);
+  expect(probe.calls).toBe(2);
 });

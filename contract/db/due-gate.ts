@@ -7,7 +7,7 @@ import { writeEpoch } from "./write-epoch";
  * A poller that claims its work with an UPDATE writes even when it finds nothing, and an idle
  * server's pollers kept PGlite busy that way several times a second (the dashboard about 16
  * statements a second, the local service's job claim five times a second). With a gate, a
- * poller first asks a read-only `probe` when work next falls due, and claims only when that
+ * poller first asks a read-only `probe` how long until work falls due, and claims only when that
  * time has come. On a database this process alone writes (PGlite: `watched`), the answer holds
  * until either the next write reaches it (./write-epoch.ts counts every write, whoever made
  * it) or the time it named comes: until then `due()` answers false without a query. Nothing
@@ -16,28 +16,31 @@ import { writeEpoch } from "./write-epoch";
  */
 export type DueGate = {
   /** Whether work is due now: the probe's answer, or its last one while that still holds. */
-  due(probe: () => Promise<number | null>): Promise<boolean>;
+  due(probe: DueProbe): Promise<boolean>;
   /** Forgets the last answer (this process was told of new work). */
   wake(): void;
 };
 
 /**
- * `watched()`: whether every write to the database passes this process (PGlite). The probe
- * answers the earliest time, in epoch milliseconds, at which some work is or becomes due (a
- * time already past means now), or null when there is none at all.
+ * How long until some work is or becomes due, in milliseconds, as the database reckons it (zero
+ * or less: now), or null when there is none at all. Reckoned by the database against its own
+ * clock (`dueInOf`), so a server whose clock differs from the database's still claims on time.
  */
+export type DueProbe = () => Promise<number | null>;
+
+/** `watched()`: whether every write to the database passes this process (PGlite). */
 export function createDueGate(watched: () => boolean | Promise<boolean>): DueGate {
   let known: { epoch: number; until: number } | null = null;
   return {
     async due(probe) {
-      if (known && writeEpoch() === known.epoch && Date.now() < known.until) return false;
+      // `watched` asked again: a process that moved to another database (tests) must not rest on an answer from the last.
+      if (known && writeEpoch() === known.epoch && Date.now() < known.until && (await watched())) return false;
       known = null;
       // Read before the probe: a write landing while it runs makes the next call ask again.
       const epoch = writeEpoch();
-      const at = await probe();
-      const until = at === null ? Infinity : at;
-      if (until <= Date.now()) return true;
-      if (await watched()) known = { epoch, until };
+      const inMs = await probe();
+      if (inMs !== null && inMs <= 0) return true;
+      if (await watched()) known = { epoch, until: inMs === null ? Infinity : Date.now() + inMs };
       return false;
     },
     wake() {
@@ -47,10 +50,10 @@ export function createDueGate(watched: () => boolean | Promise<boolean>): DueGat
 }
 
 /**
- * The probe's SQL answer read as epoch milliseconds: a column `at` holding
- * `extract(epoch from <timestamptz>) * 1000` cast to float8, null when nothing waits.
+ * A probe's SQL answer: a column `in_ms` holding `extract(epoch from <due time> - now()) * 1000`
+ * cast to float8 (zero for "now"), null when nothing waits.
  */
-export function dueAtOf(rows: { at?: unknown }[]): number | null {
-  const at = rows[0]?.at;
-  return at === null || at === undefined ? null : Number(at);
+export function dueInOf(rows: { in_ms?: unknown }[]): number | null {
+  const inMs = rows[0]?.in_ms;
+  return inMs === null || inMs === undefined ? null : Number(inMs);
 }

@@ -4,7 +4,7 @@ import { jobs } from "../db/schema";
 import type { Deps } from "../context";
 import { safeErrorSummary } from "../../contract/log/safe-error";
 import { rowsOf } from "../../contract/db-rows";
-import { createDueGate, dueAtOf } from "../../contract/db/due-gate";
+import { createDueGate, dueInOf } from "../../contract/db/due-gate";
 
 /** A job's work. Throwing retries it with backoff; returning ends it. */
 export type JobHandler = (deps: Deps, payload: Record<string, unknown>, attempt: number) => Promise<void>;
@@ -47,7 +47,7 @@ async function claim(db: Db, limit: number): Promise<ClaimedJob[]> {
 }
 
 /**
- * When the next job is or becomes due (epoch ms), null when the queue is empty: the claim's
+ * How long until the next job is due (ms, zero or less: now), null when the queue is empty: the claim's
  * condition read without writing, so an idle worker's look changes nothing (the due gate,
  * contract/db/due-gate.ts). An unlocked job is due at its run_at (the partial index), a locked
  * one once its lease has run out too.
@@ -57,8 +57,8 @@ async function nextDue(db: Db): Promise<number | null> {
     select (extract(epoch from least(
       (select min(run_at) from jobs where locked_until is null),
       (select min(greatest(run_at, locked_until)) from jobs where locked_until is not null)
-    )) * 1000)::float8 as at`);
-  return dueAtOf(rowsOf<{ at: unknown }>(result));
+    ) - now()) * 1000)::float8 as in_ms`);
+  return dueInOf(rowsOf<{ in_ms: unknown }>(result));
 }
 
 async function finish(db: Db, id: number) {

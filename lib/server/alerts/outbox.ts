@@ -1,7 +1,7 @@
 import "server-only";
 import { eq, sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import { AppError, isAppError } from "@/lib/errors";
 import type { Level, Metric } from "@/lib/insight/thresholds";
 import type { DestinationPolicy } from "@/contract/net/destination";
@@ -62,12 +62,12 @@ async function claim(d: Db, instance: string, limit: number): Promise<Claimed[]>
   }));
 }
 
-/** When the next notification falls due (epoch ms; null: none pending): the claim's condition as a time, for the due gate. */
+/** How long until the next notification falls due (ms; null: none pending): the claim's condition as a time, for the due gate. */
 export async function nextAlertDue(d: Db): Promise<number | null> {
-  return dueAtOf(
+  return dueInOf(
     rowsOf(
       await d.execute(sql`
-        select (extract(epoch from min(greatest(next_attempt_at, case when claimed_by is not null then lease_until end))) * 1000)::float8 as at
+        select (extract(epoch from min(greatest(next_attempt_at, case when claimed_by is not null then lease_until end)) - now()) * 1000)::float8 as in_ms
           from alert_deliveries where status = 'pending'`),
     ),
   );

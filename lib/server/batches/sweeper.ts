@@ -2,7 +2,7 @@ import "server-only";
 import { safeErrorSummary } from "@/contract/log/safe-error";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import { db, dueGate, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
 import { isRunningHere, runJob } from "./runner";
@@ -36,8 +36,8 @@ export async function sweepJobs(): Promise<string[]> {
 }
 
 /** The sweeper's due gate: a job still preparing or running may need it now (0); with none, nothing can (null). */
-async function openJobsDue(d: Db): Promise<number | null> {
-  return dueAtOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from batch_jobs where status in ('preparing', 'running')) then 0 end)::float8 as at`)));
+export async function openJobsDue(d: Db): Promise<number | null> {
+  return dueInOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from batch_jobs where status in ('preparing', 'running')) then 0 end)::float8 as in_ms`)));
 }
 
 const SWEEPER = Symbol.for("mail-dashboard.batch-sweeper");

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
 import { db } from "@/lib/server/db";
 import { useTestDb } from "@/lib/server/db/test-db";
+import { nextAlertDue, sendDueAlerts } from "@/lib/server/alerts/outbox";
+import { openJobsDue } from "@/lib/server/batches/sweeper";
 import { claimDmarcJob, nextDmarcJobDue } from "@/lib/server/dmarc/queue";
 import { dirtyMarksDue } from "@/lib/server/insight/dirty";
 import { nextDomainLookupDue } from "@/lib/server/insight/domains";
@@ -27,9 +29,10 @@ beforeAll(async () => {
 afterAll(() => dispose());
 
 const inMs = (ms: number) => sql`now() + (${String(ms)}::int * interval '1 millisecond')`;
-const near = (at: number | null, ms: number) => {
-  expect(at).not.toBeNull();
-  expect(Math.abs(at! - (Date.now() + ms))).toBeLessThan(5_000);
+/** A probe's answer: about `ms` from now, as the database reckons it. */
+const near = (inMs: number | null, ms: number) => {
+  expect(inMs).not.toBeNull();
+  expect(Math.abs(inMs! - ms)).toBeLessThan(5_000);
 };
 
 describe("the re-read worker's probe", () => {
@@ -41,7 +44,7 @@ describe("the re-read worker's probe", () => {
     near(await nextRereadDue(d), 60_000);
     expect(await claimRereads(d, projectId, 10, "probe-test", 30_000)).toEqual([]);
     await d.execute(sql`insert into message_rereads (project_id, message_id, reason, due_at) values (${projectId}, 'm-now', 'event', now() - interval '1 second')`);
-    expect(await nextRereadDue(d)).toBeLessThanOrEqual(Date.now());
+    expect(await nextRereadDue(d)).toBeLessThanOrEqual(0);
   });
 
   it("counts a claimed read from the end of its lease, and a paused project's from the end of its pause", async () => {
@@ -51,7 +54,7 @@ describe("the re-read worker's probe", () => {
     expect((await claimRereads(d, projectId, 10, "probe-test", 120_000)).map((r) => r.messageId)).toEqual(["m-claimed"]);
     near(await nextRereadDue(d), 120_000);
     await d.execute(sql`update message_rereads set claimed_by = null, lease_until = null`);
-    expect(await nextRereadDue(d)).toBeLessThanOrEqual(Date.now());
+    expect(await nextRereadDue(d)).toBeLessThanOrEqual(0);
     await d.execute(sql`insert into reread_pauses (project_id, until, strikes) values (${projectId}, ${inMs(90_000)}, 1)`);
     near(await nextRereadDue(d), 90_000);
     await d.execute(sql`delete from reread_pauses`);
@@ -69,7 +72,7 @@ describe("the DMARC job's probe", () => {
     near(await nextDmarcJobDue(d), 60_000);
     expect(await claimDmarcJob(d, "probe-test", 60_000)).toBeNull();
     await d.execute(sql`update dmarc_jobs set due_at = now() - interval '1 second' where message_id = 'r-later'`);
-    expect(await nextDmarcJobDue(d)).toBeLessThanOrEqual(Date.now());
+    expect(await nextDmarcJobDue(d)).toBeLessThanOrEqual(0);
     expect((await claimDmarcJob(d, "probe-test", 150_000))?.messageId).toBe("r-later");
     near(await nextDmarcJobDue(d), 150_000);
   });
@@ -91,5 +94,46 @@ describe("the insight probes", () => {
     expect(await nextDomainLookupDue(d)).toBeNull();
     await d.execute(sql`insert into insight_domains (domain, source, expires_at) values ('later.example', 'mx', ${inMs(60_000)}), ('much-later.example', 'mx', ${inMs(600_000)})`);
     near(await nextDomainLookupDue(d), 60_000);
+  });
+});
+
+describe("the alert outbox's probe", () => {
+  it("leaves out what is sent, counts a pending notification from its next attempt, a claimed one from its lease's end", async () => {
+    const d = await db();
+    await d.execute(sql`delete from alert_deliveries`);
+    await d.execute(sql`delete from alert_events`);
+    expect(await nextAlertDue(d)).toBeNull();
+    await d.execute(sql`
+      insert into alert_events (id, project_id, metric, episode, level, previous_level, kind, "window", windows)
+      values ('ae-probe', ${projectId}, 'bounce', 1, 'warning', 'ok', 'raised', '24h', '[]'::jsonb)`);
+    const delivery = (id: string, status: string, next: ReturnType<typeof inMs>, claim = sql`null, null`) => sql`
+      insert into alert_deliveries (id, alert_event_id, project_id, channel, target, idempotency_key, status, next_attempt_at, claimed_by, lease_until)
+      values (${id}, 'ae-probe', ${projectId}, 'webhook', ${`https://hooks.example/${id}`}, ${id}, ${status}, ${next}, ${claim})`;
+    await d.execute(delivery("ad-sent", "sent", inMs(-60_000)));
+    expect(await nextAlertDue(d)).toBeNull();
+    await d.execute(delivery("ad-later", "pending", inMs(60_000)));
+    near(await nextAlertDue(d), 60_000);
+    // The outbox's own pass takes nothing then: nothing is due.
+    expect(await sendDueAlerts({ d, instance: "probe-test" })).toEqual({ sent: 0, failed: 0, retrying: 0, skipped: 0 });
+    await d.execute(delivery("ad-claimed", "pending", inMs(-1_000), sql`'someone', ${inMs(30_000)}`));
+    near(await nextAlertDue(d), 30_000);
+  });
+});
+
+describe("the batch sweeper's probe", () => {
+  it("due while a job is preparing or running, null once every job is done", async () => {
+    const d = await db();
+    await d.execute(sql`delete from batch_jobs`);
+    expect(await openJobsDue(d)).toBeNull();
+    const job = (id: string, status: string) => sql`
+      insert into batch_jobs (id, project_id, project_external_id, kind, status, total_rows, created_by_email)
+      values (${id}, ${projectId}, 'probes', 'send', ${status}, 1, 'probe@example.com')`;
+    await d.execute(job("bj-done", "done"));
+    expect(await openJobsDue(d)).toBeNull();
+    await d.execute(job("bj-preparing", "preparing"));
+    expect(await openJobsDue(d)).toBe(0);
+    await d.execute(sql`update batch_jobs set status = 'running' where id = 'bj-preparing'`);
+    expect(await openJobsDue(d)).toBe(0);
+    await d.execute(sql`delete from batch_jobs`);
   });
 });

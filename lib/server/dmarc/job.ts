@@ -89,11 +89,16 @@ export async function runDmarcJob(d: Db, job: DmarcJob, opts: DmarcJobOptions = 
   }
 }
 
-type State = { instance: string; running: boolean; timer: ReturnType<typeof setTimeout> | null; busy: Promise<number> | null; gate: DueGate };
+type State = { instance: string; running: boolean; timer: ReturnType<typeof setTimeout> | null; busy: Promise<number> | null; gate: DueGate; probing: Promise<boolean> | null };
 const KEY = Symbol.for("mail-dashboard.dmarc-jobs");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
-  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null, gate: dueGate() });
+  // A state made by an older build of this module (a development reload) gets the newer fields.
+  if (holder[KEY]) {
+    holder[KEY].gate ??= dueGate();
+    holder[KEY].probing ??= null;
+  }
+  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null, gate: dueGate(), probing: null });
 }
 
 const leaseMs = () => Math.max(60_000, 4 * env().SERVICE_TIMEOUT_MS);
@@ -122,9 +127,11 @@ function wake(delayMs: number): void {
   s.timer = setTimeout(() => {
     s.timer = null;
     // The due gate: on PGlite, nothing is asked of the database between writes until a job falls due.
-    void s.gate
-      .due(async () => nextDmarcJobDue(await db()))
-      .then((due) => (due ? runDmarcJobs() : 0))
+    s.probing = s.gate.due(async () => nextDmarcJobDue(await db()));
+    void s.probing
+      .finally(() => (s.probing = null))
+      // Stopped while the gate looked: no pass starts after a stop.
+      .then((due) => (due && s.running ? runDmarcJobs() : 0))
       .then((ran) => wake(ran > 0 ? 0 : IDLE_POLL_MS))
       .catch((e) => {
         console.warn(`dmarc: ${safeErrorSummary(e)}`);
@@ -144,6 +151,7 @@ export function startDmarcJobs(): void {
   const s = state();
   if (s.running) return;
   s.running = true;
+  s.gate.wake();
   wake(IDLE_POLL_MS);
 }
 
@@ -152,5 +160,6 @@ export async function stopDmarcJobs(): Promise<void> {
   s.running = false;
   if (s.timer) clearTimeout(s.timer);
   s.timer = null;
+  if (s.probing) await s.probing.catch(() => false);
   if (s.busy) await s.busy.catch(() => 0);
 }

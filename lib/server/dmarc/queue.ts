@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import type { Db } from "@/lib/server/db";
 
 /**
@@ -37,12 +37,12 @@ export async function claimDmarcJob(d: Db, instance: string, leaseMs: number): P
   return r ? { projectId: String(r.project_id), messageId: String(r.message_id), attempts: Number(r.attempts) } : null;
 }
 
-/** When the next job falls due (epoch ms; null: none open): the claim's condition as a time, for the due gate. */
+/** How long until the next job falls due (ms; null: none open): the claim's condition as a time, for the due gate. */
 export async function nextDmarcJobDue(d: Db): Promise<number | null> {
-  return dueAtOf(
+  return dueInOf(
     rowsOf(
       await d.execute(sql`
-        select (extract(epoch from min(greatest(due_at, case when claimed_by is not null then lease_until end))) * 1000)::float8 as at
+        select (extract(epoch from min(greatest(due_at, case when claimed_by is not null then lease_until end)) - now()) * 1000)::float8 as in_ms
           from dmarc_jobs where outcome is null`),
     ),
   );

@@ -1,6 +1,6 @@
 import "server-only";
 import { sql } from "drizzle-orm";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import { rowsOf } from "@/contract/db-rows";
 import type { Db } from "@/lib/server/db";
 
@@ -38,5 +38,5 @@ export function rowCount(result: unknown): number {
 
 /** The refresher's due gate: marks wait now (0), or none does (null). */
 export async function dirtyMarksDue(d: Db): Promise<number | null> {
-  return dueAtOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from insight_dirty) then 0 end)::float8 as at`)));
+  return dueInOf(rowsOf(await d.execute(sql`select (case when exists (select 1 from insight_dirty) then 0 end)::float8 as in_ms`)));
 }

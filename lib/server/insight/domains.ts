@@ -2,7 +2,7 @@ import "server-only";
 import { Resolver } from "node:dns/promises";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import { consumerProvider, providerFromMx, type ProviderKey } from "@/lib/insight/providers";
 import { db, type Db } from "@/lib/server/db";
 import { env } from "@/lib/server/env";
@@ -102,9 +102,9 @@ export async function lookupDueDomains(options: LookupOptions = {}, d?: Db): Pro
   return due.length;
 }
 
-/** When the next lookup falls due (epoch ms; null: no domain known): the claim's condition as a time, for the due gate. */
+/** How long until the next lookup falls due (ms; null: no domain known): the claim's condition as a time, for the due gate. */
 export async function nextDomainLookupDue(d: Db): Promise<number | null> {
-  return dueAtOf(rowsOf(await d.execute(sql`select (extract(epoch from min(expires_at)) * 1000)::float8 as at from insight_domains`)));
+  return dueInOf(rowsOf(await d.execute(sql`select (extract(epoch from min(expires_at) - now()) * 1000)::float8 as in_ms from insight_domains`)));
 }
 
 /** Domains of a project's recent mail still waiting for their first lookup: their mail counts as Other until then. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "@/contract/db-rows";
-import { dueAtOf } from "@/contract/db/due-gate";
+import { dueInOf } from "@/contract/db/due-gate";
 import type { Db } from "@/lib/server/db";
 
 /**
@@ -131,18 +131,18 @@ export async function pauses(d: Db): Promise<Map<string, Date>> {
 }
 
 /**
- * When a read is or becomes due that some instance could take (epoch ms; null when no read
+ * How long until a read is due that some instance could take (ms; null when no read
  * waits): anyDue's condition as a time, for the worker's due gate. A claimed read counts from
  * the end of its lease, a paused project's from the end of its pause.
  */
 export async function nextRereadDue(d: Db): Promise<number | null> {
-  return dueAtOf(
+  return dueInOf(
     rowsOf(
       await d.execute(sql`
         select (extract(epoch from min(greatest(
                  r.due_at,
                  case when r.claimed_by is not null then r.lease_until end,
-                 (select p.until from reread_pauses p where p.project_id = r.project_id)))) * 1000)::float8 as at
+                 (select p.until from reread_pauses p where p.project_id = r.project_id))) - now()) * 1000)::float8 as in_ms
           from message_rereads r`),
     ),
   );

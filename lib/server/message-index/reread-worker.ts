@@ -48,12 +48,19 @@ type State = {
   gate: DueGate;
   /** Whether the last pass started nothing: the next look goes through the gate. */
   idle: boolean;
+  /** A look of the gate under way, which a stop waits for. */
+  probing: Promise<boolean> | null;
 };
 
 // On globalThis: the ingest route (which nudges) and instrumentation (which runs it) are separate bundles.
 const KEY = Symbol.for("mail-dashboard.reread-worker");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
+  // A state made by an older build of this module (a development reload) gets the newer fields.
+  if (holder[KEY]) {
+    holder[KEY].gate ??= dueGate();
+    holder[KEY].probing ??= null;
+  }
   return (holder[KEY] ??= {
     instance: crypto.randomUUID(),
     running: false,
@@ -65,6 +72,7 @@ function state(): State {
     warned: new Set(),
     gate: dueGate(),
     idle: false,
+    probing: null,
   });
 }
 
@@ -175,7 +183,12 @@ export async function runRereadTick(): Promise<number> {
 /** A pass, unless the last one started nothing and the gate says no read has fallen due since. */
 async function tickIfDue(): Promise<number> {
   const s = state();
-  if (s.idle && !(await s.gate.due(async () => nextRereadDue(await db())))) return 0;
+  if (s.idle) {
+    s.probing = s.gate.due(async () => nextRereadDue(await db()));
+    const due = await s.probing.finally(() => (s.probing = null));
+    // Stopped while the gate looked: no pass starts after a stop.
+    if (!due || !s.running) return 0;
+  }
   const started = await runRereadTick();
   s.idle = started === 0;
   return started;
@@ -225,6 +238,7 @@ export function startRereadWorker(): void {
   const s = state();
   if (s.running) return;
   s.running = true;
+  s.gate.wake();
   wake(0);
 }
 
@@ -235,6 +249,7 @@ export async function stopRereadWorker(): Promise<void> {
   if (s.timer) clearTimeout(s.timer);
   s.timer = null;
   s.wakeAt = Infinity;
+  if (s.probing) await s.probing.catch(() => false);
   if (s.ticking) await s.ticking.catch(() => 0);
   await Promise.allSettled([...s.inFlight]);
 }
