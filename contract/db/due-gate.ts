@@ -16,7 +16,7 @@ import { writeEpoch } from "./write-epoch";
  */
 export type DueGate = {
   /** Whether work is due now: the probe's answer, or its last one while that still holds. */
-  due(probe: DueProbe): Promise<boolean>;
+  due(): Promise<boolean>;
   /** Forgets the last answer (this process was told of new work). */
   wake(): void;
 };
@@ -28,11 +28,11 @@ export type DueGate = {
  */
 export type DueProbe = () => Promise<number | null>;
 
-/** `watched()`: whether every write to the database passes this process (PGlite). */
-export function createDueGate(watched: () => boolean | Promise<boolean>): DueGate {
+/** `watched()`: whether every write to the database passes this process (PGlite); `probe`: the poller's question. */
+export function createDueGate(watched: () => boolean | Promise<boolean>, probe: DueProbe): DueGate {
   let known: { epoch: number; until: number } | null = null;
   return {
-    async due(probe) {
+    async due() {
       // `watched` asked again: a process that moved to another database (tests) must not rest on an answer from the last.
       if (known && writeEpoch() === known.epoch && Date.now() < known.until && (await watched())) return false;
       known = null;

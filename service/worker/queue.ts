@@ -90,7 +90,7 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
   const concurrency = opts.concurrency ?? 16;
   // `watched`: every write to the database passes this process (its own PGlite), so between
   // two writes the worker's poll asks nothing of it (contract/db/due-gate.ts).
-  const gate = createDueGate(() => opts.watched ?? false);
+  const gate = createDueGate(() => opts.watched ?? false, () => nextDue(deps.db));
   const refillBelow = Math.max(1, Math.floor(concurrency / 2));
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
@@ -121,7 +121,7 @@ export function startWorker(deps: Deps, handlers: JobHandlers, opts: { concurren
     do {
       again = false;
       try {
-        if (inFlight.size >= concurrency || !(await gate.due(() => nextDue(deps.db)))) continue;
+        if (inFlight.size >= concurrency || !(await gate.due())) continue;
         while (!stopped && inFlight.size < concurrency) {
           const wanted = concurrency - inFlight.size;
           const claimed = await claim(deps.db, wanted);

@@ -76,12 +76,12 @@ export function startInsightWork(opts: InsightWorkOptions = {}): void {
   };
   /** `run`, once `probe` (the task's claim condition, read-only) says its work is due. */
   const gated = (probe: (d: Db) => Promise<number | null>, run: () => Promise<unknown>) => {
-    const gate = dueGate();
+    const gate = dueGate(probe);
     return async () => {
-      if (await gate.due(async () => probe(await db()))) await run();
+      if (await gate.due()) await run();
     };
   };
-  const refreshGate = dueGate();
+  const refreshGate = dueGate(dirtyMarksDue);
   let backfilled = false;
   let lastPassAt = 0;
   const timers = [
@@ -91,7 +91,7 @@ export function startInsightWork(opts: InsightWorkOptions = {}): void {
       if (!backfilled) {
         await markAllOnce(await db());
         backfilled = true;
-      } else if (!(await refreshGate.due(async () => dirtyMarksDue(await db())))) return;
+      } else if (!(await refreshGate.due())) return;
       lastPassAt = Date.now();
       // A full pass ends early when an export starts meanwhile, so the export's first pages do not wait for it.
       await refreshInsight({ maxBatches: passBatches(exporting), stopWhen: exportsRunningHere });

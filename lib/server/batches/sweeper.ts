@@ -53,13 +53,13 @@ export function startBatchSweeper(everyMs = env().BATCH_SWEEP_MS): void {
   const holder = sweeperHolder();
   if (holder[SWEEPER]) return;
   // On PGlite, an idle dashboard's sweeps ask the database nothing between writes (lib/server/db dueGate).
-  const gate = dueGate();
+  const gate = dueGate(openJobsDue);
   const sweeper: Sweeper = {
     pass: null,
     timer: setInterval(() => {
       if (sweeper.pass) return;
       sweeper.pass = gate
-        .due(async () => openJobsDue(await db()))
+        .due()
         .then((due) => (due ? sweepJobs() : []))
         .catch((e) => console.warn(`batch sweeper: ${safeErrorSummary(e)}`))
         .finally(() => (sweeper.pass = null));

@@ -139,8 +139,8 @@ export async function dbKind(): Promise<Handle["kind"]> {
  * A background poller's gate (contract/db/due-gate.ts): on PGlite, which only this process
  * writes, the poller asks the database nothing between two writes until its work falls due.
  */
-export function dueGate(): DueGate {
-  return createDueGate(async () => (await dbKind()) === "pglite");
+export function dueGate(probe: (d: Db) => Promise<number | null>): DueGate {
+  return createDueGate(async () => (await dbKind()) === "pglite", async () => probe(await db()));
 }
 
 /** Installs an already-open database as the singleton (tests); null forgets it. */

@@ -93,12 +93,7 @@ type State = { instance: string; running: boolean; timer: ReturnType<typeof setT
 const KEY = Symbol.for("mail-dashboard.dmarc-jobs");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
-  // A state made by an older build of this module (a development reload) gets the newer fields.
-  if (holder[KEY]) {
-    holder[KEY].gate ??= dueGate();
-    holder[KEY].probing ??= null;
-  }
-  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null, gate: dueGate(), probing: null });
+  return (holder[KEY] ??= { instance: crypto.randomUUID(), running: false, timer: null, busy: null, gate: dueGate(nextDmarcJobDue), probing: null });
 }
 
 const leaseMs = () => Math.max(60_000, 4 * env().SERVICE_TIMEOUT_MS);
@@ -127,7 +122,7 @@ function wake(delayMs: number): void {
   s.timer = setTimeout(() => {
     s.timer = null;
     // The due gate: on PGlite, nothing is asked of the database between writes until a job falls due.
-    s.probing = s.gate.due(async () => nextDmarcJobDue(await db()));
+    s.probing = s.gate.due();
     void s.probing
       .finally(() => (s.probing = null))
       // Stopped while the gate looked: no pass starts after a stop.

@@ -56,11 +56,6 @@ type State = {
 const KEY = Symbol.for("mail-dashboard.reread-worker");
 function state(): State {
   const holder = globalThis as { [KEY]?: State };
-  // A state made by an older build of this module (a development reload) gets the newer fields.
-  if (holder[KEY]) {
-    holder[KEY].gate ??= dueGate();
-    holder[KEY].probing ??= null;
-  }
   return (holder[KEY] ??= {
     instance: crypto.randomUUID(),
     running: false,
@@ -70,7 +65,7 @@ function state(): State {
     inFlight: new Set(),
     buckets: new Map(),
     warned: new Set(),
-    gate: dueGate(),
+    gate: dueGate(nextRereadDue),
     idle: false,
     probing: null,
   });
@@ -184,7 +179,7 @@ export async function runRereadTick(): Promise<number> {
 async function tickIfDue(): Promise<number> {
   const s = state();
   if (s.idle) {
-    s.probing = s.gate.due(async () => nextRereadDue(await db()));
+    s.probing = s.gate.due();
     const due = await s.probing.finally(() => (s.probing = null));
     // Stopped while the gate looked: no pass starts after a stop.
     if (!due || !s.running) return 0;
