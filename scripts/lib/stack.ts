@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { copyPgliteTemplate } from "../../contract/db/pglite-template";
 import { buildIfStale } from "./build";
-import { startChild, type Child, type Env } from "./child";
+import { startChild, stopInStartOrder, type Child, type Env } from "./child";
 import { readEnvFile } from "./env-file";
 import { BIN, ROOT, nextServerArgs } from "./paths";
 import { freePort } from "./ports";
@@ -139,7 +139,7 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   mkdirSync(options.logDir, { recursive: true });
   const children: Child[] = [];
   const stop = async () => {
-    for (const child of children.reverse()) await child.stop();
+    await stopInStartOrder(children);
     if (!options.keepData) rmSync(tmpDir, { recursive: true, force: true });
   };
 
