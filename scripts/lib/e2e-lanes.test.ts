@@ -60,6 +60,14 @@ describe("the browser suite's lanes", () => {
     ]);
   });
 
+  it("runs the spec that needs the demo's month first, in a lane of its own whose stack has it", () => {
+    const lanes = aloneLanes([{ file: "e2e/batch-check-load.spec.ts", target: "bundled" }, { file: "e2e/demo.spec.ts", target: "bundled" }]);
+    expect(lanes.map((l) => [l.name, l.files, l.demoHistory ?? false])).toEqual([
+      ["bundled-demo", ["e2e/demo.spec.ts"], true],
+      ["bundled-alone", ["e2e/batch-check-load.spec.ts"], false],
+    ]);
+  });
+
   it("never makes more lanes than files", () => {
     expect(planLanes(suiteUnits({ specs: ["e2e/a.spec.ts"], journeys: [] }), { bundled: 3, contrarian: 1 }, {}).map((l) => l.name)).toEqual(["bundled-1"]);
   });

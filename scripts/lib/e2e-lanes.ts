@@ -25,6 +25,18 @@ export const ALONE_MARKER = "@e2e-alone";
 export const runsAlone = (file: string, root = ROOT): boolean => holdsMarker(file, ALONE_MARKER, root);
 
 /**
+ * A spec that runs alone and holds this marker too needs a stack with the bundled service's
+ * 30-day demo history (e2e/demo.spec.ts): it runs in a lane of its own whose stack has the
+ * history on, before the other specs that run alone. That stack starts with theirs, while the
+ * last lane finishes (`startEarly` in ./e2e-run.ts), so the month is handed over beside that
+ * lane's end, on a core it leaves idle, rather than on a machine waiting for it; the lane and
+ * its stack have stopped before the specs that measure latency begin.
+ */
+export const DEMO_HISTORY_MARKER = "@e2e-demo-history";
+
+export const needsDemoHistory = (file: string, root = ROOT): boolean => holdsMarker(file, DEMO_HISTORY_MARKER, root);
+
+/**
  * A spec file that holds this marker waits for the dashboard's alert check to raise an alert
  * (e2e/alerts.spec.ts): its lane's dashboard checks every 2 s. Every other lane keeps the
  * dashboard's own interval: at 2 s the check was 40 % of an idle dashboard's CPU (48 ms a
@@ -88,6 +100,8 @@ export interface Lane {
   files: string[];
   /** Seconds the files took last time, summed (what the plan balanced). */
   estimate: number;
+  /** Its stack has the bundled service's 30-day demo history on (DEMO_HISTORY_MARKER). */
+  demoHistory?: boolean;
   /**
    * The lane after which this one starts, in its place (on a stack of its own, of its own target): a
    * target with little to run (the contrarian's journeys) ends early, and the bundled

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { ensureTestChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { E2E_TIMES, checksAlertsFast, laneChains, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { E2E_TIMES, checksAlertsFast, laneChains, needsDemoHistory, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget, type Stack } from "./stack";
@@ -130,18 +130,22 @@ interface LaneRun {
 }
 
 /**
- * The specs that run alone, in one lane per target: Playwright runs them one after another
- * in one process, so nothing else computes beside any of them, and the stack, the sign-ins
- * and Playwright's start are paid once rather than once per file (about 20 s each). The
- * specs that need more than the lane's stack (the abuse suite, the demo's month) start
- * their own in `beforeAll` and stop it after.
+ * The specs that run alone, in one lane per target, run one after another: Playwright runs
+ * a lane's files one after another in one process, so nothing else computes beside any of
+ * them, and the stack, the sign-ins and Playwright's start are paid once rather than once
+ * per file (about 20 s each). The specs that need more than the lane's stack (the abuse
+ * suite) start their own in `beforeAll` and stop it after. The one that needs the demo's
+ * month (DEMO_HISTORY_MARKER) comes first, in a lane of its own whose stack has it.
  */
-export function aloneLanes(alone: Unit[]): Lane[] {
+export function aloneLanes(alone: Unit[], root?: string): Lane[] {
   const targets = [...new Set(alone.map((u) => u.target))];
-  return targets.map((target) => {
-    const files = alone.filter((u) => u.target === target).map((u) => u.file);
-    return { name: `${target}-alone`, target, files, estimate: 0 };
-  });
+  const lanes = (demoHistory: boolean) =>
+    targets.flatMap((target): Lane[] => {
+      const files = alone.filter((u) => u.target === target && needsDemoHistory(u.file, root) === demoHistory).map((u) => u.file);
+      if (files.length === 0) return [];
+      return [{ name: `${target}-${demoHistory ? "demo" : "alone"}`, target, files, estimate: 0, ...(demoHistory ? { demoHistory } : {}) }];
+    });
+  return [...lanes(true), ...lanes(false)];
 }
 
 /**
@@ -157,8 +161,9 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
     const together = units.filter((u) => !runsAlone(u.file));
     const alone = units.filter((u) => runsAlone(u.file));
     const lanes = laneChains(planLanes(together, laneCounts(), readDurations(), { follow: process.env.E2E_FOLLOW === "1" })).map((chain) => chain.map(run));
-    const solos = aloneLanes(alone).map((lane) => [run(lane)]);
-    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" || solos.length === 0 ? [] : [solos])];
+    // One chain: its lanes one after another.
+    const solos = [aloneLanes(alone).map(run)];
+    return [...(part === "alone" ? [] : [lanes]), ...(part === "lanes" || solos[0].length === 0 ? [] : [solos])];
   }
   if (part === "alone") return [];
   return [targetsFor(args).map((target) => [{ lane: { name: `${target}-1`, target, files: [], estimate: 0 }, args }])];
@@ -185,7 +190,7 @@ export async function runE2E(args: string[], part: SuitePart = "all", options: {
     // Each round's chains side by side, a chain's lanes one after another; the rounds one after another.
     for (const chains of rounds) {
       if (chains.flat().length > 1) {
-        console.log(`${chains.length} lanes side by side (estimated from earlier runs):`);
+        console.log(`${chains.length === 1 ? "Lanes one after another" : `${chains.length} lanes side by side`} (estimated from earlier runs):`);
         for (const chain of chains) console.log(`  ${chain.map(({ lane }) => `${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`).join(", then ")}`);
       }
       const runOne = ({ lane, args: laneArgs }: LaneRun) =>
@@ -255,7 +260,7 @@ function startEarly(lanes: Lane[]): void {
 const laneLogDir = (lane: Lane) => `${LOG_ROOT}/${lane.name}`;
 
 function startLaneStack(lane: Lane): Promise<Stack> {
-  return startStack({ logDir: laneLogDir(lane), target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane) });
+  return startStack({ logDir: laneLogDir(lane), target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane), demoHistory: lane.demoHistory });
 }
 
 async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
@@ -270,12 +275,14 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
   // The other specs were written for the bundled service (its seed, its sandbox addresses);
   // the journeys are written for any service, through their target descriptor.
   const projectArgs = lane.target === "bundled" ? [] : [`--project=${JOURNEYS_PROJECT}`];
+  // The demo's spec signs in as its stack's admin: the personas' sign-ins (the setup project) are not needed.
+  const setupArgs = lane.demoHistory ? ["--no-deps"] : [];
   let code: number | null;
   try {
     const playwright = startChild({
       name: lane.name,
       command: process.execPath,
-      args: [BIN.playwright, "test", ...projectArgs, ...args],
+      args: [BIN.playwright, "test", ...projectArgs, ...setupArgs, ...args],
       cwd: ROOT,
       echo: "prefix",
       logFile: `${logDir}/playwright.log`,
@@ -295,6 +302,7 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
         E2E_PROJECTS: stack.projects.join(","),
         E2E_ADMIN_EMAIL: stack.admin.email,
         E2E_ADMIN_PASSWORD: stack.admin.password,
+        ...(lane.demoHistory ? { E2E_DEMO_HISTORY: "1" } : {}),
         REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
       },
     });
