@@ -139,7 +139,10 @@ export async function startStack(options: StackOptions): Promise<Stack> {
   mkdirSync(options.logDir, { recursive: true });
   const children: Child[] = [];
   const stop = async () => {
-    await stopInStartOrder(children);
+    // A server that ignored SIGTERM cost its grace period: say so, so the next such wait is seen.
+    for (const [name, how] of Object.entries(await stopInStartOrder(children))) {
+      if (how === "killed") console.warn(`[stack] the ${name} did not end within 10 s of SIGTERM and was killed (its log: ${options.logDir})`);
+    }
     if (!options.keepData) rmSync(tmpDir, { recursive: true, force: true });
   };
 
