@@ -1,21 +1,25 @@
 /**
  * `npm test`: the type check (tsc, with the type-level tests), Vitest (unit and integration,
- * PGlite), the database-touching suites again on Postgres when TEST_DATABASE_URL is set (as
- * .ci/run does), and the Playwright suite, with parts side by side where they do not wait on
+ * PGlite), the Playwright suite, and the database-touching suites again on Postgres when
+ * TEST_DATABASE_URL is set (as .ci/run does), with parts side by side where they do not wait on
  * each other:
  *
  *   the build of the dashboard ── type check
- *   Vitest on PGlite ── Vitest on Postgres ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
- *   then, once all of them have ended, the browser specs that measure latency (they run alone).
+ *   Vitest on PGlite ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
+ *                         └ from its last lane: Vitest on Postgres
+ *                                 then, once all of them have ended, the browser specs
+ *                                 that measure latency (they run alone)
  *
  * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
- * Postgres pass and the browser lanes each computes on both cores too, so they run one after
- * the other: side by side on two cores (CI's machine), the lanes and the Postgres pass each
- * took twice as long, so the whole took no less, and browser tests ran out of time waiting on
- * a starved service. The type check follows the build, which writes the route types it
- * reads (.next-e2e/types). Each part's lines are prefixed with its
- * name. Ends with the slowest test files and browser tests, the failed tests named again
- * (CI shows only a run's tail), then one "N passed, N failed"
+ * browser lanes compute on both cores too, so they start after it: side by side on two cores,
+ * each took twice as long, and browser tests ran out of time waiting on a starved service.
+ * The Postgres pass computes as much, but the last lane leaves most of the machine idle (one
+ * lane kept two cores 50-70 % busy), and so does the demo's lane, the first of the specs that
+ * run alone (its month handed over to one dashboard): the pass starts when the lanes are down
+ * to their last, and the specs that measure latency wait for it to end. The type check
+ * follows the build, which writes the route types it reads (.next-e2e/types). Each part's
+ * lines are prefixed with its name. Ends with the slowest test files and browser tests, the
+ * failed tests named again (CI shows only a run's tail), then one "N passed, N failed"
  * line summing all parts; non-zero exit if any failed.
  */
 import { summaryLine, type Counts } from "./lib/counts";
@@ -95,7 +99,18 @@ await withRunLock("test run", async () => {
 
   const pglite = part("Vitest", () => vitest("Vitest", "pglite", [], pgliteEnv));
   const typecheck = afterBuild("Type check", () => runTypecheck({ prefix: "tsc" }));
-  let postgres: Promise<void> = pglite;
+  // The Postgres pass starts once the lanes are down to their last (or have ended).
+  let lastLane = () => {};
+  const lanesThinned = new Promise<void>((resolve) => (lastLane = resolve));
+  const browser = Promise.all([pglite, built]).then(() =>
+    part("Playwright", async () => {
+      const error = await built;
+      if (error) throw error;
+      return browserPart("Playwright", await runE2E([], "lanes", { aloneFollows: true, onLastLane: lastLane }));
+    }),
+  );
+  void browser.then(lastLane);
+  let postgres: Promise<void> = Promise.resolve();
   if (postgresUrl) {
     const helpers = testDatabaseHelpers();
     const name = `Vitest on Postgres (suites using ${helpers.join(", ")})`;
@@ -105,24 +120,19 @@ await withRunLock("test run", async () => {
     // Measured alone on the 2-core machine, interleaved: 140 s and 156 s with three, 159 s and
     // 194 s with two (the same 887 tests, about the same CPU), 159 s with four.
     const workers = ["--maxWorkers", "3"];
-    postgres = Promise.all([pglite, built]).then(() =>
+    postgres = Promise.all([pglite, built, lanesThinned]).then(() =>
       part(name, () => vitest(name, "postgres", ["related", ...helpers, "--passWithNoTests", ...workers], { ...process.env, TEST_DATABASE_URL: postgresUrl })),
     );
   } else {
     console.log("\nTEST_DATABASE_URL is not set: the database suites run on PGlite only (.ci/run also runs them on Postgres).");
   }
-  const browser = Promise.all([postgres, built]).then(() =>
-    part("Playwright", async () => {
-      const error = await built;
-      if (error) throw error;
-      return browserPart("Playwright", await runE2E([], "lanes", { aloneFollows: true }));
-    }),
-  );
-  await Promise.all([pglite, typecheck, browser, postgres]);
-  // The specs that measure latency, once nothing else of the run computes beside them.
-  await afterBuild("Playwright, specs that run alone", async () => {
-    return browserPart("Playwright, specs that run alone", await runE2E([], "alone"));
+  await Promise.all([pglite, typecheck, browser]);
+  // The demo's lane beside the end of the Postgres pass; the specs that measure latency once
+  // nothing else of the run computes beside them.
+  const alone = afterBuild("Playwright, specs that run alone", async () => {
+    return browserPart("Playwright, specs that run alone", await runE2E([], "alone", { quietAfter: postgres }));
   });
+  await Promise.all([alone, postgres]);
 });
 
 printSlowest(files, browserTests);

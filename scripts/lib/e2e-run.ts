@@ -174,8 +174,11 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * starts a service and the built dashboard on fresh data, runs Playwright over its files and
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
+ * `onLastLane` is called once the first round is down to its last lane (or has only one).
+ * `quietAfter` is other work of the run (the Postgres pass): the specs that run alone, but for
+ * the demo's (DEMO_HISTORY_MARKER), start only once it has settled, on a machine left to them.
  */
-export async function runE2E(args: string[], part: SuitePart = "all", options: { aloneFollows?: boolean } = {}): Promise<E2EResult> {
+export async function runE2E(args: string[], part: SuitePart = "all", options: { aloneFollows?: boolean; onLastLane?: () => void; quietAfter?: Promise<unknown> } = {}): Promise<E2EResult> {
   const chromium = await ensureTestChromium();
   const rounds = plan(args, part);
   // The stacks of the specs that run alone, started while the lanes before them finish (see startEarly).
@@ -205,8 +208,14 @@ export async function runE2E(args: string[], part: SuitePart = "all", options: {
         await Promise.all(
           chains.map(async (chain) => {
             const done: E2EResult[] = [];
-            for (const laneRun of chain) done.push(await runOne(laneRun));
-            if (--running === 1) startEarly(next.flat().map(({ lane }) => lane));
+            for (const laneRun of chain) {
+              if (part === "alone" && !laneRun.lane.demoHistory) await options.quietAfter;
+              done.push(await runOne(laneRun));
+            }
+            if (--running === 1) {
+              startEarly(next.flat().map(({ lane }) => lane));
+              if (chains === rounds[0]) options.onLastLane?.();
+            }
             return done;
           }),
         )
