@@ -25,6 +25,10 @@ export async function register() {
   // One message's read answered before Next routes it, through the same route() guard (lib/server/messages/read-fast-path.ts).
   const { installMessageReadFastPath } = await import("./lib/server/messages/read-fast-path");
   installMessageReadFastPath();
+  // After the hooks that answer requests themselves: once told to stop, every answer closes its
+  // connection, so a steady stream of deliveries cannot hold the server's close (lib/server/http/close-on-stop.ts).
+  const { installCloseOnStop } = await import("./lib/server/http/close-on-stop");
+  installCloseOnStop();
   // Last, so it runs around every hook above: each answer counted by route pattern (GET /api/metrics)
   // and, with LOG_FORMAT=json, logged (lib/server/metrics/http-requests.ts).
   const { installRequestMetrics } = await import("./lib/server/metrics/http-requests");
