@@ -6,9 +6,8 @@
  *
  *   the build of the dashboard ── type check
  *   Vitest on PGlite ── Playwright (lanes side by side, scripts/lib/e2e-lanes.ts)
- *                         └ from its last lane: Vitest on Postgres
- *                                 then, once all of them have ended, the browser specs
- *                                 that measure latency (they run alone)
+ *                       from the last lane on: Vitest on Postgres, then the demo's lane beside it
+ *   then, once all of them have ended, the browser specs that measure latency (they run alone).
  *
  * Vitest on PGlite computes on both cores; the build and the type check fit beside it. The
  * browser lanes compute on both cores too, so they start after it: side by side on two cores,

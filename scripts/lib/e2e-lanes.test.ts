@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checksAlertsFast, laneChains, needsFastAlerts, planLanes, playwrightTrace, runsAlone, suiteUnits, traceFor, unitKey, type Unit } from "./e2e-lanes";
+import { checksAlertsFast, laneChains, needsFastAlerts, planLanes, playwrightTrace, runChains, runsAlone, suiteUnits, traceFor, unitKey, type Unit } from "./e2e-lanes";
 import { aloneLanes, exactFile } from "./e2e-run";
 
 const files = { specs: ["e2e/a.spec.ts", "e2e/b.spec.ts", "e2e/c.spec.ts", "e2e/d.spec.ts"], journeys: ["e2e/journeys/j.spec.ts", "e2e/journeys/k.spec.ts"] };
@@ -106,5 +106,65 @@ describe("the browser suite's lanes", () => {
     expect(filter.test("/repo/e2e/journeys/shell.spec.ts")).toBe(false);
     expect(filter.test("/repo/e2e/shellXspec.ts")).toBe(false);
     expect(filter.test("/repo/e2e/shell.spec.ts.orig")).toBe(false);
+  });
+});
+
+describe("runChains (lanes side by side, a chain's lanes one after another)", () => {
+  /** A lane that ends when the test says so, and the order things happened in. */
+  function lanes() {
+    const events: string[] = [];
+    const ends = new Map<string, () => void>();
+    const started = new Map<string, Promise<void>>();
+    const starts = new Map<string, () => void>();
+    const run = (name: string) => {
+      events.push(`start ${name}`);
+      starts.get(name)?.();
+      return new Promise<string>((resolve) => ends.set(name, () => (events.push(`end ${name}`), resolve(name))));
+    };
+    const whenStarted = (name: string) => started.get(name) ?? (started.set(name, new Promise((r) => starts.set(name, r))), started.get(name)!);
+    const end = async (name: string) => {
+      await whenStarted(name);
+      ends.get(name)!();
+    };
+    return { events, run, whenStarted, end };
+  }
+
+  it("calls whenOneLeft once, when all chains but one have ended, and gives the results in chain order", async () => {
+    const l = lanes();
+    for (const name of ["a1", "a2", "b", "c"]) l.whenStarted(name);
+    const done = runChains([["a1", "a2"], ["b"], ["c"]], l.run, { whenOneLeft: () => l.events.push("one left") });
+    await l.end("b");
+    await l.end("a1");
+    await l.end("c");
+    await l.whenStarted("a2");
+    expect(l.events).toEqual(["start a1", "start b", "start c", "end b", "end a1", "start a2", "end c", "one left"]);
+    await l.end("a2");
+    expect(await done).toEqual(["a1", "a2", "b", "c"]);
+    expect(l.events.filter((e) => e === "one left")).toHaveLength(1);
+  });
+
+  it("never calls whenOneLeft for a single chain", async () => {
+    const l = lanes();
+    l.whenStarted("x");
+    const done = runChains([["x"]], l.run, { whenOneLeft: () => l.events.push("one left") });
+    await l.end("x");
+    await done;
+    expect(l.events).toEqual(["start x", "end x"]);
+  });
+
+  it("starts a lane only once its `before` has settled; the lanes before it in the chain run meanwhile", async () => {
+    const l = lanes();
+    for (const name of ["demo", "alone"]) l.whenStarted(name);
+    let quiet!: () => void;
+    const postgres = new Promise<void>((resolve) => (quiet = resolve));
+    const done = runChains([["demo", "alone"]], l.run, { before: (lane) => (lane === "alone" ? postgres : undefined) });
+    await l.end("demo");
+    await new Promise((r) => setTimeout(r, 20));
+    expect(l.events).toEqual(["start demo", "end demo"]);
+    l.events.push("postgres ended");
+    quiet();
+    await l.end("alone");
+    expect(await done).toEqual(["demo", "alone"]);
+    expect(l.events).toEqual(["start demo", "end demo", "postgres ended", "start alone", "end alone"]);
   });
 });

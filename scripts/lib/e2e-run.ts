@@ -2,7 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { ensureTestChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
-import { E2E_TIMES, checksAlertsFast, laneChains, needsDemoHistory, planLanes, readDurations, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
+import { E2E_TIMES, checksAlertsFast, laneChains, needsDemoHistory, planLanes, readDurations, runChains, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
 import { buildTestDashboard, SERVICE_TARGETS, startStack, TEST_REAUTH_MAX_AGE_S, type ServiceTarget, type Stack } from "./stack";
@@ -174,7 +174,7 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * starts a service and the built dashboard on fresh data, runs Playwright over its files and
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
- * `onLastLane` is called once the first round is down to its last lane (or has only one).
+ * `onLastLane` is called once the first round is down to its last lane (not when it has only one).
  * `quietAfter` is other work of the run (the Postgres pass): the specs that run alone, but for
  * the demo's (DEMO_HISTORY_MARKER), start only once it has settled, on a machine left to them.
  */
@@ -203,23 +203,13 @@ export async function runE2E(args: string[], part: SuitePart = "all", options: {
           return { counts: { passed: 0, failed: 1 }, tests: [] };
         });
       const next = rounds[rounds.indexOf(chains) + 1] ?? later[0] ?? [];
-      let running = chains.length;
-      const results = (
-        await Promise.all(
-          chains.map(async (chain) => {
-            const done: E2EResult[] = [];
-            for (const laneRun of chain) {
-              if (part === "alone" && !laneRun.lane.demoHistory) await options.quietAfter;
-              done.push(await runOne(laneRun));
-            }
-            if (--running === 1) {
-              startEarly(next.flat().map(({ lane }) => lane));
-              if (chains === rounds[0]) options.onLastLane?.();
-            }
-            return done;
-          }),
-        )
-      ).flat();
+      const results = await runChains(chains, runOne, {
+        before: ({ lane }) => (part === "alone" && !lane.demoHistory ? options.quietAfter : undefined),
+        whenOneLeft: () => {
+          startEarly(next.flat().map(({ lane }) => lane));
+          if (chains === rounds[0]) options.onLastLane?.();
+        },
+      });
       for (const r of results) {
         total.passed += r.counts.passed;
         total.failed += r.counts.failed;
