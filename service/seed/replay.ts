@@ -18,13 +18,20 @@ import { deliver } from "../worker/webhooks";
  */
 export const DEMO_REPLAY_JOB = "webhook.demo_replay";
 
-/** Messages handed over per job run (about six events each); live jobs wait at most one run. */
-export const REPLAY_BATCH_MESSAGES = 16;
 /**
- * Requests in flight for all replays together, so the receiver is never flooded. Sixteen, not
- * four: at four, the dashboard's group commit (which records the deliveries that arrive
- * together in one transaction) recorded one delivery per transaction, and the demo's month took
- * 130 s to arrive; at sixteen, with 16 messages a run, 78 s (the 2-core machine, both busy).
+ * Messages handed over per job run (about six events each: two deliveries, sent side by side).
+ * A live event waits for the run under way, so a run is kept short: measured on the 2-core
+ * machine (service/seed/replay.test.ts, seed-history.test.ts), at 64 a live message's delivery
+ * came only after 983 of 1,038 past events; at 32 after two runs (505 of 1,316). The production
+ * month reached a test receiver in 2.6 s at 64, 3.0 s at 32, 5.4 s at 16 (one delivery a run),
+ * and 9.0 s when each message's past was a delivery of its own.
+ */
+export const REPLAY_BATCH_MESSAGES = 32;
+/**
+ * Requests in flight for all replays together, so the receiver is never flooded. At four (one
+ * delivery a message, then), the dashboard's group commit (which records the deliveries that
+ * arrive together in one transaction) recorded one delivery per transaction; sixteen leaves
+ * room for every project's run at once.
  */
 export const REPLAY_CONCURRENCY = 16;
 /**
@@ -91,10 +98,11 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Events in one delivery at most: a message's past is one request (about six events; a long
- * thread more), well inside what a receiver takes at once (the dashboard: 100).
+ * Events in one delivery at most: what the dashboard takes at once (MAX_DELIVERY_EVENTS in
+ * lib/server/event-stream/ingest-limits.ts). About sixteen messages' pasts (six events each);
+ * a long thread's past may need several.
  */
-export const REPLAY_EVENTS_PER_DELIVERY = 50;
+export const REPLAY_EVENTS_PER_DELIVERY = 100;
 
 /** The same id for the same first event and endpoint, so a batch that runs twice inserts once. */
 const deliveryId = (webhookId: string, eventId: number) => `whd_${createHash("sha256").update(`${webhookId}:${eventId}`).digest("hex").slice(0, 32)}`;
@@ -173,18 +181,20 @@ async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
 }
 
 /**
- * Each message's past as one delivery: its events in order, each as the delivery it would have
- * been live (the status it left, its own time), as a list (at most REPLAY_EVENTS_PER_DELIVERY;
- * a longer past is several). One request a message rather than one an event: the month is
- * about 14,000 events of 2,600 messages, and each request costs the receiver (and the service)
- * a verification, a transaction and a round trip whatever it carries.
+ * A run's messages as few deliveries as fit: each message's past whole in one delivery (its
+ * events in the order they happened, each as the delivery it would have been live: the status
+ * it left, its own time), as many messages to a delivery as REPLAY_EVENTS_PER_DELIVERY allows;
+ * a past longer than that is several, alone. Few requests rather than one an event or one a
+ * message: the month is about 14,000 events of 2,600 messages, and each request costs the
+ * receiver (and the service) a verification, a transaction and a round trip whatever it carries.
  */
 function deliveriesOf(page: MessageRow[], events: (typeof messageEvents.$inferSelect)[], webhook: typeof webhooks.$inferSelect, project: string) {
   const byId = new Map(page.map((m) => [m.id, m]));
   const status = new Map<string, string>();
   const now = new Date();
-  const lists = new Map<string, { firstEventId: number; type: EventType; payloads: WebhookPayload[] }>();
-  const inOrder: { firstEventId: number; type: EventType; payloads: WebhookPayload[] }[] = [];
+  type Part = { eventIds: number[]; type: EventType; payloads: WebhookPayload[] };
+  // Each message's past, in the order of its first event.
+  const pasts = new Map<string, Part>();
   let count = 0;
   for (const e of events) {
     const message = byId.get(e.messageId)!;
@@ -192,18 +202,28 @@ function deliveriesOf(page: MessageRow[], events: (typeof messageEvents.$inferSe
     const current = STATUS_AFTER_EVENT[type] ?? status.get(message.id) ?? message.status;
     status.set(message.id, current);
     if (!webhook.eventTypes.includes(type)) continue;
-    let list = lists.get(message.id);
-    if (!list || list.payloads.length >= REPLAY_EVENTS_PER_DELIVERY) {
-      list = { firstEventId: e.id, type, payloads: [] };
-      lists.set(message.id, list);
-      inOrder.push(list);
-    }
-    list.payloads.push(webhookPayloadOf({ message: { ...message, status: current }, type, data: e.data }, project, e.createdAt));
+    let past = pasts.get(message.id);
+    if (!past) pasts.set(message.id, (past = { eventIds: [], type, payloads: [] }));
+    past.eventIds.push(e.id);
+    past.payloads.push(webhookPayloadOf({ message: { ...message, status: current }, type, data: e.data }, project, e.createdAt));
     count++;
   }
-  // In the order of each list's first event, as the events were recorded.
-  const rows: (typeof webhookDeliveries.$inferInsert)[] = inOrder.map((list) => ({
-    id: deliveryId(webhook.id, list.firstEventId), webhookId: webhook.id, eventType: list.type, nextAttemptAt: now, createdAt: now, payload: list.payloads,
+  const lists: Part[] = [];
+  let open: Part | null = null;
+  for (const past of pasts.values()) {
+    if (open && open.payloads.length + past.payloads.length <= REPLAY_EVENTS_PER_DELIVERY) {
+      open.eventIds.push(...past.eventIds);
+      open.payloads.push(...past.payloads);
+      continue;
+    }
+    for (let i = 0; i < past.payloads.length; i += REPLAY_EVENTS_PER_DELIVERY) {
+      const end = i + REPLAY_EVENTS_PER_DELIVERY;
+      lists.push((open = { eventIds: past.eventIds.slice(i, end), type: past.type, payloads: past.payloads.slice(i, end) }));
+    }
+  }
+  // A delivery's id comes from its first event: the same page makes the same lists.
+  const rows: (typeof webhookDeliveries.$inferInsert)[] = lists.map((list) => ({
+    id: deliveryId(webhook.id, list.eventIds[0]!), webhookId: webhook.id, eventType: list.type, nextAttemptAt: now, createdAt: now, payload: list.payloads,
   }));
   return { rows, events: count };
 }
