@@ -148,6 +148,8 @@ const schema = z
     REREAD_CONCURRENCY: positiveInt(4),
     /** A message is read this long after its first event, so a burst of events costs one read. */
     REREAD_COALESCE_MS: positiveInt(1_000),
+    /** A read that failed is tried again after this, doubled per failure in a row (2, 4, 8 s … at most 5 minutes). */
+    REREAD_RETRY_BASE_MS: positiveInt(1_000),
     /** Polling mode (no working event stream): an unsettled message is read again at most this often. */
     RECONCILE_POLL_S: positiveInt(15),
     /** Messages older than this are not re-read by the reconciler. */

@@ -135,7 +135,7 @@ async function read(d: Db, project: { id: string; externalId: string }, r: Rerea
             : `message ${r.messageId} could not be read after ${attempts} attempts: ${text}`);
       return;
     }
-    await releaseReread(d, r, inst, Math.min(300_000, 1000 * 2 ** attempts), text, true);
+    await releaseReread(d, r, inst, Math.min(300_000, env().REREAD_RETRY_BASE_MS * 2 ** attempts), text, true);
   }
 }
 

@@ -174,6 +174,21 @@ describe("re-reads", () => {
     expect(second.until.getTime()).toBeGreaterThanOrEqual(before + 4_000);
   });
 
+  it("a failed read is tried again after twice REREAD_RETRY_BASE_MS, doubled per failure in a row", async () => {
+    env({ REREAD_RETRY_BASE_MS: "5000" });
+    await deliver("email.delivered", "em-retry-later");
+    for (const [attempts, delayMs] of [[1, 10_000], [2, 20_000]] as const) {
+      const before = Date.now();
+      await drainRereads();
+      const after = Date.now();
+      const read = await queued("em-retry-later");
+      expect(read).toMatchObject({ attempts });
+      expect(read!.dueAt.getTime()).toBeGreaterThanOrEqual(before + delayMs - 1_000);
+      expect(read!.dueAt.getTime()).toBeLessThanOrEqual(after + delayMs + 1_000);
+      await (await db()).update(messageRereads).set({ dueAt: new Date(Date.now() - 1) });
+    }
+  });
+
   /** Reads of the messages until the worker gives up on them (REFUSED_ATTEMPTS refusals in a row, each with this error). */
   async function readUntilGivenUp(ids: string[], lastError = (id: string) => new RegExp(`^404 .*no email ${id}`)) {
     for (let attempt = 1; attempt <= 3; attempt++) {
