@@ -5,9 +5,10 @@ import { createUser } from "./support/users";
 import { budget } from "./support/budget";
 
 /**
- * @e2e-alone — the rule holds every user of a role, so while it is on, a lane running beside
- * this one would find its marketer held on the Account screen. It runs alone, and the rule is
- * lifted whatever happens.
+ * The rule holds every user of a role, so while it is on, a test beside this one would find
+ * its marketer held on the Account screen. None runs beside it: each lane has a stack of its
+ * own and runs its files one at a time (workers: 1 in playwright.config.ts). The rule is
+ * lifted whatever happens, before the lane's next file.
  *
  * Two factors required per role (issue 29): an admin requires them for marketers; a marketer
  * without one signs in and is led to the Account screen before anything else — every screen
