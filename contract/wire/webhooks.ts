@@ -20,8 +20,8 @@ export type Webhook = z.infer<typeof webhook>;
 
 /**
  * One event as the local service (service/) delivers it: a live event is one request; the
- * hand-over of a demo project's past sends each message's events together, as a list of these
- * (webhookDeliveryBody). The dashboard's ingest does not require this shape (any service
+ * hand-over of a demo project's past sends several messages' events together (each message's
+ * in order), as a list of these (webhookDeliveryBody). The dashboard's ingest does not require this shape (any service
  * chooses its own, and the ingest reads any of them); the local service builds it and its
  * tests read it.
  */
@@ -43,5 +43,5 @@ export const webhookPayload = z.object({
 });
 export type WebhookPayload = z.infer<typeof webhookPayload>;
 
-/** Body of one signed delivery of the local service: one event, or a message's past events in order. */
+/** Body of one signed delivery of the local service: one event, or a list of past events (each message's in order). */
 export const webhookDeliveryBody = z.union([webhookPayload, z.array(webhookPayload).min(1)]);
