@@ -1,6 +1,7 @@
 import { test as base, expect, type Locator, type Page } from "@playwright/test";
 import path from "node:path";
 import { stillPending, untilQuiet, watchPage } from "../scripts/lib/page-quiet";
+import { waitForGate } from "../scripts/lib/quiet-gate";
 import { axeViolations } from "./support/axe";
 import { SCREENSHOTS, run } from "./support/run";
 import { budget } from "./support/budget";
@@ -166,7 +167,29 @@ interface Fixtures {
   closeOpenedContexts: void;
 }
 
-export const test = base.extend<Fixtures>({
+interface WorkerFixtures {
+  /** Waits for the rest of the run to end, when the harness asks (see below). */
+  quietGate: void;
+}
+
+/** How long the specs that run alone may wait for the rest of the run (the Postgres pass: 3 minutes at most so far). */
+const QUIET_GATE_TIMEOUT_MS = 30 * 60_000;
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  /**
+   * The specs that measure latency run once the rest of the run has ended. The harness starts
+   * their Playwright before that (E2E_QUIET_GATE, scripts/lib/quiet-gate.ts), so Playwright's
+   * start and the personas' sign-ins (the setup project) overlap its end; the tests' worker
+   * waits here for the gate before any `beforeAll` or test of theirs.
+   */
+  quietGate: [
+    async ({}, use, workerInfo) => {
+      const gate = process.env.E2E_QUIET_GATE;
+      if (gate && workerInfo.project.name !== "setup") await waitForGate(gate, QUIET_GATE_TIMEOUT_MS);
+      await use();
+    },
+    { scope: "worker", auto: true, timeout: QUIET_GATE_TIMEOUT_MS + 60_000 },
+  ],
   axe: async ({ page }, use) => {
     await use(() => expectNoSeriousA11yViolations(page));
   },

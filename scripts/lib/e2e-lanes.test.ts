@@ -151,20 +151,4 @@ describe("runChains (lanes side by side, a chain's lanes one after another)", ()
     await done;
     expect(l.events).toEqual(["start x", "end x"]);
   });
-
-  it("starts a lane only once its `before` has settled; the lanes before it in the chain run meanwhile", async () => {
-    const l = lanes();
-    for (const name of ["demo", "alone"]) l.whenStarted(name);
-    let quiet!: () => void;
-    const postgres = new Promise<void>((resolve) => (quiet = resolve));
-    const done = runChains([["demo", "alone"]], l.run, { before: (lane) => (lane === "alone" ? postgres : undefined) });
-    await l.end("demo");
-    await new Promise((r) => setTimeout(r, 20));
-    expect(l.events).toEqual(["start demo", "end demo"]);
-    l.events.push("postgres ended");
-    quiet();
-    await l.end("alone");
-    expect(await done).toEqual(["demo", "alone"]);
-    expect(l.events).toEqual(["start demo", "end demo", "postgres ended", "start alone", "end alone"]);
-  });
 });

@@ -212,20 +212,15 @@ export function laneChains(plan: Lane[]): Lane[][] {
 
 /**
  * Runs `chains` side by side, each chain's lanes one after another, and gives every lane's
- * result in chain order. `before(lane)` is awaited before the lane starts (the specs that
- * measure latency wait for other work of the run); `whenOneLeft` is called once all chains
- * but one have ended (the next round's stacks start then, on what the last lane leaves idle),
- * never for a single chain.
+ * result in chain order. `whenOneLeft` is called once all chains but one have ended (the next
+ * round's stacks start then, on what the last lane leaves idle), never for a single chain.
  */
-export async function runChains<L, R>(chains: L[][], run: (lane: L) => Promise<R>, hooks: { before?: (lane: L) => Promise<unknown> | undefined; whenOneLeft?: () => void } = {}): Promise<R[]> {
+export async function runChains<L, R>(chains: L[][], run: (lane: L) => Promise<R>, hooks: { whenOneLeft?: () => void } = {}): Promise<R[]> {
   let running = chains.length;
   const results = await Promise.all(
     chains.map(async (chain) => {
       const done: R[] = [];
-      for (const lane of chain) {
-        await hooks.before?.(lane);
-        done.push(await run(lane));
-      }
+      for (const lane of chain) done.push(await run(lane));
       if (--running === 1) hooks.whenOneLeft?.();
       return done;
     }),

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { ensureTestChromium } from "./chromium";
 import { startChild } from "./child";
 import type { Counts } from "./counts";
+import { openGateWhen } from "./quiet-gate";
 import { E2E_TIMES, checksAlertsFast, laneChains, needsDemoHistory, planLanes, readDurations, runChains, runsAlone, suiteUnits, traceFor, unitKey, type Lane, type Unit } from "./e2e-lanes";
 import { BIN, ROOT, fromRoot } from "./paths";
 import { withRunLock } from "./run-lock";
@@ -175,8 +176,9 @@ function plan(args: string[], part: SuitePart): LaneRun[][][] {
  * stops them. On the bundled service every spec runs; on the contrarian, the journeys. The
  * counts are summed over the lanes, and the tests' times kept for the run's summary.
  * `onLastLane` is called once the first round is down to its last lane (not when it has only one).
- * `quietAfter` is other work of the run (the Postgres pass): the specs that run alone, but for
- * the demo's (DEMO_HISTORY_MARKER), start only once it has settled, on a machine left to them.
+ * `quietAfter` is other work of the run (the Postgres pass): the tests of the specs that run
+ * alone, but for the demo's (DEMO_HISTORY_MARKER), start only once it has settled, on a machine
+ * left to them; their Playwright and the personas' sign-ins start before (scripts/lib/quiet-gate.ts).
  */
 export async function runE2E(args: string[], part: SuitePart = "all", options: { aloneFollows?: boolean; onLastLane?: () => void; quietAfter?: Promise<unknown> } = {}): Promise<E2EResult> {
   const chromium = await ensureTestChromium();
@@ -196,15 +198,16 @@ export async function runE2E(args: string[], part: SuitePart = "all", options: {
         console.log(`${chains.length === 1 ? "Lanes one after another" : `${chains.length} lanes side by side`} (estimated from earlier runs):`);
         for (const chain of chains) console.log(`  ${chain.map(({ lane }) => `${lane.name}: ${lane.files.length} files, ~${lane.estimate}s`).join(", then ")}`);
       }
+      // The specs that measure latency, but for the demo's, begin once `quietAfter` has settled.
+      const gateOf = (lane: Lane) => (part === "alone" && !lane.demoHistory ? options.quietAfter : undefined);
       const runOne = ({ lane, args: laneArgs }: LaneRun) =>
-        runLane(chromium, lane, laneArgs).catch((error: Error): E2EResult => {
+        runLane(chromium, lane, laneArgs, gateOf(lane)).catch((error: Error): E2EResult => {
           // A lane whose stack did not start: its files did not run, which fails the run.
           console.error(`[${lane.name}] could not run: ${error.message}`);
           return { counts: { passed: 0, failed: 1 }, tests: [] };
         });
       const next = rounds[rounds.indexOf(chains) + 1] ?? later[0] ?? [];
       const results = await runChains(chains, runOne, {
-        before: ({ lane }) => (part === "alone" && !lane.demoHistory ? options.quietAfter : undefined),
         whenOneLeft: () => {
           startEarly(next.flat().map(({ lane }) => lane));
           if (chains === rounds[0]) options.onLastLane?.();
@@ -262,7 +265,12 @@ function startLaneStack(lane: Lane): Promise<Stack> {
   return startStack({ logDir: laneLogDir(lane), target: lane.target, keepData: process.env.E2E_KEEP_DATA === "1", fastAlerts: checksAlertsFast(lane), demoHistory: lane.demoHistory });
 }
 
-async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2EResult> {
+/**
+ * One lane: its stack (started ahead, or now), Playwright over its files, the stack stopped.
+ * With `quietAfter`, Playwright starts at once but the lane's tests wait for it to settle
+ * (scripts/lib/quiet-gate.ts).
+ */
+async function runLane(chromium: string, lane: Lane, args: string[], quietAfter?: Promise<unknown>): Promise<E2EResult> {
   const logDir = laneLogDir(lane);
   const report = e2eReport(lane.name);
   rmSync(report, { force: true });
@@ -276,6 +284,8 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
   const projectArgs = lane.target === "bundled" ? [] : [`--project=${JOURNEYS_PROJECT}`];
   // The demo's spec signs in as its stack's admin: the personas' sign-ins (the setup project) are not needed.
   const setupArgs = lane.demoHistory ? ["--no-deps"] : [];
+  const gate = quietAfter ? `${logDir}/quiet` : null;
+  if (quietAfter && gate) openGateWhen(quietAfter, gate);
   let code: number | null;
   try {
     const playwright = startChild({
@@ -302,6 +312,7 @@ async function runLane(chromium: string, lane: Lane, args: string[]): Promise<E2
         E2E_ADMIN_EMAIL: stack.admin.email,
         E2E_ADMIN_PASSWORD: stack.admin.password,
         ...(lane.demoHistory ? { E2E_DEMO_HISTORY: "1" } : {}),
+        ...(gate ? { E2E_QUIET_GATE: gate } : {}),
         REAUTH_MAX_AGE_S: TEST_REAUTH_MAX_AGE_S,
       },
     });
