@@ -184,7 +184,7 @@ async function replayBatch(deps: Deps, payload: Record<string, unknown>) {
  * A run's messages as few deliveries as fit: each message's past whole in one delivery (its
  * events in the order they happened, each as the delivery it would have been live: the status
  * it left, its own time), as many messages to a delivery as REPLAY_EVENTS_PER_DELIVERY allows;
- * a past longer than that is several, alone. Few requests rather than one an event or one a
+ * a past longer than that is split over several. Few requests rather than one an event or one a
  * message: the month is about 14,000 events of 2,600 messages, and each request costs the
  * receiver (and the service) a verification, a transaction and a round trip whatever it carries.
  */
